@@ -1,0 +1,82 @@
+"""Shared fixtures: a tiny SentencePiece model and tiny random-weight bundles.
+
+Everything here is made by the tests from ``tests/data/tiny_pairs.tsv``; no corpus and
+no trained model is needed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+DATA = Path(__file__).parent / "data"
+
+# Small enough to run in milliseconds, big enough to exercise every code path
+# (two layers, so the Transformer's "second to last" alignment layer is layer 0).
+TINY = dict(d_model=32, n_heads=4, ff_dim=64, enc_layers=2, dec_layers=2, emb_dim=32,
+            enc_hidden=16, dec_hidden=32, attn_dim=16, dropout=0.0)
+
+# Every architecture variant the engine offers.
+VARIANTS = {
+    "transformer": dict(arch="transformer"),
+    "transformer-learned": dict(arch="transformer", positions="learned"),
+    "gru-bahdanau-additive": dict(arch="rnn", rnn_type="gru", decoder_style="bahdanau", attention="additive"),
+    "lstm-bahdanau-concat": dict(arch="rnn", rnn_type="lstm", decoder_style="bahdanau", attention="concat"),
+    "gru-luong-dot": dict(arch="rnn", rnn_type="gru", decoder_style="luong", attention="dot"),
+    "lstm-luong-general": dict(arch="rnn", rnn_type="lstm", decoder_style="luong", attention="general"),
+    "gru-luong-scaled": dict(arch="rnn", rnn_type="gru", decoder_style="luong", attention="scaled_dot"),
+}
+
+
+def tiny_pairs() -> list[tuple[str, str]]:
+    lines = (DATA / "tiny_pairs.tsv").read_text("utf-8").splitlines()
+    return [tuple(line.split("\t")) for line in lines if line]
+
+
+@pytest.fixture(scope="session")
+def spm_bytes() -> bytes:
+    from translator_app.core import train_sentencepiece
+
+    text = [side for pair in tiny_pairs() for side in pair]
+    return train_sentencepiece(text * 5, vocab_size=360)
+
+
+@pytest.fixture(scope="session")
+def tokenizer(spm_bytes):
+    from translator_app.core import Tokenizer
+
+    return Tokenizer(spm_bytes)
+
+
+def tiny_config(tokenizer, variant: str = "transformer", **overrides):
+    from translator_app.core import ModelConfig
+
+    return ModelConfig(vocab_size=tokenizer.vocab_size, **{**TINY, **VARIANTS[variant], **overrides})
+
+
+def tiny_model(tokenizer, variant: str = "transformer", seed: int = 0, **overrides):
+    from translator_app.core import build_model
+
+    torch.manual_seed(seed)
+    return build_model(tiny_config(tokenizer, variant, **overrides)).eval()
+
+
+@pytest.fixture
+def make_bundle(tmp_path, spm_bytes, tokenizer):
+    """make_bundle(variant="transformer", name="tiny", **config) -> bundle directory."""
+    from translator_app.core import save_bundle
+
+    counter = iter(range(1000))
+
+    def make(variant: str = "transformer", name: str = "tiny", fp16: bool = False, **overrides) -> Path:
+        model = tiny_model(tokenizer, variant, **overrides)
+        out = tmp_path / f"bundle-{variant}-{next(counter)}"
+        return save_bundle(out, model, spm_bytes, name=name, card="# Tiny test model\n",
+                           metrics={"note": "random weights"}, fp16=fp16)
+
+    return make

@@ -1,0 +1,172 @@
+"""Models and search: shapes, incremental == full, beam 1 == greedy, attention bookkeeping."""
+
+import pytest
+import torch
+
+from conftest import VARIANTS, tiny_config, tiny_model
+from translator_app.core import ConfigError, ModelConfig, SearchCancelled, beam_search, greedy_search
+from translator_app.core.search import length_penalty
+
+
+def batch(tokenizer, texts):
+    ids = [tokenizer.encode(t).ids + (tokenizer.eos_id,) for t in texts]
+    width = max(map(len, ids))
+    src = torch.zeros(len(ids), width, dtype=torch.long)
+    for i, row in enumerate(ids):
+        src[i, : len(row)] = torch.tensor(row)
+    return src, src != 0
+
+
+SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]
+
+
+def full_logprobs(model, src, mask, tokens):
+    """Log-probabilities of ``tokens`` (ending with EOS) by one teacher-forced pass."""
+    tgt = torch.tensor([model.config.bos_id, *tokens[:-1]]).unsqueeze(0)
+    with torch.no_grad():
+        logits, attn = model(src, mask, tgt)
+    logp = torch.log_softmax(logits.float(), -1)[0]
+    return logp.gather(1, torch.tensor(tokens).unsqueeze(1)).squeeze(1), attn[0]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_forward_shapes(tokenizer, variant):
+    model = tiny_model(tokenizer, variant)
+    src, mask = batch(tokenizer, SOURCES)
+    tgt = torch.randint(4, tokenizer.vocab_size, (3, 7))
+    logits, attn = model(src, mask, tgt)
+    assert logits.shape == (3, 7, tokenizer.vocab_size)
+    assert attn.shape == (3, 7, src.size(1))
+    assert torch.allclose(attn.sum(-1), torch.ones(3, 7), atol=1e-5)
+    assert torch.all(attn.masked_select(~mask.unsqueeze(1).expand_as(attn)) == 0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_incremental_decoding_equals_full_recomputation(tokenizer, variant):
+    model = tiny_model(tokenizer, variant)
+    src, mask = batch(tokenizer, SOURCES)
+    hyps = greedy_search(model, src, mask, max_len_b=12)
+    for i, (hyp,) in enumerate(hyps):
+        s = int(mask[i].sum())
+        lp, attn = full_logprobs(model, src[i : i + 1, :s], mask[i : i + 1, :s], list(hyp.tokens))
+        assert hyp.logprob == pytest.approx(float(lp.sum()), abs=1e-4)
+        assert torch.allclose(hyp.attention, attn, atol=1e-5)
+        # Greedy really chose the argmax at every step of the full pass.
+        tgt = torch.tensor([model.config.bos_id, *hyp.tokens[:-1]]).unsqueeze(0)
+        logits, _ = model(src[i : i + 1, :s], mask[i : i + 1, :s], tgt)
+        limit = len(hyp.tokens) - 1  # the last step may be a forced EOS at the length limit
+        assert logits[0, :limit].argmax(-1).tolist() == list(hyp.tokens[:limit])
+
+
+@pytest.mark.parametrize("variant", ["transformer", "gru-bahdanau-additive", "lstm-luong-general"])
+def test_beam_size_one_equals_greedy(tokenizer, variant):
+    model = tiny_model(tokenizer, variant, seed=3)
+    src, mask = batch(tokenizer, SOURCES)
+    greedy = greedy_search(model, src, mask)
+    beam = beam_search(model, src, mask, beam_size=1, alpha=0.0)
+    for (g,), (b,) in zip(greedy, beam, strict=True):
+        assert g.tokens == b.tokens
+        assert g.logprob == pytest.approx(b.logprob, abs=1e-5)
+        assert torch.allclose(g.attention, b.attention, atol=1e-6)
+
+
+@pytest.mark.parametrize("variant", ["transformer", "gru-bahdanau-additive", "lstm-luong-general"])
+def test_beam_hypotheses_carry_their_own_attention_and_scores(tokenizer, variant):
+    """Reordering: every n-best entry's attention and score must match a fresh full pass
+    over exactly its tokens, whichever beams it passed through."""
+    model = tiny_model(tokenizer, variant, seed=5)
+    src, mask = batch(tokenizer, SOURCES)
+    results = beam_search(model, src, mask, beam_size=4, nbest=4, alpha=0.6)
+    for i, hyps in enumerate(results):
+        assert 1 <= len(hyps) <= 4
+        assert len({h.tokens for h in hyps}) == len(hyps), "n-best entries must differ"
+        assert [h.score for h in hyps] == sorted((h.score for h in hyps), reverse=True)
+        s = int(mask[i].sum())
+        for h in hyps:
+            assert h.tokens[-1] == tokenizer.eos_id
+            lp, attn = full_logprobs(model, src[i : i + 1, :s], mask[i : i + 1, :s], list(h.tokens))
+            assert h.logprob == pytest.approx(float(lp.sum()), abs=1e-4)
+            assert h.score == pytest.approx(h.logprob / length_penalty(len(h.tokens), 0.6), abs=1e-4)
+            assert h.attention.shape == (len(h.tokens), s)
+            assert torch.allclose(h.attention, attn, atol=1e-5)
+
+
+def test_beam_search_finds_at_least_as_good_a_sequence_as_greedy(tokenizer):
+    model = tiny_model(tokenizer, "transformer", seed=7)
+    src, mask = batch(tokenizer, SOURCES)
+    greedy = greedy_search(model, src, mask)
+    beam = beam_search(model, src, mask, beam_size=5, alpha=0.0)
+    for (g,), b in zip(greedy, beam, strict=True):
+        assert b[0].logprob >= g.logprob - 1e-5
+
+
+def test_batched_equals_one_by_one(tokenizer):
+    model = tiny_model(tokenizer, "lstm-bahdanau-concat", seed=2)
+    src, mask = batch(tokenizer, SOURCES)
+    together = beam_search(model, src, mask, beam_size=3, nbest=2)
+    for i in range(len(SOURCES)):
+        s = int(mask[i].sum())
+        alone = beam_search(model, src[i : i + 1, :s], mask[i : i + 1, :s], beam_size=3, nbest=2)
+        assert [h.tokens for h in alone[0]] == [h.tokens for h in together[i]]
+
+
+@pytest.mark.parametrize("search", ["greedy", "beam"])
+def test_forced_prefix_and_length_limit(tokenizer, search):
+    model = tiny_model(tokenizer, "transformer", seed=4)
+    src, mask = batch(tokenizer, SOURCES[:2])
+    prefixes = [[10, 11, 12], []]
+    kwargs = dict(max_len_a=0.0, max_len_b=6, prefixes=prefixes)
+    if search == "greedy":
+        out = greedy_search(model, src, mask, **kwargs)
+    else:
+        out = beam_search(model, src, mask, beam_size=3, nbest=2, **kwargs)
+    for hyp in out[0]:
+        assert hyp.tokens[:3] == (10, 11, 12)
+    for hyps in out:
+        for hyp in hyps:
+            assert len(hyp.tokens) <= 6 and hyp.tokens[-1] == tokenizer.eos_id
+
+
+@pytest.mark.parametrize("search", [greedy_search, beam_search])
+def test_should_stop_abandons_decoding(tokenizer, search):
+    model = tiny_model(tokenizer, "transformer")
+    src, mask = batch(tokenizer, SOURCES)
+    calls = []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(SearchCancelled):
+        search(model, src, mask, should_stop=stop, max_len_a=0, max_len_b=50)
+    assert len(calls) == 3
+
+
+def test_all_layers_attention(tokenizer):
+    model = tiny_model(tokenizer, "transformer", dec_layers=3)
+    src, mask = batch(tokenizer, SOURCES[:1])
+    (hyp,) = greedy_search(model, src, mask, all_layers=True)[0]
+    t, s = len(hyp.tokens), src.size(1)
+    assert hyp.layers.shape == (t, 3, 4, s)
+    # The alignment is the heads-average of the configured layer (default: second to last).
+    assert torch.allclose(hyp.layers[:, 1].mean(1), hyp.attention, atol=1e-6)
+    (b,) = beam_search(model, src, mask, beam_size=2, all_layers=True)[0]
+    assert b.layers.shape == (len(b.tokens), 3, 4, s)
+
+
+def test_config_rejects_bad_values_with_field_names():
+    with pytest.raises(ConfigError, match="attention='dot'.*dec_hidden"):
+        ModelConfig(arch="rnn", attention="dot", enc_hidden=16, dec_hidden=16)
+    with pytest.raises(ConfigError, match="d_model .* divisible"):
+        ModelConfig(d_model=30, n_heads=4)
+    with pytest.raises(ConfigError, match="unknown model config key.*valid keys are: arch"):
+        ModelConfig.from_dict({"arch": "rnn", "hiden": 3})
+    with pytest.raises(ConfigError, match="must be int"):
+        ModelConfig.from_dict({"vocab_size": "300"})
+
+
+def test_config_round_trip(tokenizer):
+    cfg = tiny_config(tokenizer, "lstm-luong-general")
+    assert ModelConfig.from_dict(cfg.to_dict()) == cfg
+    with pytest.raises(AttributeError):
+        cfg.vocab_size = 1  # frozen

@@ -1,0 +1,3 @@
+from translator_app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""``translator-app`` command line.
+
+``translator-app translate [TEXT ...]`` translates its arguments, or standard input line
+by line, to standard output. Errors are one sentence on stderr and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+STDIN_BATCH_LINES = 32
+
+
+class CliError(Exception):
+    """An error to report as one line on stderr."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="translator-app", description="Offline German→English translator."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    tr = sub.add_parser(
+        "translate",
+        help="translate German text to English on the command line",
+        description="Translate the TEXT arguments, or standard input line by line, to English.",
+    )
+    tr.add_argument("text", nargs="*", metavar="TEXT", help="German text (default: read standard input)")
+    tr.add_argument("--model", type=Path, default=None, help="model directory (default: the bundled model)")
+    tr.add_argument("--beam", type=int, default=None, help="beam size (1 = greedy; default: the model's)")
+    tr.add_argument("--nbest", type=int, default=1, help="alternatives per sentence in --json output")
+    tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    tr.add_argument(
+        "--precision",
+        choices=("fp32", "bf16", "int8"),
+        default="fp32",
+        help="fp32 (default), bf16 autocast, or int8 dynamic quantisation (CPU)",
+    )
+    tr.add_argument("--json", action="store_true", help="one JSON object per line with pieces and attention")
+    return parser
+
+
+def _stdin_lines(stream) -> Iterator[list[str]]:
+    """Batches of decoded lines; one line at a time when a person is typing."""
+    interactive = stream.isatty()
+    batch: list[str] = []
+    for number, raw in enumerate(stream, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise CliError(f"standard input line {number} is not valid UTF-8 (byte {e.start})") from None
+        batch.append(line.rstrip("\r\n"))
+        if interactive or len(batch) >= STDIN_BATCH_LINES:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _sentence_json(t, nbest: int) -> dict:
+    return {
+        "source": t.source,
+        "translation": t.text,
+        "score": round(t.score, 4),
+        "source_pieces": list(t.source_pieces),
+        "target_pieces": list(t.target_pieces),
+        "attention": [[round(float(w), 4) for w in row] for row in t.attention],
+        "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest[:nbest]],
+    }
+
+
+def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
+    doc = translator.translate_document("\n".join(lines), beam=args.beam, nbest=args.nbest)
+    outputs = doc.output.split("\n")
+    if not args.json:
+        out.write("\n".join(outputs) + "\n")
+    else:
+        for i, line in enumerate(lines):
+            sentences = [
+                _sentence_json(t, args.nbest)
+                for seg, t in zip(doc.segments, doc.translations, strict=True)
+                if seg.line == i
+            ]
+            record = {"source": line, "translation": outputs[i], "sentences": sentences}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _load(args):
+    from translator_app.core import BundleError, Translator, bundled_model_dir, load_bundle
+
+    path = args.model or bundled_model_dir()
+    if args.model is None and not path.exists():
+        raise CliError(
+            f"no model is bundled at {path}; pass --model DIR with a model directory "
+            "(translator-train writes them)"
+        )
+    if args.beam is not None and args.beam < 1:
+        raise CliError("--beam must be at least 1")
+    if args.nbest < 1:
+        raise CliError("--nbest must be at least 1")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bundle = load_bundle(path, args.device)
+        translator = Translator(bundle, precision=args.precision)
+    except BundleError as e:
+        raise CliError(str(e)) from None
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    for note in bundle.warnings:
+        print(f"warning: {note}", file=sys.stderr)
+    return translator
+
+
+def run_translate(args) -> int:
+    translator = _load(args)
+    if args.beam is not None and args.nbest > args.beam:
+        args.beam = args.nbest
+    if args.text:
+        for text in args.text:
+            _write_lines(translator, text.split("\n"), args, sys.stdout)
+    else:
+        for lines in _stdin_lines(sys.stdin.buffer):
+            _write_lines(translator, lines, args, sys.stdout)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return run_translate(args)
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``); nothing left to say.
+        sys.stderr.close()
+        return 0
+    except Exception as e:  # last resort: one sentence, never a traceback
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_ERROR

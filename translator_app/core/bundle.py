@@ -1,0 +1,339 @@
+"""Model bundles: a directory with fixed file names, safe to load from a stranger.
+
+    config.json        format name and version, model config, tokenizer info, search
+                       defaults, and the size and SHA-256 of the two binary files
+    model.safetensors  weights (safetensors: plain tensors, no code, unlike pickle)
+    spm.model          SentencePiece model (protobuf, no code)
+    MODEL_CARD.md      what the model is, its data, its measured scores
+    metrics.json       the measured scores, machine-readable
+
+:func:`load_bundle` checks everything and raises :class:`BundleError`, one exception type
+whose message names the file and the problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from .config import ConfigError, ModelConfig
+from .model import build_model
+from .seq2seq import EncoderDecoder
+from .tokenizer import Tokenizer
+
+FORMAT_NAME = "de-en-attention-translator"
+FORMAT_VERSION = 1
+CONFIG_FILE = "config.json"
+WEIGHTS_FILE = "model.safetensors"
+SPM_FILE = "spm.model"
+CARD_FILE = "MODEL_CARD.md"
+METRICS_FILE = "metrics.json"
+BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
+_MAX_JSON_BYTES = 4 * 1024 * 1024
+
+
+class BundleError(Exception):
+    """A bundle that cannot be used; ``str()`` names the file and the problem."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+class DeviceFallbackWarning(UserWarning):
+    """CUDA was asked for (or auto-selected) but could not be used; CPU is used instead."""
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """Decoding settings stored with a model (the app and CLI may override them)."""
+
+    beam: int = 4
+    length_penalty: float = 0.6
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+    # Longer sentences are translated in pieces of this many source tokens.
+    max_source_tokens: int = 200
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.beam, int) and self.beam >= 1):
+            raise ValueError(f"beam must be a positive integer, got {self.beam!r}")
+        if not (isinstance(self.max_source_tokens, int) and self.max_source_tokens >= 8):
+            raise ValueError(f"max_source_tokens must be an integer >= 8, got {self.max_source_tokens!r}")
+        for name in ("length_penalty", "max_len_a", "max_len_b"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a non-negative number, got {value!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SearchDefaults:
+        if not isinstance(data, dict):
+            raise ValueError("search settings must be a JSON object")
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class Bundle:
+    path: Path
+    name: str
+    config: ModelConfig
+    model: EncoderDecoder
+    tokenizer: Tokenizer
+    device: torch.device
+    search: SearchDefaults
+    card: str
+    metrics: dict[str, Any]
+    info: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def tied_aliases(model: torch.nn.Module) -> set[str]:
+    """State-dict names that share storage with an earlier name (tied embeddings); the
+    weights file stores each shared tensor once, under its first name."""
+    seen: dict[int, str] = {}
+    aliases = set()
+    for name, tensor in model.state_dict().items():
+        ptr = tensor.data_ptr()
+        if ptr in seen and tensor.numel():
+            aliases.add(name)
+        else:
+            seen[ptr] = name
+    return aliases
+
+
+def save_bundle(
+    out_dir: str | Path,
+    model: EncoderDecoder,
+    spm_model: bytes,
+    *,
+    name: str,
+    card: str,
+    metrics: dict[str, Any],
+    search: SearchDefaults | None = None,
+    fp16: bool = False,
+    extra: dict[str, Any] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write a bundle atomically: into a temporary sibling directory, then renamed, so a
+    crash never leaves a half-written bundle under ``out_dir``."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not overwrite:
+        raise BundleError(out_dir, "already exists (choose another output directory)")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        aliases = tied_aliases(model)
+        dtype = torch.float16 if fp16 else torch.float32
+        tensors = {
+            k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
+            for k, v in model.state_dict().items()
+            if k not in aliases
+        }
+        save_file(tensors, str(tmp / WEIGHTS_FILE), metadata={"format": "pt"})
+        (tmp / SPM_FILE).write_bytes(spm_model)
+        tokenizer = Tokenizer(spm_model)
+        config = {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "name": name,
+            "source_language": "de",
+            "target_language": "en",
+            "model": model.config.to_dict(),
+            "tokenizer": {
+                "type": "sentencepiece",
+                "file": SPM_FILE,
+                "vocab_size": tokenizer.vocab_size,
+                "byte_fallback": tokenizer.has_byte_fallback(),
+                "normalization": "nmt_nfkc",
+                **tokenizer.special_ids(),
+            },
+            "search": asdict(search or SearchDefaults()),
+            "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
+            "files": {
+                f: {"bytes": (tmp / f).stat().st_size, "sha256": _sha256(tmp / f)}
+                for f in (WEIGHTS_FILE, SPM_FILE)
+            },
+            **(extra or {}),
+        }
+        (tmp / CONFIG_FILE).write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        (tmp / CARD_FILE).write_text(card if card.endswith("\n") else card + "\n", "utf-8")
+        (tmp / METRICS_FILE).write_text(json.dumps(metrics, indent=2) + "\n", "utf-8")
+        if out_dir.exists():
+            old = out_dir.with_name(f".{out_dir.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(out_dir, old)
+            os.replace(tmp, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out_dir)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out_dir
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    if path.stat().st_size > _MAX_JSON_BYTES:
+        raise BundleError(path, f"is larger than {_MAX_JSON_BYTES // 1024 // 1024} MB; not a bundle file")
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except UnicodeDecodeError as e:
+        raise BundleError(path, f"is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise BundleError(path, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    if not isinstance(data, dict):
+        raise BundleError(path, "must hold a JSON object")
+    return data
+
+
+def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:
+    """"auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
+    warning (returned, and issued as :class:`DeviceFallbackWarning`)."""
+    name = str(device)
+    if name not in ("auto", "cpu") and not name.startswith("cuda"):
+        raise ValueError(f"unknown device {name!r}; use auto, cpu or cuda")
+    if name == "cpu" or (name == "auto" and not torch.cuda.is_available()):
+        return torch.device("cpu"), []
+    if not torch.cuda.is_available():
+        return torch.device("cpu"), ["CUDA is not available on this machine; using the CPU"]
+    return torch.device("cuda" if name == "auto" else name), []
+
+
+def _check_weights(path: Path, model: EncoderDecoder) -> dict[str, torch.Tensor]:
+    try:
+        tensors = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+        raise BundleError(path, f"weights are truncated or corrupt ({e})") from None
+    expected = {k: v for k, v in model.state_dict().items() if k not in tied_aliases(model)}
+    missing = sorted(set(expected) - set(tensors))
+    unexpected = sorted(set(tensors) - set(expected))
+    if missing or unexpected:
+        parts = []
+        if missing:
+            parts.append(f"missing tensors {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else ""))
+        if unexpected:
+            parts.append(f"unexpected tensors {', '.join(unexpected[:5])}" + (" ..." if len(unexpected) > 5 else ""))
+        raise BundleError(path, "weights do not match config.json: " + "; ".join(parts))
+    for k, want in expected.items():
+        got = tensors[k]
+        if tuple(got.shape) != tuple(want.shape):
+            raise BundleError(
+                path, f"tensor {k} has shape {tuple(got.shape)}, config.json implies {tuple(want.shape)}"
+            )
+        if got.is_floating_point() != want.is_floating_point():
+            raise BundleError(path, f"tensor {k} has dtype {got.dtype}, expected {want.dtype}")
+        if got.is_floating_point() and not bool(torch.isfinite(got).all()):
+            raise BundleError(path, f"tensor {k} contains NaN or infinite values")
+    return tensors
+
+
+def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle:
+    """Load and validate a bundle directory; see the module docstring for its layout."""
+    path = Path(path)
+    if not path.exists():
+        raise BundleError(path, "no such model directory")
+    if not path.is_dir():
+        raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
+    for name in BUNDLE_FILES:
+        if not (path / name).is_file():
+            raise BundleError(path / name, "is missing from the model directory")
+
+    cfg_path = path / CONFIG_FILE
+    cfg = _read_json(cfg_path)
+    if cfg.get("format") != FORMAT_NAME:
+        raise BundleError(cfg_path, f"is not a translator bundle (format {cfg.get('format')!r})")
+    version = cfg.get("format_version")
+    if version != FORMAT_VERSION:
+        raise BundleError(
+            cfg_path, f"has format version {version!r}; this program reads version {FORMAT_VERSION}"
+        )
+    try:
+        config = ModelConfig.from_dict(cfg.get("model"))
+    except (ConfigError, TypeError) as e:
+        raise BundleError(cfg_path, str(e)) from None
+
+    for name, meta in (cfg.get("files") or {}).items():
+        if name not in (WEIGHTS_FILE, SPM_FILE) or not isinstance(meta, dict):
+            continue
+        size = (path / name).stat().st_size
+        if meta.get("bytes") is not None and size != meta["bytes"]:
+            raise BundleError(path / name, f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)")
+        if meta.get("sha256") and _sha256(path / name) != meta["sha256"]:
+            raise BundleError(path / name, "checksum does not match config.json (file is corrupt or was replaced)")
+
+    spm_path = path / SPM_FILE
+    try:
+        tokenizer = Tokenizer.from_file(spm_path)
+    except (RuntimeError, OSError) as e:
+        raise BundleError(spm_path, f"is not a valid SentencePiece model ({e})") from None
+    if tokenizer.vocab_size != config.vocab_size:
+        raise BundleError(
+            spm_path, f"has {tokenizer.vocab_size} pieces but the model expects {config.vocab_size}"
+        )
+    ids = tokenizer.special_ids()
+    for key, value in ids.items():
+        if getattr(config, key) != value:
+            raise BundleError(spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}")
+
+    model = build_model(config)
+    tensors = _check_weights(path / WEIGHTS_FILE, model)
+    model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
+    model.eval()
+
+    try:
+        target, notes = resolve_device(device)
+    except ValueError as e:
+        raise BundleError(path, str(e)) from None
+    if target.type == "cuda":
+        try:
+            model.to(target)
+            torch.zeros(1, device=target).add_(1).item()
+        except (RuntimeError, AssertionError) as e:  # driver, OOM or arch mismatch
+            model.to("cpu")
+            target = torch.device("cpu")
+            notes.append(f"could not use CUDA ({str(e).splitlines()[0]}); using the CPU")
+    for note in notes:
+        warnings.warn(note, DeviceFallbackWarning, stacklevel=2)
+
+    card_path = path / CARD_FILE
+    try:
+        card = card_path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise BundleError(card_path, "is not UTF-8 text") from None
+    metrics = _read_json(path / METRICS_FILE)
+    try:
+        search = SearchDefaults.from_dict(cfg.get("search") or {})
+    except (TypeError, ValueError) as e:
+        raise BundleError(cfg_path, f"invalid search settings ({e})") from None
+    return Bundle(
+        path=path,
+        name=str(cfg.get("name") or path.name),
+        config=config,
+        model=model,
+        tokenizer=tokenizer,
+        device=target,
+        search=search,
+        card=card,
+        metrics=metrics,
+        info=cfg,
+        warnings=tuple(notes),
+    )

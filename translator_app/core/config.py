@@ -1,0 +1,138 @@
+"""Model configuration: one frozen dataclass saved with every checkpoint and bundle.
+
+The fields are exactly the constructor arguments of the models (nanoGPT style), so a
+config read back from ``config.json`` rebuilds the same network. Unknown keys are an
+error that lists the valid ones, because a silently ignored typo in a training config
+costs hours.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+ARCHITECTURES = ("rnn", "transformer")
+RNN_TYPES = ("gru", "lstm")
+SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
+DECODER_STYLES = ("bahdanau", "luong")
+POSITION_KINDS = ("sinusoidal", "learned")
+
+
+class ConfigError(ValueError):
+    """A model configuration that cannot build a model; the message says which field."""
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    arch: str = "transformer"
+    vocab_size: int = 16000
+    pad_id: int = 0
+    unk_id: int = 1
+    bos_id: int = 2
+    eos_id: int = 3
+    dropout: float = 0.1
+    # One embedding matrix for source, target and output projection (joint vocabulary).
+    tie_embeddings: bool = True
+    enc_layers: int = 3
+    dec_layers: int = 3
+
+    # RNN encoder-decoder.
+    rnn_type: str = "gru"
+    emb_dim: int = 256
+    enc_hidden: int = 256  # per direction; the encoder is bi-directional
+    dec_hidden: int = 512
+    attention: str = "additive"
+    decoder_style: str = "bahdanau"
+    attn_dim: int = 256  # hidden size of the additive / concat scorers
+
+    # Transformer.
+    d_model: int = 256
+    n_heads: int = 4
+    ff_dim: int = 1024
+    positions: str = "sinusoidal"
+    max_positions: int = 1024
+    # Which decoder layer's cross-attention is the alignment (negative counts from the
+    # top); the second to last layer aligns best in the literature (Garg et al., 2019).
+    alignment_layer: int = -2
+
+    def __post_init__(self) -> None:
+        problems = self._problems()
+        if problems:
+            raise ConfigError("invalid model config: " + "; ".join(problems))
+
+    def _problems(self) -> list[str]:
+        p: list[str] = []
+
+        def choice(name: str, options: tuple[str, ...]) -> None:
+            value = getattr(self, name)
+            if value not in options:
+                p.append(f"{name}={value!r} is not one of {', '.join(options)}")
+
+        def positive(*names: str) -> None:
+            for name in names:
+                value = getattr(self, name)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    p.append(f"{name}={value!r} must be a positive integer")
+
+        choice("arch", ARCHITECTURES)
+        positive("vocab_size", "enc_layers", "dec_layers")
+        if not 0.0 <= float(self.dropout) < 1.0:
+            p.append(f"dropout={self.dropout!r} must be in [0, 1)")
+        specials = (self.pad_id, self.unk_id, self.bos_id, self.eos_id)
+        if len(set(specials)) != 4 or any(not 0 <= s < max(self.vocab_size, 1) for s in specials):
+            p.append("pad_id, unk_id, bos_id and eos_id must be distinct ids inside the vocabulary")
+        if self.arch == "rnn":
+            choice("rnn_type", RNN_TYPES)
+            choice("attention", SCORERS)
+            choice("decoder_style", DECODER_STYLES)
+            positive("emb_dim", "enc_hidden", "dec_hidden", "attn_dim")
+            if self.attention in ("dot", "scaled_dot") and self.dec_hidden != 2 * self.enc_hidden:
+                p.append(
+                    f"attention={self.attention!r} compares decoder and encoder states directly, "
+                    f"so dec_hidden ({self.dec_hidden}) must equal 2 * enc_hidden ({2 * self.enc_hidden})"
+                )
+        elif self.arch == "transformer":
+            choice("positions", POSITION_KINDS)
+            positive("d_model", "n_heads", "ff_dim", "max_positions")
+            if self.n_heads > 0 and self.d_model % self.n_heads:
+                p.append(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
+            if not -self.dec_layers <= self.alignment_layer < self.dec_layers:
+                p.append(
+                    f"alignment_layer={self.alignment_layer} is outside the {self.dec_layers} decoder layers"
+                )
+        return p
+
+    @property
+    def alignment_layer_index(self) -> int:
+        """The alignment layer as a non-negative index (1-layer decoders use layer 0)."""
+        if self.dec_layers == 1:
+            return 0
+        return self.alignment_layer % self.dec_layers
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
+        if not isinstance(data, dict):
+            raise ConfigError(f"model config must be a mapping, got {type(data).__name__}")
+        unknown = sorted(set(data) - set(cls.field_names()))
+        if unknown:
+            raise ConfigError(
+                f"unknown model config key(s) {', '.join(unknown)}; "
+                f"valid keys are: {', '.join(cls.field_names())}"
+            )
+        types = {f.name: f.type for f in dataclasses.fields(cls)}
+        for key, value in data.items():
+            expected = {"int": int, "float": (int, float), "bool": bool, "str": str}[types[key]]
+            ok = isinstance(value, expected) and not (
+                types[key] in ("int", "float") and isinstance(value, bool)
+            )
+            if not ok:
+                raise ConfigError(f"model config key {key!r} must be {types[key]}, got {value!r}")
+        return cls(**data)

@@ -1,0 +1,264 @@
+"""Greedy and beam search as pure functions over an :class:`EncoderDecoder`.
+
+Both are batched over sentences, decode incrementally (the model carries RNN states or
+key/value caches in its decoding state) and return, for every hypothesis, the attention
+matrix [target tokens x source tokens]; in beam search the attention history is
+reordered together with the beams. ``should_stop`` is polled before every step so a
+stale request can be abandoned mid-sentence; it raises :class:`SearchCancelled`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from .seq2seq import EncoderDecoder, select_state
+
+
+class SearchCancelled(Exception):
+    """Raised when ``should_stop()`` returned True during decoding."""
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One decoded target sequence.
+
+    tokens: ids, ending with EOS; logprob: sum of token log-probabilities;
+    score: logprob / length penalty (what beam search ranks by);
+    attention: [len(tokens), S] float32 on CPU (S = the sentence's source length);
+    layers: [len(tokens), L, H, S] cross-attention of all layers and heads, if requested.
+    """
+
+    tokens: tuple[int, ...]
+    logprob: float
+    score: float
+    attention: torch.Tensor
+    layers: torch.Tensor | None = None
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    """GNMT length penalty ((5 + |Y|) / 6) ** alpha (Wu et al., 2016); 1 when alpha = 0."""
+    return ((5.0 + length) / 6.0) ** alpha
+
+
+def max_lengths(src_mask: torch.Tensor, a: float, b: int, cap: int) -> torch.Tensor:
+    """Per-sentence limit on output tokens (EOS included): min(a * |src| + b, cap)."""
+    lengths = src_mask.sum(1).float()
+    return (lengths * a + b).floor().long().clamp(min=1, max=cap)
+
+
+def _constrain(
+    logp: torch.Tensor,
+    step: int,
+    limits: torch.Tensor,
+    forced: torch.Tensor | None,
+    eos: int,
+) -> torch.Tensor:
+    """Force EOS where a row reached its length limit, and the prefix token where a row
+    still has a forced prefix. logp: [N, V]; limits: [N]; forced: [N, P] (-1 = free)."""
+    keep = torch.full_like(limits, -1)
+    keep = torch.where(step + 1 >= limits, torch.full_like(keep, eos), keep)
+    if forced is not None and step < forced.size(1):
+        keep = torch.where(forced[:, step] >= 0, forced[:, step], keep)
+    rows = keep >= 0
+    if not bool(rows.any()):
+        return logp
+    kept = logp.gather(1, keep.clamp(min=0).unsqueeze(1))
+    masked = torch.full_like(logp, float("-inf")).scatter(1, keep.clamp(min=0).unsqueeze(1), kept)
+    return torch.where(rows.unsqueeze(1), masked, logp)
+
+
+def _forced_tensor(prefixes: Sequence[Sequence[int]] | None, n: int, device) -> torch.Tensor | None:
+    if not prefixes or not any(prefixes):
+        return None
+    if len(prefixes) != n:
+        raise ValueError(f"got {len(prefixes)} prefixes for {n} sentences")
+    width = max(len(p) for p in prefixes)
+    forced = torch.full((n, width), -1, dtype=torch.long, device=device)
+    for i, p in enumerate(prefixes):
+        if p:
+            forced[i, : len(p)] = torch.tensor(list(p), dtype=torch.long, device=device)
+    return forced
+
+
+def _check(should_stop: Callable[[], bool] | None) -> None:
+    if should_stop is not None and should_stop():
+        raise SearchCancelled()
+
+
+@torch.inference_mode()
+def greedy_search(
+    model: EncoderDecoder,
+    src: torch.Tensor,
+    src_mask: torch.Tensor,
+    *,
+    max_len_a: float = 1.5,
+    max_len_b: int = 10,
+    max_len_cap: int = 1024,
+    alpha: float = 0.0,
+    prefixes: Sequence[Sequence[int]] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    all_layers: bool = False,
+) -> list[list[Hypothesis]]:
+    """Pick the most probable token at every step. src, src_mask: [B, S].
+
+    Returns one list holding one :class:`Hypothesis` per sentence.
+    """
+    cfg = model.config
+    batch = src.size(0)
+    limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
+    forced = _forced_tensor(prefixes, batch, src.device)
+    state = model.start(src, src_mask)
+    prev = torch.full((batch,), cfg.bos_id, dtype=torch.long, device=src.device)
+    done = torch.zeros(batch, dtype=torch.bool, device=src.device)
+    logprob = torch.zeros(batch, device=src.device)
+    tokens, attns, layers = [], [], []
+    for step in range(int(limits.max())):
+        _check(should_stop)
+        out = model.step(state, prev, all_layers)
+        logp = _constrain(torch.log_softmax(out.logits.float(), -1), step, limits, forced, cfg.eos_id)
+        best_lp, tok = logp.max(-1)
+        tok = torch.where(done, torch.full_like(tok, cfg.eos_id), tok)
+        logprob += torch.where(done, torch.zeros_like(best_lp), best_lp)
+        tokens.append(tok)
+        attns.append(out.attention.float())
+        if all_layers:
+            layers.append(out.layers.float())
+        done |= tok == cfg.eos_id
+        if bool(done.all()):
+            break
+        prev, state = tok, out.state
+
+    tok_mat = torch.stack(tokens, 1).cpu()
+    attn_mat = torch.stack(attns, 1).cpu()
+    layer_mat = torch.stack(layers, 1).cpu() if all_layers else None
+    src_lens = src_mask.sum(1).tolist()
+    results = []
+    for i in range(batch):
+        row = tok_mat[i].tolist()
+        n = row.index(cfg.eos_id) + 1
+        lp = float(logprob[i])
+        s = src_lens[i]
+        results.append(
+            [
+                Hypothesis(
+                    tokens=tuple(row[:n]),
+                    logprob=lp,
+                    score=lp / length_penalty(n, alpha),
+                    attention=attn_mat[i, :n, :s].clone(),
+                    layers=layer_mat[i, :n, ..., :s].clone() if layer_mat is not None else None,
+                )
+            ]
+        )
+    return results
+
+
+@torch.inference_mode()
+def beam_search(
+    model: EncoderDecoder,
+    src: torch.Tensor,
+    src_mask: torch.Tensor,
+    *,
+    beam_size: int = 4,
+    nbest: int = 1,
+    max_len_a: float = 1.5,
+    max_len_b: int = 10,
+    max_len_cap: int = 1024,
+    alpha: float = 0.6,
+    prefixes: Sequence[Sequence[int]] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    all_layers: bool = False,
+) -> list[list[Hypothesis]]:
+    """Beam search with a GNMT length penalty. src, src_mask: [B, S].
+
+    Returns, per sentence, up to ``nbest`` hypotheses, best first. A sentence is finished
+    when ``beam_size`` hypotheses have ended; with ``beam_size=1`` this is greedy search.
+    """
+    if beam_size < 1 or not 1 <= nbest <= beam_size:
+        raise ValueError(f"need 1 <= nbest ({nbest}) <= beam_size ({beam_size})")
+    cfg = model.config
+    k = beam_size
+    batch, src_len = src.shape
+    device = src.device
+    limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap).repeat_interleave(k)
+    forced = _forced_tensor(prefixes, batch, device)
+    if forced is not None:
+        forced = forced.repeat_interleave(k, 0)
+    expand = torch.arange(batch, device=device).repeat_interleave(k)
+    state = select_state(model.start(src, src_mask), expand)
+    src_lens = src_mask.sum(1).tolist()
+
+    # Only the first beam of each sentence is alive at the start.
+    scores = torch.full((batch, k), float("-inf"), device=device)
+    scores[:, 0] = 0.0
+    prev = torch.full((batch * k,), cfg.bos_id, dtype=torch.long, device=device)
+    hist_tokens = torch.zeros(batch * k, 0, dtype=torch.long, device=device)
+    hist_attn = torch.zeros(batch * k, 0, src_len, device=device)
+    hist_layers = None
+    finished: list[list[Hypothesis]] = [[] for _ in range(batch)]
+    done = [False] * batch
+    rank = torch.arange(2 * k, device=device)
+    row_base = (torch.arange(batch, device=device) * k).unsqueeze(1)
+
+    for step in range(int(limits.max())):
+        _check(should_stop)
+        out = model.step(state, prev, all_layers)
+        logp = torch.log_softmax(out.logits.float(), -1)
+        logp = _constrain(logp, step, limits, forced, cfg.eos_id)
+        vocab = logp.size(-1)
+        attn_all = torch.cat([hist_attn, out.attention.float().unsqueeze(1)], 1)
+        layers_all = None
+        if all_layers:
+            new = out.layers.float().unsqueeze(1)
+            layers_all = new if hist_layers is None else torch.cat([hist_layers, new], 1)
+
+        cand = (scores.view(-1, 1) + logp).view(batch, k * vocab)
+        top_scores, top_idx = cand.topk(2 * k, dim=1)
+        rows = row_base + torch.div(top_idx, vocab, rounding_mode="floor")  # [B, 2K]
+        toks = top_idx % vocab
+        is_eos = toks == cfg.eos_id
+
+        # Hypotheses ending here, among the K best candidates of a live sentence.
+        ending = (is_eos[:, :k] & torch.isfinite(top_scores[:, :k])).nonzero().tolist()
+        for b, j in ending:
+            if done[b]:
+                continue
+            r = int(rows[b, j])
+            length = step + 1
+            lp = float(top_scores[b, j])
+            s = src_lens[b]
+            finished[b].append(
+                Hypothesis(
+                    tokens=tuple(hist_tokens[r].tolist()) + (cfg.eos_id,),
+                    logprob=lp,
+                    score=lp / length_penalty(length, alpha),
+                    attention=attn_all[r, :, :s].cpu(),
+                    layers=layers_all[r, ..., :s].cpu() if layers_all is not None else None,
+                )
+            )
+        for b in range(batch):
+            if not done[b] and len(finished[b]) >= k:
+                done[b] = True
+        if all(done):
+            break
+
+        # The K best candidates that did not end continue.
+        alive = (is_eos.long() * 2 * k + rank).topk(k, dim=1, largest=False).indices.sort(1).values
+        scores = top_scores.gather(1, alive)
+        # A sentence whose live beams all have probability 0 (past its length limit,
+        # or a forced prefix leaving one path) cannot produce anything new.
+        for b in (~torch.isfinite(scores).any(1)).nonzero().flatten().tolist():
+            done[b] = True
+        if all(done):
+            break
+        sel = rows.gather(1, alive).view(-1)
+        prev = toks.gather(1, alive).view(-1)
+        state = select_state(out.state, sel)
+        hist_tokens = torch.cat([hist_tokens.index_select(0, sel), prev.unsqueeze(1)], 1)
+        hist_attn = attn_all.index_select(0, sel)
+        if layers_all is not None:
+            hist_layers = layers_all.index_select(0, sel)
+
+    return [sorted(f, key=lambda h: -h.score)[:nbest] for f in finished]

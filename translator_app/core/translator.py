@@ -1,0 +1,310 @@
+"""The translator API used by the app and the command line.
+
+``Translator(bundle).translate(texts, ...)`` returns immutable :class:`Translation`
+values (safe to hand from a worker thread to the GUI): text, pieces, character spans,
+attention matrices (read-only NumPy arrays) and the n-best list.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .bundle import Bundle, load_bundle
+from .search import Hypothesis, beam_search, greedy_search
+from .segment import Segment, join_translations, split_sentences
+from .tokenizer import Span
+
+EOS_PIECE = "</s>"
+PRECISIONS = ("fp32", "bf16", "int8")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# A sentence's translation is one line: byte-fallback output of line breaks or control
+# characters becomes spaces (one for one, so piece spans stay valid).
+_OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _frozen(t: torch.Tensor | None) -> np.ndarray | None:
+    """A read-only array over immutable bytes: nobody can flip it back to writeable."""
+    if t is None:
+        return None
+    a = t.detach().to("cpu", torch.float32).numpy()
+    return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One translation of a sentence (an entry of the n-best list).
+
+    target_pieces ends with "</s>"; attention: [len(target_pieces), len(source_pieces)];
+    layers (when requested): [len(target_pieces), layers, heads, len(source_pieces)].
+    """
+
+    text: str
+    target_ids: tuple[int, ...]
+    target_pieces: tuple[str, ...]
+    target_spans: tuple[Span, ...]
+    attention: np.ndarray
+    score: float
+    logprob: float
+    layers: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A source sentence and its n-best translations (best first).
+
+    source_pieces ends with "</s>"; source_spans are character offsets into ``source``
+    (the EOS gets an empty span at the end).
+    """
+
+    source: str
+    source_ids: tuple[int, ...]
+    source_pieces: tuple[str, ...]
+    source_spans: tuple[Span, ...]
+    nbest: tuple[Candidate, ...]
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.nbest[0] if self.nbest else None
+
+    @property
+    def text(self) -> str:
+        return self.nbest[0].text if self.nbest else ""
+
+    @property
+    def target_pieces(self) -> tuple[str, ...]:
+        return self.nbest[0].target_pieces if self.nbest else ()
+
+    @property
+    def attention(self) -> np.ndarray:
+        if self.nbest:
+            return self.nbest[0].attention
+        return np.zeros((0, len(self.source_pieces)), dtype=np.float32)
+
+    @property
+    def score(self) -> float:
+        return self.nbest[0].score if self.nbest else 0.0
+
+
+@dataclass(frozen=True)
+class DocumentTranslation:
+    """A multi-line text: its sentences, their translations, and the joined output."""
+
+    source: str
+    output: str
+    segments: tuple[Segment, ...]
+    translations: tuple[Translation, ...]
+
+
+@dataclass
+class _Job:
+    item: int
+    chunk: int
+    src: list[int]  # ids ending with EOS
+    prefix: tuple[int, ...]
+
+
+class Translator:
+    """Translates with a loaded bundle. Not thread-safe: one worker thread per model."""
+
+    def __init__(self, bundle: Bundle, precision: str = "fp32") -> None:
+        if precision not in PRECISIONS:
+            raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
+        self.bundle = bundle
+        self.tokenizer = bundle.tokenizer
+        self.device = bundle.device
+        self.precision = precision
+        self.model = bundle.model
+        if precision == "int8":
+            if self.device.type != "cpu":
+                raise ValueError("int8 quantisation runs on the CPU only; choose --device cpu")
+            self.model = quantize_dynamic_int8(bundle.model)
+        cfg = bundle.config
+        self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
+        self.max_source_tokens = min(bundle.search.max_source_tokens, self.max_positions // 2)
+
+    @classmethod
+    def load(cls, path: str | Path, device: str = "auto", precision: str = "fp32") -> Translator:
+        return cls(load_bundle(path, device), precision)
+
+    # ----------------------------------------------------------------- sentences
+    def translate(
+        self,
+        texts: Sequence[str],
+        *,
+        beam: int | None = None,
+        nbest: int = 1,
+        length_penalty: float | None = None,
+        prefixes: Sequence[Sequence[int]] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        all_layers: bool = False,
+        batch_tokens: int = 3000,
+    ) -> list[Translation]:
+        """Translate each text as one sentence (use :meth:`translate_document` for
+        paragraphs). ``prefixes`` forces the first target ids of each sentence;
+        ``should_stop`` is polled every step and raises ``SearchCancelled``."""
+        search = self.bundle.search
+        beam = search.beam if beam is None else beam
+        if beam < 1 or nbest < 1:
+            raise ValueError("beam and nbest must be at least 1")
+        beam = max(beam, nbest)
+        alpha = search.length_penalty if length_penalty is None else length_penalty
+        eos = self.tokenizer.eos_id
+
+        encoded, jobs = [], []
+        for i, text in enumerate(texts):
+            clean = _CONTROL.sub(" ", text)
+            enc = self.tokenizer.encode(clean) if clean.strip() else None
+            encoded.append(enc)
+            if enc is None or not enc.ids:
+                continue
+            prefix = tuple(prefixes[i]) if prefixes else ()
+            step = self.max_source_tokens - 1
+            for c, start in enumerate(range(0, len(enc.ids), step)):
+                chunk_ids = list(enc.ids[start : start + step]) + [eos]
+                jobs.append(_Job(i, c, chunk_ids, prefix if c == 0 else ()))
+
+        results: dict[tuple[int, int], list[Hypothesis]] = {}
+        for batch in _batches(jobs, batch_tokens):
+            hyps = self._search(batch, beam, nbest, alpha, should_stop, all_layers)
+            for job, h in zip(batch, hyps, strict=True):
+                results[(job.item, job.chunk)] = h
+
+        out = []
+        for i, text in enumerate(texts):
+            enc = encoded[i]
+            if enc is None or not enc.ids:
+                out.append(Translation(text, (eos,), (EOS_PIECE,), ((len(text), len(text)),), ()))
+                continue
+            n_chunks = sum(1 for key in results if key[0] == i)
+            chunks = [results[(i, c)] for c in range(n_chunks)]
+            if n_chunks == 1:
+                cands = tuple(self._candidate(h) for h in chunks[0])
+            else:
+                cands = (self._merge_chunks([c[0] for c in chunks], len(enc.ids) + 1),)
+            out.append(
+                Translation(
+                    source=text,
+                    source_ids=enc.ids + (eos,),
+                    source_pieces=enc.pieces + (EOS_PIECE,),
+                    source_spans=enc.spans + ((len(text), len(text)),),
+                    nbest=cands,
+                )
+            )
+        return out
+
+    def _search(self, batch, beam, nbest, alpha, should_stop, all_layers) -> list[list[Hypothesis]]:
+        pad = self.tokenizer.pad_id
+        width = max(len(j.src) for j in batch)
+        src = torch.full((len(batch), width), pad, dtype=torch.long)
+        for r, job in enumerate(batch):
+            src[r, : len(job.src)] = torch.tensor(job.src)
+        src = src.to(self.device)
+        mask = src != pad
+        s = self.bundle.search
+        kwargs = dict(
+            max_len_a=s.max_len_a,
+            max_len_b=s.max_len_b,
+            max_len_cap=self.max_positions,
+            alpha=alpha,
+            prefixes=[j.prefix for j in batch] if any(j.prefix for j in batch) else None,
+            should_stop=should_stop,
+            all_layers=all_layers,
+        )
+        autocast = torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16")
+        with autocast:
+            if beam == 1:
+                return greedy_search(self.model, src, mask, **kwargs)
+            return beam_search(self.model, src, mask, beam_size=beam, nbest=nbest, **kwargs)
+
+    def _candidate(self, h: Hypothesis) -> Candidate:
+        dec = self.tokenizer.decode(h.tokens)
+        pieces, spans = dec.pieces, dec.spans
+        body = h.tokens[:-1] if h.tokens and h.tokens[-1] == self.tokenizer.eos_id else h.tokens
+        if len(pieces) != len(body):  # defensive: keep one piece per attention row
+            pieces = tuple(self.tokenizer.piece(t) for t in body)
+            spans = tuple((0, 0) for _ in body)
+        end = len(dec.text)
+        return Candidate(
+            text=_OUTPUT_CONTROL.sub(" ", dec.text),
+            target_ids=tuple(h.tokens),
+            target_pieces=pieces + (EOS_PIECE,),
+            target_spans=spans + ((end, end),),
+            attention=_frozen(h.attention),
+            score=h.score,
+            logprob=h.logprob,
+            layers=_frozen(h.layers),
+        )
+
+    def _merge_chunks(self, hyps: list[Hypothesis], src_len: int) -> Candidate:
+        """Join the translations of an over-long sentence's pieces into one candidate;
+        the attention is block-diagonal, each piece's EOS column folded into the final
+        EOS so rows still sum to one."""
+        eos = self.tokenizer.eos_id
+        tokens: list[int] = []
+        rows = []
+        col = 0
+        for k, h in enumerate(hyps):
+            last = k == len(hyps) - 1
+            toks = list(h.tokens) if last else [t for t in h.tokens if t != eos]
+            attn = h.attention[: len(toks)]
+            block = torch.zeros(len(toks), src_len)
+            n_src = attn.size(1) - 1  # this chunk's tokens without its EOS
+            block[:, col : col + n_src] = attn[:, :n_src]
+            block[:, src_len - 1] += attn[:, n_src]
+            rows.append(block)
+            tokens.extend(toks)
+            col += n_src
+        merged = Hypothesis(
+            tokens=tuple(tokens),
+            logprob=sum(h.logprob for h in hyps),
+            score=sum(h.score for h in hyps),
+            attention=torch.cat(rows, 0),
+        )
+        return self._candidate(merged)
+
+    # ----------------------------------------------------------------- documents
+    def translate_document(self, text: str, **kwargs) -> DocumentTranslation:
+        """Split into sentences (keeping line breaks and blank lines), translate each
+        distinct sentence once, and join."""
+        segments = split_sentences(text)
+        unique = list(dict.fromkeys(s.text for s in segments))
+        done = dict(zip(unique, self.translate(unique, **kwargs), strict=True))
+        translations = tuple(done[s.text] for s in segments)
+        output = join_translations(text, segments, [t.text for t in translations])
+        return DocumentTranslation(text, output, tuple(segments), translations)
+
+
+def _batches(jobs: list[_Job], batch_tokens: int, max_sentences: int = 64) -> list[list[_Job]]:
+    """Group jobs of similar length so padding stays small (sorted by length)."""
+    batches, current, width = [], [], 0
+    for job in sorted(jobs, key=lambda j: len(j.src)):
+        new_width = max(width, len(job.src))
+        if current and (new_width * (len(current) + 1) > batch_tokens or len(current) >= max_sentences):
+            batches.append(current)
+            current, new_width = [], len(job.src)
+        current.append(job)
+        width = new_width
+    if current:
+        batches.append(current)
+    return batches
+
+
+def quantize_dynamic_int8(model: torch.nn.Module) -> torch.nn.Module:
+    """A copy of ``model`` whose Linear layers run with int8 weights and dynamically
+    quantised activations (CPU). The original model is left untouched."""
+    from torch.ao.quantization import quantize_dynamic
+
+    with warnings.catch_warnings():
+        # torch.ao.quantization is deprecated in favour of torchao, but still the one
+        # eager-mode dynamic quantisation that needs no extra package.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        return quantize_dynamic(copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8)
