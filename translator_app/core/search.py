@@ -55,9 +55,12 @@ def _constrain(
     limits: torch.Tensor,
     forced: torch.Tensor | None,
     eos: int,
+    banned: tuple[int, ...],
 ) -> torch.Tensor:
-    """Force EOS where a row reached its length limit, and the prefix token where a row
-    still has a forced prefix. logp: [N, V]; limits: [N]; forced: [N, P] (-1 = free)."""
+    """Never emit padding, BOS or UNK (byte fallback makes UNK unnecessary); force EOS
+    where a row reached its length limit, and the prefix token where a row still has a
+    forced prefix. logp: [N, V]; limits: [N]; forced: [N, P] (-1 = free)."""
+    logp[:, list(banned)] = float("-inf")
     keep = torch.full_like(limits, -1)
     keep = torch.where(step + 1 >= limits, torch.full_like(keep, eos), keep)
     if forced is not None and step < forced.size(1):
@@ -107,6 +110,7 @@ def greedy_search(
     Returns one list holding one :class:`Hypothesis` per sentence.
     """
     cfg = model.config
+    banned = (cfg.pad_id, cfg.bos_id, cfg.unk_id)
     batch = src.size(0)
     limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
     forced = _forced_tensor(prefixes, batch, src.device)
@@ -118,7 +122,8 @@ def greedy_search(
     for step in range(int(limits.max())):
         _check(should_stop)
         out = model.step(state, prev, all_layers)
-        logp = _constrain(torch.log_softmax(out.logits.float(), -1), step, limits, forced, cfg.eos_id)
+        logp = torch.log_softmax(out.logits.float(), -1)
+        logp = _constrain(logp, step, limits, forced, cfg.eos_id, banned)
         best_lp, tok = logp.max(-1)
         tok = torch.where(done, torch.full_like(tok, cfg.eos_id), tok)
         logprob += torch.where(done, torch.zeros_like(best_lp), best_lp)
@@ -179,6 +184,7 @@ def beam_search(
     if beam_size < 1 or not 1 <= nbest <= beam_size:
         raise ValueError(f"need 1 <= nbest ({nbest}) <= beam_size ({beam_size})")
     cfg = model.config
+    banned = (cfg.pad_id, cfg.bos_id, cfg.unk_id)
     k = beam_size
     batch, src_len = src.shape
     device = src.device
@@ -206,7 +212,7 @@ def beam_search(
         _check(should_stop)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
-        logp = _constrain(logp, step, limits, forced, cfg.eos_id)
+        logp = _constrain(logp, step, limits, forced, cfg.eos_id, banned)
         vocab = logp.size(-1)
         attn_all = torch.cat([hist_attn, out.attention.float().unsqueeze(1)], 1)
         layers_all = None

@@ -1,0 +1,128 @@
+"""The Translator API: immutable results, documents, hostile input, precisions."""
+
+import dataclasses
+import time
+
+import numpy as np
+import pytest
+
+from translator_app.core import SearchCancelled, Translator, load_bundle
+
+
+@pytest.fixture
+def translator(make_bundle):
+    return Translator(load_bundle(make_bundle("transformer"), "cpu"))
+
+
+def test_results_are_immutable_and_consistent(translator):
+    (t,) = translator.translate(["Das Haus ist groß."], beam=3, nbest=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.source = "x"
+    with pytest.raises(ValueError):
+        t.attention[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        t.attention.setflags(write=True)
+    assert t.source_pieces[-1] == "</s>" and t.target_pieces[-1] == "</s>"
+    assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
+    assert np.allclose(t.attention.sum(1), 1.0, atol=1e-5)
+    assert 1 <= len(t.nbest) <= 3 and t.text == t.nbest[0].text
+    for (a, b), piece in zip(t.source_spans[:-1], t.source_pieces[:-1], strict=True):
+        assert 0 <= a <= b <= len(t.source), piece
+    for c in t.nbest:
+        assert len(c.target_spans) == len(c.target_pieces)
+        assert c.attention.shape[0] == len(c.target_pieces)
+
+
+def test_greedy_and_beam_through_the_api(translator):
+    texts = ["Guten Morgen!", "Wie geht es dir?"]
+    greedy = translator.translate(texts, beam=1)
+    again = translator.translate(texts, beam=1)
+    assert [g.text for g in greedy] == [a.text for a in again], "decoding is deterministic"
+    beam = translator.translate(texts, beam=4, nbest=2)
+    assert all(len(b.nbest) >= 1 for b in beam)
+
+
+def test_forced_prefix_through_the_api(translator):
+    (free,) = translator.translate(["Das Haus ist groß."], beam=1)
+    forced_ids = list(translator.tokenizer.encode("The house").ids)
+    (t,) = translator.translate(["Das Haus ist groß."], beam=1, prefixes=[forced_ids])
+    n = len(forced_ids)
+    assert t.nbest[0].target_ids[:n] == tuple(forced_ids)
+    assert t.text.startswith("The house")
+    assert free.nbest[0].target_ids[:n] != tuple(forced_ids)
+
+
+def test_all_layers_on_request(translator):
+    (t,) = translator.translate(["Das Haus ist groß."], beam=1, all_layers=True)
+    assert t.nbest[0].layers.shape == (len(t.target_pieces), 2, 4, len(t.source_pieces))
+    (t,) = translator.translate(["Das Haus ist groß."], beam=1)
+    assert t.nbest[0].layers is None
+
+
+def test_document_keeps_structure(translator):
+    text = "Das ist z. B. gut. Dr. Müller kam am 3. Oktober.\n\n  Hallo Welt!\n"
+    doc = translator.translate_document(text, beam=1)
+    lines = doc.output.split("\n")
+    assert len(lines) == 4 and lines[1] == lines[3] == ""
+    assert lines[2] == "  " + doc.translations[2].text.strip()
+    assert lines[0] == " ".join(t.text.strip() for t in doc.translations[:2] if t.text.strip())
+    assert [s.text for s in doc.segments] == ["Das ist z. B. gut.", "Dr. Müller kam am 3. Oktober.", "Hallo Welt!"]
+    assert "\n" not in doc.translations[0].text
+
+
+def test_should_stop_cancels(translator):
+    with pytest.raises(SearchCancelled):
+        translator.translate(["Das Haus ist groß."], should_stop=lambda: True)
+
+
+HOSTILE = {
+    "empty": "",
+    "whitespace": " \t  ",
+    "emoji": "😀🙈🇩🇪 👍🏽",
+    "control": "Hallo\x00\x07\x1b[31mWelt\x7f\x9b",
+    "one long word": "Donaudampfschifffahrt" * 1000,
+    "20000 x": "x" * 20000,
+    "mixed scripts": "Привет 你好 مرحبا",
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE)
+def test_hostile_text_returns_in_bounded_time(translator, kind):
+    text = HOSTILE[kind]
+    start = time.perf_counter()
+    (t,) = translator.translate([text], beam=2)
+    doc = translator.translate_document(text, beam=1)
+    assert time.perf_counter() - start < 60
+    assert isinstance(t.text, str) and "\n" not in t.text
+    assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
+    if not text.strip():
+        assert t.text == "" and t.nbest == () and doc.output.strip() == ""
+
+
+def test_long_input_is_translated_in_pieces(translator):
+    text = " ".join(["Das Haus ist groß."] * 120)  # far more than max_source_tokens
+    (t,) = translator.translate([text], beam=1)
+    assert len(t.source_pieces) > translator.max_source_tokens
+    assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
+    assert np.allclose(t.attention.sum(1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("precision", ["bf16", "int8"])
+def test_other_precisions_translate(make_bundle, precision):
+    bundle = load_bundle(make_bundle("transformer"), "cpu")
+    fp32 = Translator(bundle).translate(["Das Haus ist groß."], beam=1)[0]
+    other = Translator(bundle, precision=precision).translate(["Das Haus ist groß."], beam=1)[0]
+    assert other.attention.shape[1] == fp32.attention.shape[1]
+    # Quantising must not touch the original model.
+    assert Translator(bundle).translate(["Das Haus ist groß."], beam=1)[0].text == fp32.text
+
+
+def test_unknown_precision(make_bundle):
+    with pytest.raises(ValueError, match="unknown precision"):
+        Translator(load_bundle(make_bundle(), "cpu"), precision="fp8")
+
+
+def test_rnn_translator(make_bundle):
+    tr = Translator(load_bundle(make_bundle("gru-bahdanau-additive"), "cpu"))
+    (t,) = tr.translate(["Das Haus ist groß."], beam=3, nbest=2)
+    assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
