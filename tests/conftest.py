@@ -18,18 +18,36 @@ DATA = Path(__file__).parent / "data"
 
 # Small enough to run in milliseconds, big enough to exercise every code path
 # (two layers, so the Transformer's "second to last" alignment layer is layer 0).
-TINY = dict(d_model=32, n_heads=4, ff_dim=64, enc_layers=2, dec_layers=2, emb_dim=32,
-            enc_hidden=16, dec_hidden=32, attn_dim=16, dropout=0.0)
+TINY = dict(
+    d_model=32,
+    n_heads=4,
+    ff_dim=64,
+    enc_layers=2,
+    dec_layers=2,
+    emb_dim=32,
+    enc_hidden=16,
+    dec_hidden=32,
+    attn_dim=16,
+    dropout=0.0,
+)
 
 # Every architecture variant the engine offers.
 VARIANTS = {
     "transformer": dict(arch="transformer"),
     "transformer-learned": dict(arch="transformer", positions="learned"),
-    "gru-bahdanau-additive": dict(arch="rnn", rnn_type="gru", decoder_style="bahdanau", attention="additive"),
-    "lstm-bahdanau-concat": dict(arch="rnn", rnn_type="lstm", decoder_style="bahdanau", attention="concat"),
+    "gru-bahdanau-additive": dict(
+        arch="rnn", rnn_type="gru", decoder_style="bahdanau", attention="additive"
+    ),
+    "lstm-bahdanau-concat": dict(
+        arch="rnn", rnn_type="lstm", decoder_style="bahdanau", attention="concat"
+    ),
     "gru-luong-dot": dict(arch="rnn", rnn_type="gru", decoder_style="luong", attention="dot"),
-    "lstm-luong-general": dict(arch="rnn", rnn_type="lstm", decoder_style="luong", attention="general"),
-    "gru-luong-scaled": dict(arch="rnn", rnn_type="gru", decoder_style="luong", attention="scaled_dot"),
+    "lstm-luong-general": dict(
+        arch="rnn", rnn_type="lstm", decoder_style="luong", attention="general"
+    ),
+    "gru-luong-scaled": dict(
+        arch="rnn", rnn_type="gru", decoder_style="luong", attention="scaled_dot"
+    ),
 }
 
 
@@ -56,7 +74,9 @@ def tokenizer(spm_bytes):
 def tiny_config(tokenizer, variant: str = "transformer", **overrides):
     from translator_app.core import ModelConfig
 
-    return ModelConfig(vocab_size=tokenizer.vocab_size, **{**TINY, **VARIANTS[variant], **overrides})
+    return ModelConfig(
+        vocab_size=tokenizer.vocab_size, **{**TINY, **VARIANTS[variant], **overrides}
+    )
 
 
 def tiny_model(tokenizer, variant: str = "transformer", seed: int = 0, **overrides):
@@ -73,10 +93,19 @@ def make_bundle(tmp_path, spm_bytes, tokenizer):
 
     counter = iter(range(1000))
 
-    def make(variant: str = "transformer", name: str = "tiny", fp16: bool = False, **overrides) -> Path:
+    def make(
+        variant: str = "transformer", name: str = "tiny", fp16: bool = False, **overrides
+    ) -> Path:
         model = tiny_model(tokenizer, variant, **overrides)
         out = tmp_path / f"bundle-{variant}-{next(counter)}"
-        return save_bundle(out, model, spm_bytes, name=name, card="# Tiny test model\n",
-                           metrics={"note": "random weights"}, fp16=fp16)
+        return save_bundle(
+            out,
+            model,
+            spm_bytes,
+            name=name,
+            card="# Tiny test model\n",
+            metrics={"note": "random weights"},
+            fp16=fp16,
+        )
 
     return make

@@ -24,7 +24,9 @@ def test_round_trip_gives_identical_logits(make_bundle, tokenizer, variant):
 
     path = make_bundle(variant)
     bundle = load_bundle(path, "cpu")
-    assert torch.equal(logits_of(bundle.model, tokenizer), logits_of(tiny_model(tokenizer, variant), tokenizer))
+    assert torch.equal(
+        logits_of(bundle.model, tokenizer), logits_of(tiny_model(tokenizer, variant), tokenizer)
+    )
     assert bundle.config.to_dict()["arch"] == ("rnn" if "-" in variant else "transformer")
     assert bundle.name == "tiny" and bundle.card.startswith("# Tiny")
     assert bundle.device == torch.device("cpu")
@@ -35,7 +37,9 @@ def test_round_trip_gives_identical_logits(make_bundle, tokenizer, variant):
 
 def test_fp16_bundle_is_smaller_and_close(make_bundle, tokenizer):
     full, half = make_bundle(), make_bundle(fp16=True)
-    assert (half / "model.safetensors").stat().st_size < 0.6 * (full / "model.safetensors").stat().st_size
+    assert (half / "model.safetensors").stat().st_size < 0.6 * (
+        full / "model.safetensors"
+    ).stat().st_size
     a = logits_of(load_bundle(full, "cpu").model, tokenizer)
     b = logits_of(load_bundle(half, "cpu").model, tokenizer)
     assert torch.allclose(a, b, atol=2e-2)
@@ -52,8 +56,15 @@ def test_save_refuses_to_overwrite_and_is_atomic(make_bundle, tmp_path, tokenize
 def test_search_defaults_are_stored(tmp_path, tokenizer, spm_bytes):
     from conftest import tiny_model
 
-    out = save_bundle(tmp_path / "b", tiny_model(tokenizer), spm_bytes, name="x", card="c",
-                      metrics={}, search=SearchDefaults(beam=2, length_penalty=1.0))
+    out = save_bundle(
+        tmp_path / "b",
+        tiny_model(tokenizer),
+        spm_bytes,
+        name="x",
+        card="c",
+        metrics={},
+        search=SearchDefaults(beam=2, length_penalty=1.0),
+    )
     assert load_bundle(out, "cpu").search == SearchDefaults(beam=2, length_penalty=1.0)
 
 
@@ -112,17 +123,44 @@ BROKEN = {
     "garbage weights": (_garbage_header, "model.safetensors: weights are truncated or corrupt"),
     "pickled weights": (_pickle_weights, "model.safetensors: weights are truncated or corrupt"),
     "wrong shapes": (lambda p: _rewrite_config(p, model={"ff_dim": 48}), "tensor .* has shape"),
-    "missing tensors": (lambda p: _rewrite_config(p, model={"enc_layers": 3}), "missing tensors enc_layers.2"),
-    "unexpected tensors": (lambda p: _rewrite_config(p, model={"enc_layers": 1}), "unexpected tensors enc_layers.1"),
-    "unknown format version": (lambda p: _rewrite_config(p, format_version=99), "format version 99"),
-    "not a bundle": (lambda p: _rewrite_config(p, format="something-else"), "not a translator bundle"),
+    "missing tensors": (
+        lambda p: _rewrite_config(p, model={"enc_layers": 3}),
+        "missing tensors enc_layers.2",
+    ),
+    "unexpected tensors": (
+        lambda p: _rewrite_config(p, model={"enc_layers": 1}),
+        "unexpected tensors enc_layers.1",
+    ),
+    "unknown format version": (
+        lambda p: _rewrite_config(p, format_version=99),
+        "format version 99",
+    ),
+    "not a bundle": (
+        lambda p: _rewrite_config(p, format="something-else"),
+        "not a translator bundle",
+    ),
     "bad model config": (lambda p: _rewrite_config(p, model={"arch": "lstm"}), "arch='lstm'"),
-    "unknown config key": (lambda p: _rewrite_config(p, model={"layers": 2}), "unknown model config key"),
-    "invalid json": (lambda p: (p / "config.json").write_text("{not json"), "config.json: is not valid JSON \\(line 1"),
-    "bad metrics": (lambda p: (p / "metrics.json").write_text("[1, 2"), "metrics.json: is not valid JSON"),
+    "unknown config key": (
+        lambda p: _rewrite_config(p, model={"layers": 2}),
+        "unknown model config key",
+    ),
+    "invalid json": (
+        lambda p: (p / "config.json").write_text("{not json"),
+        "config.json: is not valid JSON \\(line 1",
+    ),
+    "bad metrics": (
+        lambda p: (p / "metrics.json").write_text("[1, 2"),
+        "metrics.json: is not valid JSON",
+    ),
     "bad search": (lambda p: _rewrite_config(p, search={"beam": 0}), "invalid search settings"),
-    "vocab mismatch": (lambda p: _rewrite_config(p, model={"vocab_size": 500}), "spm.model: has .* pieces but the model expects 500"),
-    "corrupt spm": (lambda p: ((p / "spm.model").write_bytes(b"nonsense"), _rewrite_config(p, files={})), "spm.model: is not a valid SentencePiece model"),
+    "vocab mismatch": (
+        lambda p: _rewrite_config(p, model={"vocab_size": 500}),
+        "spm.model: has .* pieces but the model expects 500",
+    ),
+    "corrupt spm": (
+        lambda p: ((p / "spm.model").write_bytes(b"nonsense"), _rewrite_config(p, files={})),
+        "spm.model: is not a valid SentencePiece model",
+    ),
 }
 
 

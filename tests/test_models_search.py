@@ -4,7 +4,13 @@ import pytest
 import torch
 
 from conftest import VARIANTS, tiny_config, tiny_model
-from translator_app.core import ConfigError, ModelConfig, SearchCancelled, beam_search, greedy_search
+from translator_app.core import (
+    ConfigError,
+    ModelConfig,
+    SearchCancelled,
+    beam_search,
+    greedy_search,
+)
 from translator_app.core.search import length_penalty
 
 
@@ -88,7 +94,9 @@ def test_beam_hypotheses_carry_their_own_attention_and_scores(tokenizer, variant
             assert h.tokens[-1] == tokenizer.eos_id
             lp, attn = full_logprobs(model, src[i : i + 1, :s], mask[i : i + 1, :s], list(h.tokens))
             assert h.logprob == pytest.approx(float(lp.sum()), abs=1e-4)
-            assert h.score == pytest.approx(h.logprob / length_penalty(len(h.tokens), 0.6), abs=1e-4)
+            assert h.score == pytest.approx(
+                h.logprob / length_penalty(len(h.tokens), 0.6), abs=1e-4
+            )
             assert h.attention.shape == (len(h.tokens), s)
             assert torch.allclose(h.attention, attn, atol=1e-5)
 

@@ -47,7 +47,10 @@ def test_tokenizer_from_file(tmp_path, spm_bytes):
 def test_german_abbreviations_and_ordinals_do_not_split():
     text = "Das ist z. B. ein Test. Dr. Müller kommt am 3. Oktober nach Berlin. Er bleibt bis Mo."
     sentences = [s.text for s in split_sentences(text)]
-    assert sentences[:2] == ["Das ist z. B. ein Test.", "Dr. Müller kommt am 3. Oktober nach Berlin."]
+    assert sentences[:2] == [
+        "Das ist z. B. ein Test.",
+        "Dr. Müller kommt am 3. Oktober nach Berlin.",
+    ]
 
 
 def test_segments_have_offsets_and_lines():

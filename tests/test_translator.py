@@ -66,7 +66,11 @@ def test_document_keeps_structure(translator):
     assert len(lines) == 4 and lines[1] == lines[3] == ""
     assert lines[2] == "  " + doc.translations[2].text.strip()
     assert lines[0] == " ".join(t.text.strip() for t in doc.translations[:2] if t.text.strip())
-    assert [s.text for s in doc.segments] == ["Das ist z. B. gut.", "Dr. Müller kam am 3. Oktober.", "Hallo Welt!"]
+    assert [s.text for s in doc.segments] == [
+        "Das ist z. B. gut.",
+        "Dr. Müller kam am 3. Oktober.",
+        "Hallo Welt!",
+    ]
     assert "\n" not in doc.translations[0].text
 
 

@@ -33,10 +33,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="translate German text to English on the command line",
         description="Translate the TEXT arguments, or standard input line by line, to English.",
     )
-    tr.add_argument("text", nargs="*", metavar="TEXT", help="German text (default: read standard input)")
-    tr.add_argument("--model", type=Path, default=None, help="model directory (default: the bundled model)")
-    tr.add_argument("--beam", type=int, default=None, help="beam size (1 = greedy; default: the model's)")
-    tr.add_argument("--nbest", type=int, default=1, help="alternatives per sentence in --json output")
+    tr.add_argument(
+        "text", nargs="*", metavar="TEXT", help="German text (default: read standard input)"
+    )
+    tr.add_argument(
+        "--model", type=Path, default=None, help="model directory (default: the bundled model)"
+    )
+    tr.add_argument(
+        "--beam", type=int, default=None, help="beam size (1 = greedy; default: the model's)"
+    )
+    tr.add_argument(
+        "--nbest", type=int, default=1, help="alternatives per sentence in --json output"
+    )
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     tr.add_argument(
         "--precision",
@@ -44,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="fp32",
         help="fp32 (default), bf16 autocast, or int8 dynamic quantisation (CPU)",
     )
-    tr.add_argument("--json", action="store_true", help="one JSON object per line with pieces and attention")
+    tr.add_argument(
+        "--json", action="store_true", help="one JSON object per line with pieces and attention"
+    )
     return parser
 
 
@@ -56,7 +66,9 @@ def _stdin_lines(stream) -> Iterator[list[str]]:
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise CliError(f"standard input line {number} is not valid UTF-8 (byte {e.start})") from None
+            raise CliError(
+                f"standard input line {number} is not valid UTF-8 (byte {e.start})"
+            ) from None
         batch.append(line.rstrip("\r\n"))
         if interactive or len(batch) >= STDIN_BATCH_LINES:
             yield batch

@@ -119,7 +119,10 @@ class ConcatScorer(AttentionScorer):
         b, t, _ = query.shape
         s = prepared_keys.size(1)
         pairs = torch.cat(
-            [query.unsqueeze(2).expand(b, t, s, -1), prepared_keys.unsqueeze(1).expand(b, t, s, -1)],
+            [
+                query.unsqueeze(2).expand(b, t, s, -1),
+                prepared_keys.unsqueeze(1).expand(b, t, s, -1),
+            ],
             dim=-1,
         )
         return self.v(torch.tanh(self.proj(pairs))).squeeze(-1)

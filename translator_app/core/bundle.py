@@ -71,7 +71,9 @@ class SearchDefaults:
         if not (isinstance(self.beam, int) and self.beam >= 1):
             raise ValueError(f"beam must be a positive integer, got {self.beam!r}")
         if not (isinstance(self.max_source_tokens, int) and self.max_source_tokens >= 8):
-            raise ValueError(f"max_source_tokens must be an integer >= 8, got {self.max_source_tokens!r}")
+            raise ValueError(
+                f"max_source_tokens must be an integer >= 8, got {self.max_source_tokens!r}"
+            )
         for name in ("length_penalty", "max_len_a", "max_len_b"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
@@ -175,7 +177,9 @@ def save_bundle(
             },
             **(extra or {}),
         }
-        (tmp / CONFIG_FILE).write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        (tmp / CONFIG_FILE).write_text(
+            json.dumps(config, indent=2, ensure_ascii=False) + "\n", "utf-8"
+        )
         (tmp / CARD_FILE).write_text(card if card.endswith("\n") else card + "\n", "utf-8")
         (tmp / METRICS_FILE).write_text(json.dumps(metrics, indent=2) + "\n", "utf-8")
         if out_dir.exists():
@@ -193,20 +197,24 @@ def save_bundle(
 
 def _read_json(path: Path) -> dict[str, Any]:
     if path.stat().st_size > _MAX_JSON_BYTES:
-        raise BundleError(path, f"is larger than {_MAX_JSON_BYTES // 1024 // 1024} MB; not a bundle file")
+        raise BundleError(
+            path, f"is larger than {_MAX_JSON_BYTES // 1024 // 1024} MB; not a bundle file"
+        )
     try:
         data = json.loads(path.read_text("utf-8"))
     except UnicodeDecodeError as e:
         raise BundleError(path, f"is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
-        raise BundleError(path, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        raise BundleError(
+            path, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
     if not isinstance(data, dict):
         raise BundleError(path, "must hold a JSON object")
     return data
 
 
 def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:
-    """"auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
+    """ "auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
     warning (returned, and issued as :class:`DeviceFallbackWarning`)."""
     name = str(device)
     if name not in ("auto", "cpu") and not name.startswith("cuda"):
@@ -229,15 +237,21 @@ def _check_weights(path: Path, model: EncoderDecoder) -> dict[str, torch.Tensor]
     if missing or unexpected:
         parts = []
         if missing:
-            parts.append(f"missing tensors {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else ""))
+            parts.append(
+                f"missing tensors {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else "")
+            )
         if unexpected:
-            parts.append(f"unexpected tensors {', '.join(unexpected[:5])}" + (" ..." if len(unexpected) > 5 else ""))
+            parts.append(
+                f"unexpected tensors {', '.join(unexpected[:5])}"
+                + (" ..." if len(unexpected) > 5 else "")
+            )
         raise BundleError(path, "weights do not match config.json: " + "; ".join(parts))
     for k, want in expected.items():
         got = tensors[k]
         if tuple(got.shape) != tuple(want.shape):
             raise BundleError(
-                path, f"tensor {k} has shape {tuple(got.shape)}, config.json implies {tuple(want.shape)}"
+                path,
+                f"tensor {k} has shape {tuple(got.shape)}, config.json implies {tuple(want.shape)}",
             )
         if got.is_floating_point() != want.is_floating_point():
             raise BundleError(path, f"tensor {k} has dtype {got.dtype}, expected {want.dtype}")
@@ -276,9 +290,14 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
             continue
         size = (path / name).stat().st_size
         if meta.get("bytes") is not None and size != meta["bytes"]:
-            raise BundleError(path / name, f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)")
+            raise BundleError(
+                path / name,
+                f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)",
+            )
         if meta.get("sha256") and _sha256(path / name) != meta["sha256"]:
-            raise BundleError(path / name, "checksum does not match config.json (file is corrupt or was replaced)")
+            raise BundleError(
+                path / name, "checksum does not match config.json (file is corrupt or was replaced)"
+            )
 
     spm_path = path / SPM_FILE
     try:
@@ -292,7 +311,9 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
     ids = tokenizer.special_ids()
     for key, value in ids.items():
         if getattr(config, key) != value:
-            raise BundleError(spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}")
+            raise BundleError(
+                spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
+            )
 
     model = build_model(config)
     tensors = _check_weights(path / WEIGHTS_FILE, model)

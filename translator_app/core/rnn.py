@@ -37,7 +37,9 @@ def _rnn(kind: str, input_size: int, hidden: int, layers: int, dropout: float, b
 class RNNEncoder(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
-        self.rnn = _rnn(cfg.rnn_type, cfg.emb_dim, cfg.enc_hidden, cfg.enc_layers, cfg.dropout, True)
+        self.rnn = _rnn(
+            cfg.rnn_type, cfg.emb_dim, cfg.enc_hidden, cfg.enc_layers, cfg.dropout, True
+        )
         # Initial decoder state from the last layer's final forward and backward states.
         self.bridge = nn.Linear(2 * cfg.enc_hidden, cfg.dec_layers * cfg.dec_hidden)
         self.dec_layers = cfg.dec_layers
@@ -64,11 +66,20 @@ class RNNDecoder(nn.Module):
         self.scorer = build_scorer(cfg.attention, cfg.dec_hidden, key_dim, cfg.attn_dim)
         self.dropout = nn.Dropout(cfg.dropout)
         if self.style == "bahdanau":
-            self.rnn = _rnn(cfg.rnn_type, cfg.emb_dim + key_dim, cfg.dec_hidden, cfg.dec_layers, cfg.dropout, False)
+            self.rnn = _rnn(
+                cfg.rnn_type,
+                cfg.emb_dim + key_dim,
+                cfg.dec_hidden,
+                cfg.dec_layers,
+                cfg.dropout,
+                False,
+            )
             self.readout = nn.Linear(cfg.dec_hidden + key_dim + cfg.emb_dim, cfg.emb_dim)
         else:
             # Input feeding: the previous attentional vector (size E) joins the embedding.
-            self.rnn = _rnn(cfg.rnn_type, 2 * cfg.emb_dim, cfg.dec_hidden, cfg.dec_layers, cfg.dropout, False)
+            self.rnn = _rnn(
+                cfg.rnn_type, 2 * cfg.emb_dim, cfg.dec_hidden, cfg.dec_layers, cfg.dropout, False
+            )
             self.readout = nn.Linear(key_dim + cfg.dec_hidden, cfg.emb_dim)
 
     def _run_rnn(self, x: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:

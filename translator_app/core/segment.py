@@ -57,7 +57,9 @@ def split_sentences(text: str) -> list[Segment]:
                 if found < 0:  # pysbd altered the text: keep the rest of the line whole
                     rest = line[pos:].strip()
                     start = line.index(rest, pos)
-                    segments.append(Segment(offset + start, offset + start + len(rest), rest, line_no))
+                    segments.append(
+                        Segment(offset + start, offset + start + len(rest), rest, line_no)
+                    )
                     break
                 segments.append(
                     Segment(offset + found, offset + found + len(stripped), stripped, line_no)

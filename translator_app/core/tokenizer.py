@@ -78,7 +78,12 @@ class Tokenizer:
         return self.sp.vocab_size()
 
     def special_ids(self) -> dict[str, int]:
-        return {"pad_id": self.pad_id, "unk_id": self.unk_id, "bos_id": self.bos_id, "eos_id": self.eos_id}
+        return {
+            "pad_id": self.pad_id,
+            "unk_id": self.unk_id,
+            "bos_id": self.bos_id,
+            "eos_id": self.eos_id,
+        }
 
     def has_byte_fallback(self) -> bool:
         return self.sp.piece_to_id("<0xF0>") != self.unk_id

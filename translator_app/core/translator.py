@@ -218,7 +218,9 @@ class Translator:
             should_stop=should_stop,
             all_layers=all_layers,
         )
-        autocast = torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16")
+        autocast = torch.autocast(
+            self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"
+        )
         with autocast:
             if beam == 1:
                 return greedy_search(self.model, src, mask, **kwargs)
@@ -287,7 +289,9 @@ def _batches(jobs: list[_Job], batch_tokens: int, max_sentences: int = 64) -> li
     batches, current, width = [], [], 0
     for job in sorted(jobs, key=lambda j: len(j.src)):
         new_width = max(width, len(job.src))
-        if current and (new_width * (len(current) + 1) > batch_tokens or len(current) >= max_sentences):
+        if current and (
+            new_width * (len(current) + 1) > batch_tokens or len(current) >= max_sentences
+        ):
             batches.append(current)
             current, new_width = [], len(job.src)
         current.append(job)

@@ -1,0 +1,186 @@
+"""Latency, throughput and memory of a model bundle.
+
+    .venv/bin/python bench/bench_translate.py [--model DIR] [--precision fp32 int8 bf16]
+
+Prints, per precision: load time; per-sentence latency (median and p95, greedy and beam 4)
+for 5-, 20- and 50-word German sentences; sentences/s for batch translation; peak
+memory. The product goal: p95 <= 50 ms for a 20-word sentence, greedy, on 2 CPU cores.
+
+``--random KEY=VALUE ...`` benchmarks an untrained model of that configuration instead
+(for comparing architectures before training). Untrained models rarely stop early, so
+their outputs run to the length limit: read those figures per output token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+from translator_app.core import (
+    ModelConfig,
+    Tokenizer,
+    Translator,
+    build_model,
+    bundled_model_dir,
+    load_bundle,
+    save_bundle,
+    train_sentencepiece,
+)
+from translator_app.core.hardware import describe
+
+HERE = Path(__file__).parent
+
+
+def load_sentences() -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for line in (HERE / "sentences_de.txt").read_text("utf-8").splitlines():
+        if line and not line.startswith("#"):
+            words, text = line.split("|", 1)
+            groups.setdefault(int(words), []).append(text)
+    return groups
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
+def random_bundle(settings: list[str], spm_path: Path | None, workdir: Path) -> Path:
+    """An untrained bundle of the given configuration. Its tokenizer is ``spm_path``, or
+    one trained on the benchmark sentences (a few hundred pieces: pass a real ``spm.model``
+    to get the output layer's true cost, a large share of each decoding step)."""
+    values = {}
+    for item in settings:
+        key, _, raw = item.partition("=")
+        try:
+            values[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[key] = raw
+    if spm_path:
+        spm_bytes = spm_path.read_bytes()
+    else:
+        text = [s for group in load_sentences().values() for s in group]
+        spm_bytes = train_sentencepiece(text * 20, vocab_size=600)
+    values["vocab_size"] = Tokenizer(spm_bytes).vocab_size
+    model = build_model(ModelConfig.from_dict(values))
+    return save_bundle(
+        workdir / "random", model, spm_bytes, name="untrained", card="untrained", metrics={}
+    )
+
+
+def bench(translator: Translator, groups: dict[int, list[str]], runs: int) -> dict:
+    report = {}
+    for beam in (1, 4):
+        for words, sentences in sorted(groups.items()):
+            translator.translate(sentences[:1], beam=beam)  # warm-up
+            times, out_tokens = [], []
+            for _ in range(runs):
+                for s in sentences:
+                    start = time.perf_counter()
+                    (t,) = translator.translate([s], beam=beam)
+                    times.append(time.perf_counter() - start)
+                    out_tokens.append(len(t.target_pieces))
+            report[f"beam{beam}_{words}w"] = {
+                "words": statistics.mean(len(s.split()) for s in sentences),
+                "median_ms": 1000 * statistics.median(times),
+                "p95_ms": 1000 * percentile(times, 0.95),
+                "ms_per_output_token": 1000 * sum(times) / sum(out_tokens),
+                "output_tokens": statistics.mean(out_tokens),
+            }
+    batch = [s for group in groups.values() for s in group] * max(1, runs // 2)
+    for beam in (1, 4):
+        start = time.perf_counter()
+        translator.translate(batch, beam=beam)
+        report[f"batch_beam{beam}_sentences_per_s"] = len(batch) / (time.perf_counter() - start)
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--model", type=Path, default=None, help="bundle directory (default: bundled model)"
+    )
+    parser.add_argument(
+        "--random", nargs="+", metavar="KEY=VALUE", help="benchmark an untrained model config"
+    )
+    parser.add_argument("--spm", type=Path, help="tokenizer for --random (default: a small one)")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"))
+    parser.add_argument(
+        "--precision", nargs="+", default=["fp32", "int8"], choices=("fp32", "bf16", "int8")
+    )
+    parser.add_argument("--runs", type=int, default=5, help="passes over the sentences per figure")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="torch CPU threads (default: torch's)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = (
+            random_bundle(args.random, args.spm, Path(tmp))
+            if args.random
+            else (args.model or bundled_model_dir())
+        )
+        start = time.perf_counter()
+        bundle = load_bundle(path, args.device)
+        load_s = time.perf_counter() - start
+    groups = load_sentences()
+    cfg = bundle.config
+    size_mb = (
+        sum(f.stat().st_size for f in Path(path).glob("*") if f.is_file()) / 1e6
+        if not args.random
+        else None
+    )
+    print(
+        f"model: {bundle.name} ({cfg.arch}, {bundle.model.num_parameters / 1e6:.1f} M parameters)"
+    )
+    print(f"machine: {describe()}; device: {bundle.device}")
+    print(
+        f"load time: {load_s * 1000:.0f} ms"
+        + (f"; bundle size: {size_mb:.1f} MB" if size_mb else "")
+    )
+    results = {"model": bundle.name, "arch": cfg.arch, "load_ms": load_s * 1000, "precisions": {}}
+    for precision in args.precision:
+        translator = Translator(bundle, precision=precision)
+        report = bench(translator, groups, args.runs)
+        results["precisions"][precision] = report
+        print(f"\n[{precision}]  latency per sentence (ms)      median      p95   ms/token  tokens")
+        for key, row in report.items():
+            if isinstance(row, dict):
+                print(
+                    f"  {key:<12} ({row['words']:4.1f} words)        {row['median_ms']:8.1f} {row['p95_ms']:8.1f}"
+                    f" {row['ms_per_output_token']:10.2f} {row['output_tokens']:7.1f}"
+                )
+        print(
+            f"  batch translation: greedy {report['batch_beam1_sentences_per_s']:.1f} sentences/s, "
+            f"beam 4 {report['batch_beam4_sentences_per_s']:.1f} sentences/s"
+        )
+    results["peak_rss_mb"] = peak_rss_mb()
+    print(f"\npeak memory (RSS): {results['peak_rss_mb']:.0f} MB")
+    if torch.cuda.is_available() and bundle.device.type == "cuda":
+        results["peak_cuda_mb"] = torch.cuda.max_memory_allocated() / 2**20
+        print(f"peak CUDA memory: {results['peak_cuda_mb']:.0f} MB")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""``translator-app translate``: arguments, stdin, --json and errors without tracebacks."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from translator_app import cli
+
+
+@pytest.fixture
+def bundle_dir(make_bundle):
+    return make_bundle("transformer")
+
+
+def run_main(argv, stdin_bytes=b"", monkeypatch=None):
+    if monkeypatch is not None:
+        fake = io.TextIOWrapper(io.BytesIO(stdin_bytes), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", fake)
+    return cli.main(argv)
+
+
+def test_translates_arguments(bundle_dir, capsys):
+    code = cli.main(
+        [
+            "translate",
+            "--model",
+            str(bundle_dir),
+            "--beam",
+            "1",
+            "Guten Morgen!",
+            "Das Haus ist groß.",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert len(out.splitlines()) == 2
+
+
+def test_translates_stdin_line_by_line_keeping_blank_lines(bundle_dir, capsys, monkeypatch):
+    code = run_main(
+        ["translate", "--model", str(bundle_dir), "--beam", "1"],
+        "Guten Morgen!\n\nDas Haus ist groß.\n".encode(),
+        monkeypatch,
+    )
+    out, _ = capsys.readouterr()
+    assert code == 0
+    lines = out.split("\n")
+    assert lines[1] == "" and len(lines) == 4  # three lines and the final newline
+
+
+def test_json_output(bundle_dir, capsys):
+    code = cli.main(
+        [
+            "translate",
+            "--model",
+            str(bundle_dir),
+            "--json",
+            "--beam",
+            "3",
+            "--nbest",
+            "2",
+            "Guten Morgen! Wie geht es dir?",
+        ]
+    )
+    out, _ = capsys.readouterr()
+    assert code == 0
+    (line,) = out.splitlines()
+    record = json.loads(line)
+    assert record["source"] == "Guten Morgen! Wie geht es dir?"
+    assert len(record["sentences"]) == 2
+    s = record["sentences"][0]
+    assert s["source"] == "Guten Morgen!"
+    assert len(s["attention"]) == len(s["target_pieces"])
+    assert all(len(row) == len(s["source_pieces"]) for row in s["attention"])
+    assert 1 <= len(s["nbest"]) <= 2 and s["nbest"][0]["translation"] == s["translation"]
+
+
+def test_bad_model_path_is_one_sentence(tmp_path, capsys):
+    code = cli.main(["translate", "--model", str(tmp_path / "missing"), "Hallo"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err.startswith("error: ") and "no such model directory" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_broken_bundle_names_the_file(bundle_dir, capsys):
+    (bundle_dir / "spm.model").unlink()
+    assert cli.main(["translate", "--model", str(bundle_dir), "Hallo"]) == 1
+    assert "spm.model: is missing" in capsys.readouterr().err
+
+
+def test_invalid_utf8_on_stdin(bundle_dir, capsys, monkeypatch):
+    code = run_main(
+        ["translate", "--model", str(bundle_dir), "--beam", "1"],
+        b"Hallo\n\xff\xfe kaputt\n",
+        monkeypatch,
+    )
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.strip() == "error: standard input line 2 is not valid UTF-8 (byte 0)"
+
+
+def test_bad_numbers(bundle_dir, capsys):
+    assert cli.main(["translate", "--model", str(bundle_dir), "--beam", "0", "x"]) == 1
+    assert "--beam must be at least 1" in capsys.readouterr().err
+
+
+def test_no_command_prints_usage(capsys):
+    assert cli.main([]) == 2
+    assert "translate" in capsys.readouterr().err
+
+
+def test_as_a_real_process_without_traceback(bundle_dir, tmp_path):
+    ok = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "translator_app",
+            "translate",
+            "--model",
+            str(bundle_dir),
+            "--beam",
+            "1",
+        ],
+        input="Guten Morgen!\nWie geht es dir?\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert len(ok.stdout.splitlines()) == 2
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "translator_app",
+            "translate",
+            "--model",
+            str(tmp_path / "nope"),
+            "x",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.count("\n") == 1
+
+
+def test_engine_core_does_not_import_qt():
+    code = "import sys, translator_app.core, translator_app.cli; print(any(m.startswith(('PySide6', 'matplotlib')) for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr

@@ -1,0 +1,41 @@
+"""What the CPU can do, detected (never assumed): CI and users' machines differ."""
+
+from __future__ import annotations
+
+import functools
+import platform
+
+import torch
+
+
+@functools.cache
+def cpu_flags() -> frozenset[str]:
+    """CPU feature flags from /proc/cpuinfo (Linux); empty where unavailable."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def has_amx_bf16() -> bool:
+    return "amx_bf16" in cpu_flags()
+
+
+def cpu_bf16_is_fast() -> bool:
+    """bf16 matrix multiplies run in hardware (AMX or AVX-512 BF16); elsewhere bf16
+    autocast on the CPU is emulated and slower than fp32."""
+    flags = cpu_flags()
+    return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def describe() -> str:
+    caps = [c for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2") if c in cpu_flags()]
+    return (
+        f"{platform.machine()} CPU, {torch.get_num_threads()} torch threads, "
+        f"features: {', '.join(caps) or 'unknown'}; "
+        f"CUDA: {torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'}"
+    )
