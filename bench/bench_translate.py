@@ -108,6 +108,22 @@ def bench(translator: Translator, groups: dict[int, list[str]], runs: int) -> di
     return report
 
 
+def quality(translator: Translator, test: Path) -> dict:
+    """sacreBLEU BLEU and chrF of greedy translations of a parallel test file."""
+    import sacrebleu
+
+    from trainer.data import read_all
+
+    pairs = list(read_all([test]))
+    hyps = [t.text for t in translator.translate([de for de, _ in pairs], beam=1)]
+    refs = [[en for _, en in pairs]]
+    return {
+        "pairs": len(pairs),
+        "bleu": sacrebleu.corpus_bleu(hyps, refs).score,
+        "chrf": sacrebleu.corpus_chrf(hyps, refs).score,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -128,6 +144,9 @@ def main() -> int:
         "--threads", type=int, default=None, help="torch CPU threads (default: torch's)"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--test", type=Path, help="parallel test file (TSV, x.de, TMX): BLEU/chrF per precision"
+    )
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)

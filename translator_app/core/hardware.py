@@ -33,7 +33,9 @@ def cpu_bf16_is_fast() -> bool:
 
 
 def describe() -> str:
-    caps = [c for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2") if c in cpu_flags()]
+    caps = [
+        c for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2") if c in cpu_flags()
+    ]
     return (
         f"{platform.machine()} CPU, {torch.get_num_threads()} torch threads, "
         f"features: {', '.join(caps) or 'unknown'}; "

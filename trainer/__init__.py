@@ -1,0 +1,4 @@
+"""Training and fine-tuning of the translator's models (no Qt).
+
+Uses the engine in :mod:`translator_app.core` for models, tokenizer and bundles.
+"""

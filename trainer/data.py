@@ -1,0 +1,156 @@
+"""Reading parallel text: TSV, line-aligned ``x.de`` + ``x.en`` pairs and TMX, each
+optionally ``.gz`` or ``.xz`` compressed.
+
+Bad data is reported, never swallowed: every problem raises :class:`DataError`, whose
+message names the file and the line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+Pair = tuple[str, str]
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+class DataError(Exception):
+    """A problem in a data file: ``str()`` is ``FILE:LINE: problem``."""
+
+    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
+        self.path, self.line, self.problem = Path(path), line, problem
+        where = f"{self.path}:{line}" if line else str(self.path)
+        super().__init__(f"{where}: {problem}")
+
+
+def open_binary(path: Path) -> BinaryIO:
+    if not path.is_file():
+        raise DataError(path, None, "no such file")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")
+    if path.suffix == ".xz":
+        return lzma.open(path, "rb")
+    return open(path, "rb")
+
+
+def base_suffix(path: Path) -> str:
+    """The format suffix, under any compression suffix: ``x.tsv.xz`` -> ``.tsv``."""
+    return Path(path.stem).suffix if path.suffix in (".gz", ".xz") else path.suffix
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with open_binary(path) as f:
+            for number, raw in enumerate(f, start=1):
+                try:
+                    yield number, raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as e:
+                    raise DataError(
+                        path, number, f"invalid UTF-8 (byte {e.start} of the line)"
+                    ) from None
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        raise DataError(path, None, f"cannot be read ({e})") from None
+
+
+def read_tsv(path: Path) -> Iterator[tuple[int, Pair]]:
+    """``german<TAB>english`` per line; blank lines are skipped."""
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if len(parts) < 2:
+            raise DataError(path, number, "no tab between the German and the English text")
+        if len(parts) > 2:
+            raise DataError(path, number, f"{len(parts) - 1} tabs; expected exactly one")
+        yield number, (parts[0], parts[1])
+
+
+def read_aligned(de_path: Path, en_path: Path) -> Iterator[tuple[int, Pair]]:
+    """Line N of the German file translates to line N of the English file."""
+    de_lines, en_lines = _lines(de_path), _lines(en_path)
+    sentinel = (0, None)
+    while True:
+        (n_de, de), (n_en, en) = next(de_lines, sentinel), next(en_lines, sentinel)
+        if de is None and en is None:
+            return
+        if de is None or en is None:
+            short, long_path, n = (
+                (de_path, en_path, n_en) if de is None else (en_path, de_path, n_de)
+            )
+            raise DataError(
+                short,
+                None,
+                f"has fewer lines than {long_path.name} (which goes on at line {n}); "
+                "aligned files must have the same number of lines",
+            )
+        yield n_de, (de, en)
+
+
+def read_tmx(path: Path) -> Iterator[tuple[int, Pair]]:
+    """Translation units with a German and an English variant (``xml:lang`` de*/en*)."""
+    try:
+        with open_binary(path) as f:
+            parser = ET.XMLPullParser(events=("end",))
+            number = 0
+            for number, raw in enumerate(f, start=1):
+                parser.feed(raw)
+                for _, elem in parser.read_events():
+                    if elem.tag != "tu":
+                        continue
+                    texts = {}
+                    for tuv in elem.iter("tuv"):
+                        lang = (tuv.get(_XML_LANG) or tuv.get("lang") or "").lower()[:2]
+                        seg = tuv.find("seg")
+                        if seg is not None and lang in ("de", "en"):
+                            texts[lang] = "".join(seg.itertext())
+                    if "de" in texts and "en" in texts:
+                        yield number, (texts["de"], texts["en"])
+                    elem.clear()
+            parser.close()
+    except ET.ParseError as e:
+        line = e.position[0] if e.position else None
+        raise DataError(path, line, f"malformed TMX ({str(e).split(':')[0]})") from None
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        raise DataError(path, None, f"cannot be read ({e})") from None
+
+
+def partner(path: Path, lang_suffix: str) -> Path:
+    """``x.de.gz`` -> ``x.en.gz`` (for ``lang_suffix=".en"``) and the other way round."""
+    comp = path.suffix if path.suffix in (".gz", ".xz") else ""
+    base = path.name[: len(path.name) - len(comp)]
+    return path.with_name(base[:-3] + lang_suffix + comp)
+
+
+def read_pairs(path: Path) -> Iterator[tuple[int, Pair]]:
+    """Pairs of one data file, by its suffix. A ``.de`` file is read with the ``.en`` file
+    beside it (same name, same compression)."""
+    path = Path(path)
+    kind = base_suffix(path)
+    if kind == ".tmx":
+        return read_tmx(path)
+    if kind == ".de":
+        en = partner(path, ".en")
+        if not en.is_file():
+            raise DataError(path, None, f"has no English side: expected {en.name} next to it")
+        return read_aligned(path, en)
+    if kind == ".en":
+        raise DataError(
+            path, None, "is an English side; give the .de file (its .en partner is found)"
+        )
+    return read_tsv(path)
+
+
+def read_all(paths: Sequence[Path]) -> Iterator[Pair]:
+    """Every pair of every file, in order. ``x.en`` partners of given ``x.de`` files are
+    skipped if listed too."""
+    given = {Path(p) for p in paths}
+    for p in paths:
+        p = Path(p)
+        if base_suffix(p) == ".en" and partner(p, ".de") in given:
+            continue
+        for _, pair in read_pairs(p):
+            yield pair
