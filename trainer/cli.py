@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from trainer.data import DataError, read_all
-
-EXIT_ERROR = 1
-EXIT_USAGE = 2
+from translator_app.cli_common import run_main
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,15 +79,4 @@ COMMANDS = {"spm": run_spm}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
-    try:
-        return COMMANDS[args.command](args)
-    except (DataError, ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        return 130
+    return run_main(build_parser(), COMMANDS, argv, (DataError, ValueError, OSError))

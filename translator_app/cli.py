@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-EXIT_ERROR = 1
-EXIT_USAGE = 2
+from translator_app.cli_common import run_main
+
 STDIN_BATCH_LINES = 32
 
 
@@ -147,22 +147,4 @@ def run_translate(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
-    try:
-        return run_translate(args)
-    except CliError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader went away (``| head``); nothing left to say.
-        sys.stderr.close()
-        return 0
-    except Exception as e:  # last resort: one sentence, never a traceback
-        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
-        return EXIT_ERROR
+    return run_main(build_parser(), {"translate": run_translate}, argv, (CliError,))

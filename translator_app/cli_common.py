@@ -1,0 +1,41 @@
+"""What the project's command lines share: dispatch and turning errors into one line.
+
+Kept outside ``core`` and free of heavy imports, so ``--help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def run_main(
+    parser: argparse.ArgumentParser,
+    handlers: dict[str, Callable[[argparse.Namespace], int]],
+    argv: list[str] | None,
+    expected: tuple[type[BaseException], ...],
+) -> int:
+    """Parse ``argv``, run the chosen sub-command, and report failures as one line on
+    stderr: ``error: <message>`` for ``expected`` errors (they carry a message meant for
+    the user), ``error: <Type>: <message>`` for anything else, never a traceback."""
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return handlers[args.command](args)
+    except expected as e:
+        print(f"error: {e}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``); nothing left to say.
+        sys.stderr.close()
+        return 0
+    except Exception as e:  # last resort
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+    return EXIT_ERROR
