@@ -38,6 +38,85 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-sentences", type=int, default=2_000_000, help="sample at most this many sentences"
     )
     spm.add_argument("--out", type=Path, required=True, help="where to write spm.model")
+
+    tr = sub.add_parser(
+        "train",
+        help="train a model from scratch (TOML config)",
+        description="Train from scratch as CONFIG (TOML) says; see configs/ for examples.",
+    )
+    tr.add_argument("config", type=Path, metavar="CONFIG")
+    tr.add_argument(
+        "--resume", action="store_true", help="continue the run in the config's out_dir"
+    )
+    tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+
+    ft = sub.add_parser(
+        "finetune",
+        help="adapt a model bundle to your parallel text",
+        description="Continue training a bundle on your data, keeping its tokenizer and "
+        "architecture. The result is a new bundle (by default in your data folder, where "
+        "the app lists it); the base model is never changed.",
+    )
+    ft.add_argument("--model", type=Path, required=True, help="bundle to start from")
+    ft.add_argument("--data", type=Path, nargs="+", required=True, metavar="FILE")
+    ft.add_argument(
+        "--out", type=Path, help="bundle directory to write (default: your data folder)"
+    )
+    ft.add_argument("--name", help="name of the new model")
+    ft.add_argument(
+        "--valid", type=Path, help="validation pairs (default: hold out part of --data)"
+    )
+    ft.add_argument("--valid-size", type=int, default=200, help="pairs held out when no --valid")
+    ft.add_argument(
+        "--exclude-test", type=Path, nargs="+", help="drop pairs whose German side is in these"
+    )
+    ft.add_argument("--epochs", type=int, default=3)
+    ft.add_argument(
+        "--steps", type=int, default=0, help="train this many steps instead of --epochs"
+    )
+    ft.add_argument("--lr", type=float, default=1e-4)
+    ft.add_argument("--batch-tokens", type=int, default=2048)
+    ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
+    ft.add_argument(
+        "--patience", type=int, default=2, help="epochs without improvement before stopping"
+    )
+    ft.add_argument("--seed", type=int, default=1)
+    ft.add_argument("--bf16", choices=("auto", "on", "off"), default="auto")
+    ft.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    ft.add_argument("--work-dir", type=Path, help="checkpoints (default: your cache folder)")
+    ft.add_argument("--resume", action="store_true")
+
+    ev = sub.add_parser(
+        "eval",
+        help="BLEU and chrF (sacreBLEU) of a bundle on a test file",
+        description="Translate a test file greedily and with beam search; print BLEU and "
+        "chrF with their sacreBLEU signatures; write a JSON report and a PNG of BLEU by "
+        "source length.",
+    )
+    ev.add_argument("--model", type=Path, required=True)
+    ev.add_argument("--test", type=Path, required=True)
+    ev.add_argument(
+        "--compare", type=Path, help="a second bundle (e.g. the base model) on the same test"
+    )
+    ev.add_argument("--beam", type=int, default=4)
+    ev.add_argument("--limit", type=int, default=0, help="only the first N pairs")
+    ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
+    ev.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+
+    ex = sub.add_parser(
+        "export",
+        help="turn a checkpoint into a model bundle",
+        description="Write a bundle from a checkpoint, load it back and check it.",
+    )
+    ex.add_argument("checkpoint", type=Path)
+    ex.add_argument("--out", type=Path, required=True)
+    ex.add_argument(
+        "--fp16", action="store_true", help="store weights in half precision (half the size)"
+    )
+    ex.add_argument("--name")
+    ex.add_argument("--card", type=Path, help="MODEL_CARD.md to use (default: generated)")
+    ex.add_argument("--metrics", type=Path, help="JSON merged into metrics.json")
+    ex.add_argument("--overwrite", action="store_true")
     return parser
 
 
@@ -75,8 +154,26 @@ def run_spm(args) -> int:
     return 0
 
 
-COMMANDS = {"spm": run_spm}
+def _lazy(name: str):
+    def run(args) -> int:
+        from trainer import commands
+
+        return getattr(commands, name)(args)
+
+    return run
+
+
+COMMANDS = {
+    "spm": run_spm,
+    "train": _lazy("cmd_train"),
+    "finetune": _lazy("cmd_finetune"),
+    "eval": _lazy("cmd_eval"),
+    "export": _lazy("cmd_export"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_main(build_parser(), COMMANDS, argv, (DataError, ValueError, OSError))
+    from translator_app.core import BundleError, ConfigError
+
+    expected = (DataError, ConfigError, BundleError, ValueError, OSError)
+    return run_main(build_parser(), COMMANDS, argv, expected)

@@ -19,3 +19,26 @@ def bundled_model_dir() -> Path:
     """The default model; ``TRANSLATOR_MODEL`` overrides it (tests, packaging checks)."""
     override = os.environ.get("TRANSLATOR_MODEL")
     return Path(override) if override else resources_dir() / "model"
+
+
+APP_NAME = "translator-app"
+
+
+def user_models_dir() -> Path:
+    """Where fine-tuned bundles go and where the app looks for them (platformdirs).
+    ``TRANSLATOR_DATA_DIR`` overrides the data folder (tests, portable installs)."""
+    override = os.environ.get("TRANSLATOR_DATA_DIR")
+    if override:
+        return Path(override) / "models"
+    import platformdirs  # the app's dependency; imported late so the trainer runs without it
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "models"
+
+
+def user_cache_dir() -> Path:
+    override = os.environ.get("TRANSLATOR_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))

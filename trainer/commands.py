@@ -1,0 +1,323 @@
+"""The trainer's commands: train, finetune, eval, export (``spm`` lives in cli.py).
+
+Every command reads and checks all its input before it writes anything, so bad data
+leaves the output directory untouched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import platform
+import time
+from pathlib import Path
+
+import torch
+
+from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
+from trainer.data import read_all
+from trainer.dataset import FilterReport, encode_pairs, filter_pairs, split_heldout, test_sentences
+from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
+from trainer.train import eval_bundle, load_checkpoint, train
+from translator_app.core import (
+    ModelConfig,
+    Tokenizer,
+    Translator,
+    build_model,
+    load_bundle,
+    save_bundle,
+    train_sentencepiece,
+)
+from translator_app.core.hardware import describe
+
+
+def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print):
+    """Read, filter, split and encode. Returns (train, valid, valid pairs, info)."""
+    exclude = test_sentences([Path(p) for p in d.exclude_test]) if d.exclude_test else None
+    report = FilterReport()
+    pairs = filter_pairs(
+        read_all([Path(f) for f in files]),
+        max_chars=d.max_chars,
+        max_ratio=d.max_ratio,
+        exclude=exclude,
+        report=report,
+    )
+    for line in report.lines():
+        log(line)
+    if d.valid:
+        valid_pairs = filter_pairs(
+            read_all([Path(d.valid)]), max_chars=d.max_chars, max_ratio=d.max_ratio
+        )
+        train_pairs = pairs
+    else:
+        train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
+        log(f"held out {len(valid_pairs)} pairs for validation")
+    train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
+    valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
+    if too_long:
+        log(f"  dropped {too_long:>8}  longer than {d.max_tokens} tokens")
+    if not len(train_data):
+        raise ValueError("no training pairs left after filtering")
+    if not valid_pairs:
+        raise ValueError("no validation pairs: give --valid FILE or more data")
+    info = {
+        "data_files": [str(f) for f in files],
+        "pairs_read": report.read,
+        "pairs_dropped": dict(report.dropped)
+        | ({f"longer than {d.max_tokens} tokens": too_long} if too_long else {}),
+        "train_pairs": len(train_data),
+        "valid_pairs": len(valid_pairs),
+        "test_sentences_excluded_from": list(d.exclude_test),
+    }
+    return train_data, valid_data, valid_pairs, info
+
+
+# --------------------------------------------------------------------------- train
+def cmd_train(args) -> int:
+    cfg = load_config(args.config)
+    out = Path(cfg.train.out_dir)
+    if args.resume:
+        tokenizer = Tokenizer.from_file(out / "spm.model")
+    elif cfg.data.spm:
+        tokenizer = Tokenizer.from_file(cfg.data.spm)
+    else:
+        if (out / "checkpoints" / "last.pt").exists():
+            raise ValueError(f"{out} already holds a run; use --resume or another out_dir")
+        sentences = [
+            s for pair in read_all([Path(p) for p in cfg.data.train]) for s in pair if s.strip()
+        ]
+        print(
+            f"training a {cfg.data.vocab_size}-piece SentencePiece model on {len(sentences)} sentences"
+        )
+        tokenizer = Tokenizer(train_sentencepiece(sentences, cfg.data.vocab_size))
+    cfg = dataclasses.replace(
+        cfg, model=dataclasses.replace(cfg.model, vocab_size=tokenizer.vocab_size)
+    )
+    train_data, valid_data, valid_pairs, info = prepare_data(
+        cfg.data.train, cfg.data, tokenizer, cfg.train.seed
+    )
+    info |= {"command": "train", "config_file": str(args.config), "hardware": describe()}
+    start = time.time()
+    best = train(
+        cfg,
+        tokenizer,
+        train_data,
+        valid_data,
+        valid_pairs,
+        resume=args.resume,
+        device=args.device,
+        info=info,
+    )
+    if _is_main():
+        bundle = export_checkpoint(best, out / "model", name=out.name, overwrite=True)
+        print(f"best checkpoint: {best}\nbundle: {bundle} ({time.time() - start:.0f} s)")
+    return 0
+
+
+def _is_main() -> bool:
+    import os
+
+    return os.environ.get("RANK", "0") == "0"
+
+
+# ------------------------------------------------------------------------ finetune
+def cmd_finetune(args) -> int:
+    from translator_app.core.paths import user_cache_dir, user_models_dir
+
+    base = load_bundle(args.model, "cpu")
+    tokenizer = base.tokenizer
+    name = args.name or f"{base.name}-finetuned-{time.strftime('%Y%m%d-%H%M%S')}"
+    out = args.out or user_models_dir() / _safe_name(name)
+    if out.exists():
+        raise ValueError(f"{out} already exists; choose another --out or --name")
+    data_cfg = DataConfig(
+        train=tuple(str(p) for p in args.data),
+        valid=str(args.valid or ""),
+        valid_size=args.valid_size,
+        exclude_test=tuple(str(p) for p in args.exclude_test or ()),
+        max_tokens=args.max_tokens,
+    )
+    train_data, valid_data, valid_pairs, info = prepare_data(
+        args.data, data_cfg, tokenizer, args.seed
+    )
+    from trainer.dataset import make_batches
+
+    per_epoch = max(1, len(make_batches(train_data, args.batch_tokens)))
+    steps = args.steps or args.epochs * per_epoch
+    work = args.work_dir or user_cache_dir() / "finetune" / _safe_name(name)
+    tc = TrainConfig(
+        out_dir=str(work),
+        steps=steps,
+        batch_tokens=args.batch_tokens,
+        lr=args.lr,
+        warmup=min(100, max(1, steps // 10)),
+        schedule="constant",
+        eval_every=min(per_epoch, steps),
+        checkpoint_every=min(per_epoch, steps),
+        patience=args.patience,
+        select_by="loss",
+        seed=args.seed,
+        bf16=args.bf16,
+        eval_sentences=500,
+    )
+    cfg = RunConfig(model=base.config, data=data_cfg, train=tc)
+
+    sources, refs = [de for de, _ in valid_pairs], [en for _, en in valid_pairs]
+    before = score_translations([t.text for t in Translator(base).translate(sources, beam=1)], refs)
+    print(
+        f"base model on {len(valid_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
+    )
+    info |= {
+        "command": "finetune",
+        "base_model": base.name,
+        "base_path": str(base.path),
+        "hardware": describe(),
+    }
+    best = train(
+        cfg,
+        tokenizer,
+        train_data,
+        valid_data,
+        valid_pairs,
+        init_weights=base.model.state_dict(),
+        resume=args.resume,
+        device=args.device,
+        info=info,
+    )
+    if not _is_main():
+        return 0
+    tuned = build_model(base.config)
+    tuned.load_state_dict(load_checkpoint(best)["model"])
+    tuned.eval()
+    after = score_translations(
+        [
+            t.text
+            for t in Translator(eval_bundle(tuned, tokenizer, torch.device("cpu"))).translate(
+                sources, beam=1
+            )
+        ],
+        refs,
+    )
+    print(f"fine-tuned model on the same pairs: BLEU {after['bleu']:.2f}, chrF {after['chrf']:.2f}")
+    metrics = {"heldout": {"pairs": len(valid_pairs), "base": before, "finetuned": after}}
+    bundle = export_checkpoint(best, out, name=name, extra_metrics=metrics)
+    print(f"new model: {bundle}")
+    return 0
+
+
+def _safe_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._") or "model"
+
+
+# ---------------------------------------------------------------------------- eval
+def cmd_eval(args) -> int:
+    pairs = [p for p in read_all([args.test]) if p[0].strip()]
+    if args.limit:
+        pairs = pairs[: args.limit]
+    if not pairs:
+        raise ValueError(f"{args.test}: no test pairs")
+    models = [args.model] + ([args.compare] if args.compare else [])
+    report = {"test": str(args.test), "pairs": len(pairs), "signatures": signatures(), "models": {}}
+    print(
+        f"sacreBLEU signatures: BLEU {report['signatures']['bleu']}; chrF {report['signatures']['chrf']}"
+    )
+    for path in models:
+        bundle = load_bundle(path, args.device)
+        scores = evaluate_bundle(Translator(bundle), pairs, args.beam)
+        label = bundle.name if bundle.name not in report["models"] else str(path)
+        report["models"][label] = {"path": str(path), "scores": scores}
+        for search, res in scores.items():
+            print(
+                f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  ({res['seconds']} s)"
+            )
+    out = args.out or Path("eval-reports")
+    stem = f"{Path(args.test).name.split('.')[0]}"
+    json_path, png_path = out / f"{stem}.json", out / f"{stem}.png"
+    write_report(report, json_path, png_path)
+    print(f"report: {json_path}\nplot: {png_path}")
+    return 0
+
+
+# -------------------------------------------------------------------------- export
+def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
+    info = json.loads(ckpt.get("info", "{}"))
+    state = json.loads(ckpt["state"])
+    run = json.loads(ckpt.get("run_config", "{}"))
+    ev = state.get("last_eval", {})
+    lines = [
+        f"# {name}",
+        "",
+        f"German→English {cfg.arch} model ({n_params / 1e6:.1f} M parameters), trained with "
+        f"`translator-train {info.get('command', 'train')}`.",
+        "",
+        "## Training",
+        f"- steps: {state['step']} (best checkpoint at step {state['best_step']}), "
+        f"{state['target_tokens']:,} target tokens, {state['elapsed_s'] / 60:.1f} min of training",
+        f"- hardware: {info.get('hardware', platform.machine())}",
+        f"- data files: {', '.join(Path(f).name for f in info.get('data_files', [])) or 'n/a'}",
+        f"- pairs read {info.get('pairs_read', 'n/a')}, used for training {info.get('train_pairs', 'n/a')}, "
+        f"held out for validation {info.get('valid_pairs', 'n/a')}",
+        f"- dropped: {json.dumps(info.get('pairs_dropped', {}))}",
+    ]
+    if info.get("base_model"):
+        lines.append(f"- fine-tuned from: {info['base_model']}")
+    if ev:
+        lines += [
+            "",
+            "## Validation (last evaluation during training)",
+            f"- valid loss {ev.get('valid_loss')}, BLEU {ev.get('bleu', 'n/a')}, chrF {ev.get('chrf', 'n/a')}",
+        ]
+    lines += [
+        "",
+        "## Configuration",
+        "```json",
+        json.dumps(run.get("model", cfg.to_dict()), indent=2),
+        "```",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def export_checkpoint(
+    ckpt_path: Path,
+    out: Path,
+    *,
+    fp16: bool = False,
+    name: str | None = None,
+    card: str | None = None,
+    extra_metrics: dict | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Checkpoint -> bundle, then load the bundle back and translate with it."""
+    ckpt = load_checkpoint(Path(ckpt_path))
+    cfg = ModelConfig.from_dict(json.loads(ckpt["model_config"]))
+    model = build_model(cfg)
+    model.load_state_dict(ckpt["model"])
+    model.eval()
+    spm_bytes = bytes(ckpt["spm"].numpy().tobytes())
+    state = json.loads(ckpt["state"])
+    name = name or Path(out).name
+    metrics = {"validation": state.get("last_eval", {}), **(extra_metrics or {})}
+    card = card or model_card(name, cfg, ckpt, model.num_parameters)
+    save_bundle(
+        out, model, spm_bytes, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite
+    )
+    check = load_bundle(out, "cpu")
+    Translator(check).translate(["Guten Morgen!"], beam=1)
+    return Path(out)
+
+
+def cmd_export(args) -> int:
+    card = args.card.read_text("utf-8") if args.card else None
+    metrics = json.loads(args.metrics.read_text("utf-8")) if args.metrics else None
+    out = export_checkpoint(
+        args.checkpoint,
+        args.out,
+        fp16=args.fp16,
+        name=args.name,
+        card=card,
+        extra_metrics=metrics,
+        overwrite=args.overwrite,
+    )
+    size = sum(f.stat().st_size for f in out.iterdir()) / 1e6
+    print(f"wrote {out} ({size:.1f} MB); loaded back and translated a test sentence")
+    return 0

@@ -1,0 +1,151 @@
+"""Training configuration: a TOML file with [model], [data] and [train] tables.
+
+Unknown keys are an error that lists the valid ones. Relative paths are relative to the
+TOML file's folder, so a config can be run from anywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from translator_app.core import ConfigError, ModelConfig
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class DataConfig:
+    train: tuple[str, ...] = ()
+    valid: str = ""  # empty: hold out `valid_size` pairs of the training data
+    valid_size: int = 1000
+    spm: str = ""  # an existing spm.model; empty: train one of `vocab_size` pieces
+    vocab_size: int = 16000
+    exclude_test: tuple[str, ...] = ()
+    max_tokens: int = 128  # per side, EOS included
+    max_chars: int = 1000
+    max_ratio: float = 3.0
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    out_dir: str = "runs/model"
+    steps: int = 20000
+    batch_tokens: int = 4096
+    lr: float = 7e-4
+    warmup: int = 1000
+    schedule: str = "inverse_sqrt"  # inverse_sqrt | cosine | constant
+    weight_decay: float = 0.01
+    label_smoothing: float = 0.1
+    clip_norm: float = 1.0
+    eval_every: int = 1000
+    eval_sentences: int = 500  # validation sentences translated for BLEU
+    checkpoint_every: int = 500
+    patience: int = 10  # evaluations without improvement before stopping; 0 = never
+    select_by: str = "bleu"  # bleu | loss: what "best checkpoint" means
+    seed: int = 1
+    bf16: str = "auto"  # auto | on | off: autocast where the hardware does bf16 fast
+    threads: int = 0  # torch CPU threads; 0 = torch's default
+
+
+SCHEDULES = ("inverse_sqrt", "cosine", "constant")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    model: ModelConfig
+    data: DataConfig = field(default_factory=DataConfig)
+    train: TrainConfig = field(default_factory=TrainConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model.to_dict(),
+            "data": dataclasses.asdict(self.data),
+            "train": dataclasses.asdict(self.train),
+        }
+
+
+def _table(cls, data: Any, where: str):
+    if not isinstance(data, dict):
+        raise ConfigError(f"[{where}] must be a table")
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(data) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"unknown key(s) in [{where}]: {', '.join(unknown)}; valid keys are: {', '.join(names)}"
+        )
+    defaults = cls()
+    values = {}
+    for key, value in data.items():
+        default = getattr(defaults, key)
+        if isinstance(default, tuple):
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"[{where}] {key} must be a list of strings")
+            value = tuple(value)
+        elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        elif type(value) is not type(default):
+            raise ConfigError(f"[{where}] {key} must be {type(default).__name__}, got {value!r}")
+        values[key] = value
+    return cls(**values)
+
+
+def validate_train(t: TrainConfig) -> None:
+    if t.schedule not in SCHEDULES:
+        raise ConfigError(f"[train] schedule={t.schedule!r} is not one of {', '.join(SCHEDULES)}")
+    if t.select_by not in ("bleu", "loss"):
+        raise ConfigError(f"[train] select_by={t.select_by!r} must be bleu or loss")
+    if t.bf16 not in ("auto", "on", "off"):
+        raise ConfigError(f"[train] bf16={t.bf16!r} must be auto, on or off")
+    for key in ("steps", "batch_tokens", "eval_every", "checkpoint_every"):
+        if getattr(t, key) < 1:
+            raise ConfigError(f"[train] {key} must be at least 1")
+
+
+def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None) -> RunConfig:
+    unknown = sorted(set(data) - {"model", "data", "train"})
+    if unknown:
+        raise ConfigError(
+            f"unknown table(s) {', '.join(unknown)}; valid tables are: model, data, train"
+        )
+    d = _table(DataConfig, data.get("data", {}), "data")
+
+    def resolve(p: str) -> str:
+        return str((base / p).resolve()) if p else p
+
+    d = dataclasses.replace(
+        d,
+        train=tuple(resolve(p) for p in d.train),
+        valid=resolve(d.valid),
+        spm=resolve(d.spm),
+        exclude_test=tuple(resolve(p) for p in d.exclude_test),
+    )
+    t = _table(TrainConfig, data.get("train", {}), "train")
+    t = dataclasses.replace(t, out_dir=resolve(t.out_dir))
+    validate_train(t)
+    model = dict(data.get("model", {}))
+    model["vocab_size"] = vocab_size or model.get("vocab_size", d.vocab_size)
+    return RunConfig(ModelConfig.from_dict(model), d, t)
+
+
+def load_config(path: Path) -> RunConfig:
+    try:
+        raw = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot be read ({e})") from None
+    try:
+        cfg = parse_config(raw, path.parent)
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from None
+    if not cfg.data.train:
+        raise ConfigError(f"{path}: [data] train lists no files")
+    return cfg

@@ -1,0 +1,99 @@
+"""Evaluation with sacreBLEU: BLEU and chrF, greedy and beam, BLEU by sentence length.
+
+The length plot is the one of Bahdanau et al. (2015, Fig. 2): corpus BLEU of the
+sentences in each source-length bucket.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from sacrebleu.metrics import BLEU, CHRF
+
+LENGTH_BUCKETS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 10_000))
+
+
+def score_translations(hyps: Sequence[str], refs: Sequence[str]) -> dict[str, float]:
+    return {
+        "bleu": BLEU().corpus_score(list(hyps), [list(refs)]).score,
+        "chrf": CHRF().corpus_score(list(hyps), [list(refs)]).score,
+    }
+
+
+def signatures() -> dict[str, str]:
+    """sacreBLEU's signatures of the default BLEU and chrF (they are known once a metric
+    has scored something, hence the one-sentence warm-up)."""
+    out = {}
+    for name, metric in (("bleu", BLEU()), ("chrf", CHRF())):
+        metric.corpus_score(["a"], [["a"]])
+        out[name] = str(metric.get_signature())
+    return out
+
+
+def bleu_by_length(sources: Sequence[str], hyps: Sequence[str], refs: Sequence[str]) -> list[dict]:
+    rows = []
+    for lo, hi in LENGTH_BUCKETS:
+        idx = [i for i, s in enumerate(sources) if lo <= len(s.split()) <= hi]
+        if not idx:
+            continue
+        bleu = BLEU().corpus_score([hyps[i] for i in idx], [[refs[i] for i in idx]]).score
+        label = f"{lo}-{hi}" if hi < 10_000 else f">{lo - 1}"
+        rows.append({"words": label, "sentences": len(idx), "bleu": round(bleu, 2)})
+    return rows
+
+
+def evaluate_bundle(translator, pairs: Sequence[tuple[str, str]], beam: int) -> dict:
+    """Greedy and beam translations of ``pairs``: scores, timing, by-length BLEU."""
+    sources = [de for de, _ in pairs]
+    refs = [en for _, en in pairs]
+    result = {}
+    for name, b in (("greedy", 1), (f"beam{beam}", beam)):
+        start = time.perf_counter()
+        hyps = [t.text for t in translator.translate(sources, beam=b)]
+        seconds = time.perf_counter() - start
+        result[name] = {
+            **{k: round(v, 2) for k, v in score_translations(hyps, refs).items()},
+            "seconds": round(seconds, 1),
+            "by_length": bleu_by_length(sources, hyps, refs),
+            "examples": [
+                {"source": s, "reference": r, "translation": h}
+                for s, r, h in list(zip(sources, refs, hyps, strict=True))[:5]
+            ],
+        }
+    return result
+
+
+def plot_by_length(report: dict, path: Path) -> None:
+    """BLEU against source length, one line per model and search."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=110)
+    for model_name, model_report in report["models"].items():
+        for search, res in model_report["scores"].items():
+            rows = res["by_length"]
+            ax.plot(
+                [r["words"] for r in rows],
+                [r["bleu"] for r in rows],
+                marker="o",
+                label=f"{model_name} ({search})",
+            )
+    ax.set_xlabel("source sentence length (words)")
+    ax.set_ylabel("BLEU")
+    ax.set_title(f"BLEU by sentence length: {Path(report['test']).name}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def write_report(report: dict, json_path: Path, png_path: Path) -> None:
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    plot_by_length(report, png_path)

@@ -1,0 +1,335 @@
+"""The training loop, shared by ``train`` (from scratch) and ``finetune``.
+
+Read top to bottom: set up (device, distributed, optimiser, schedule, resume), then one
+loop of steps with evaluation, checkpoints and early stopping. Checkpoints hold plain
+tensors and numbers (loaded with ``weights_only=True``), written atomically; ``resume``
+restores model, optimiser, schedule, RNG and data position, so that an interrupted and
+resumed run ends with the same weights as an uninterrupted one (on the CPU).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from trainer.config import RunConfig
+from trainer.dataset import Encoded, collate, epoch_order, make_batches
+from trainer.distributed import Dist
+from trainer.evaluate import score_translations
+from trainer.progress import Progress
+from translator_app.core import Bundle, SearchDefaults, Tokenizer, Translator, build_model
+from translator_app.core.hardware import has_amx_bf16
+
+CHECKPOINT_FORMAT = "translator-checkpoint"
+CHECKPOINT_VERSION = 1
+
+
+@dataclass
+class TrainState:
+    step: int = 0
+    epoch: int = 0
+    batch_in_epoch: int = 0
+    best: float | None = None
+    best_step: int = 0
+    evals_since_best: int = 0
+    elapsed_s: float = 0.0
+    target_tokens: int = 0
+    last_eval: dict = field(default_factory=dict)
+
+
+def lr_factor(schedule: str, warmup: int, total: int):
+    def factor(step: int) -> float:
+        step = step + 1
+        if step <= warmup:
+            return step / max(1, warmup)
+        if schedule == "inverse_sqrt":
+            return math.sqrt(max(1, warmup) / step)
+        if schedule == "cosine":
+            progress = (step - warmup) / max(1, total - warmup)
+            return 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+        return 1.0
+
+    return factor
+
+
+def use_bf16(setting: str, device: torch.device) -> bool:
+    if setting != "auto":
+        return setting == "on"
+    if device.type == "cuda":
+        return torch.cuda.is_bf16_supported()
+    return has_amx_bf16()  # emulated bf16 on other CPUs is slower than fp32
+
+
+def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
+    """AdamW; no weight decay on biases and layer norms (1-D parameters)."""
+    params = {id(p): p for p in model.parameters() if p.requires_grad}.values()
+    decay = [p for p in params if p.dim() >= 2]
+    no_decay = [p for p in params if p.dim() < 2]
+    groups = [
+        {"params": decay, "weight_decay": weight_decay},
+        {"params": no_decay, "weight_decay": 0.0},
+    ]
+    return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.98), eps=1e-9)
+
+
+def save_checkpoint(path: Path, payload: dict) -> None:
+    """Write atomically: a crash leaves the previous checkpoint intact."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    torch.save(payload, tmp)
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path: Path) -> dict:
+    """Load safely (tensors and plain values only, never code)."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such checkpoint") from None
+    except Exception as e:  # unpickling errors of every kind
+        raise ValueError(f"{path}: not a readable checkpoint ({str(e).splitlines()[0]})") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path}: not a translator checkpoint")
+    if ckpt.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(
+            f"{path}: checkpoint version {ckpt.get('version')!r} is not {CHECKPOINT_VERSION}"
+        )
+    return ckpt
+
+
+def eval_bundle(
+    model, tokenizer: Tokenizer, device: torch.device, name: str = "training"
+) -> Bundle:
+    """An in-memory bundle around a model being trained, for the Translator."""
+    return Bundle(
+        path=Path("."),
+        name=name,
+        config=model.config,
+        model=model,
+        tokenizer=tokenizer,
+        device=device,
+        search=SearchDefaults(),
+        card="",
+        metrics={},
+    )
+
+
+@torch.no_grad()
+def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -> float:
+    """Mean token cross-entropy (no label smoothing) over a data set."""
+    cfg = model.config
+    total, tokens = 0.0, 0
+    for idx in make_batches(data, batch_tokens):
+        src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, cfg.pad_id, cfg.bos_id))
+        with autocast:
+            logits, _ = model(src, src != cfg.pad_id, tgt_in)
+        total += F.cross_entropy(
+            logits.float().flatten(0, 1),
+            tgt_out.flatten(),
+            ignore_index=cfg.pad_id,
+            reduction="sum",
+        ).item()
+        tokens += int((tgt_out != cfg.pad_id).sum())
+    return total / max(1, tokens)
+
+
+def train(
+    cfg: RunConfig,
+    tokenizer: Tokenizer,
+    train_data: Encoded,
+    valid_data: Encoded,
+    valid_pairs: list[tuple[str, str]],
+    *,
+    init_weights: dict | None = None,
+    resume: bool = False,
+    device: str = "auto",
+    info: dict | None = None,
+    log=print,
+) -> Path:
+    """Train; returns the path of the best checkpoint."""
+    tc = cfg.train
+    out = Path(tc.out_dir)
+    last_path, best_path = out / "checkpoints" / "last.pt", out / "checkpoints" / "best.pt"
+    dist = Dist.start(device)
+    dev = dist.device
+    if tc.threads:
+        torch.set_num_threads(tc.threads)
+
+    # ------------------------------------------------------------------ set-up
+    torch.manual_seed(tc.seed)
+    model = build_model(cfg.model)
+    if init_weights is not None:
+        model.load_state_dict(init_weights, strict=False)
+    model.to(dev)
+    optimizer = make_optimizer(model, tc.lr, tc.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lr_factor(tc.schedule, tc.warmup, tc.steps)
+    )
+    state = TrainState()
+    if resume:
+        ckpt = load_checkpoint(last_path)
+        model.load_state_dict(ckpt["model"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        scheduler.load_state_dict(ckpt["scheduler"])
+        state = TrainState(**json.loads(ckpt["state"]))
+        torch.set_rng_state(ckpt["rng"])
+        if dev.type == "cuda" and "cuda_rng" in ckpt:
+            torch.cuda.set_rng_state(ckpt["cuda_rng"])
+        log(f"resumed from {last_path} at step {state.step}")
+    net = dist.wrap(model)
+    bf16 = use_bf16(tc.bf16, dev)
+    autocast = torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16)
+    pad, bos = cfg.model.pad_id, cfg.model.bos_id
+    batches = make_batches(train_data, tc.batch_tokens)
+    if len(batches) < dist.world:
+        raise ValueError(f"only {len(batches)} batches of training data for {dist.world} processes")
+    if dist.is_main:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "spm.model").write_bytes(tokenizer.model_proto)
+        (out / "run_config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+        log(
+            f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
+            f"{' with bf16 autocast' if bf16 else ''}, {dist.world} process(es): "
+            f"{len(train_data)} pairs in {len(batches)} batches of <= {tc.batch_tokens} tokens"
+        )
+
+    def checkpoint(path: Path) -> None:
+        payload = {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "model_config": json.dumps(cfg.model.to_dict()),
+            "run_config": json.dumps(cfg.to_dict()),
+            "info": json.dumps(info or {}),
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "state": json.dumps(asdict(state)),
+            "rng": torch.get_rng_state(),
+            "spm": torch.frombuffer(bytearray(tokenizer.model_proto), dtype=torch.uint8),
+        }
+        if dev.type == "cuda":
+            payload["cuda_rng"] = torch.cuda.get_rng_state()
+        save_checkpoint(path, payload)
+
+    def evaluate() -> bool:
+        """Validation loss and BLEU; keeps the best checkpoint. True = stop early."""
+        model.eval()
+        loss = validation_loss(model, valid_data, tc.batch_tokens, dev, autocast)
+        pairs = valid_pairs[: tc.eval_sentences]
+        with torch.no_grad():
+            hyps = Translator(eval_bundle(model, tokenizer, dev)).translate(
+                [de for de, _ in pairs], beam=1
+            )
+        scores = (
+            score_translations([h.text for h in hyps], [en for _, en in pairs]) if pairs else {}
+        )
+        model.train()
+        metric = scores.get("bleu", 0.0) if tc.select_by == "bleu" else -loss
+        improved = state.best is None or metric > state.best
+        if improved:
+            state.best, state.best_step, state.evals_since_best = metric, state.step, 0
+        else:
+            state.evals_since_best += 1
+        record = {
+            "step": state.step,
+            "epoch": state.epoch,
+            "train_loss": progress.mean_loss(),
+            "valid_loss": round(loss, 4),
+            **{k: round(v, 2) for k, v in scores.items()},
+            "lr": scheduler.get_last_lr()[0],
+            "tokens_per_s": round(progress.tokens_per_s()),
+            "elapsed_s": round(state.elapsed_s, 1),
+            "best_step": state.best_step,
+        }
+        state.last_eval = record
+        with open(out / "log.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+        progress.note(
+            f"step {state.step}: valid loss {loss:.3f}"
+            + (f", BLEU {scores['bleu']:.2f}, chrF {scores['chrf']:.2f}" if scores else "")
+            + (" (best)" if improved else f" (best: step {state.best_step})")
+        )
+        if improved:
+            checkpoint(best_path)
+        return bool(tc.patience) and state.evals_since_best >= tc.patience
+
+    # Ctrl-C finishes the current step, writes a checkpoint and stops cleanly.
+    interrupted = []
+    previous_handler = None
+    if dist.is_main and hasattr(signal, "SIGINT"):
+        try:
+            previous_handler = signal.signal(signal.SIGINT, lambda *_: interrupted.append(1))
+        except ValueError:  # not the main thread
+            previous_handler = None
+
+    # ------------------------------------------------------------------ loop
+    progress = Progress(tc.steps, start_step=state.step, enabled=dist.is_main)
+    model.train()
+    stop = False
+    try:
+        while state.step < tc.steps and not stop:
+            order = epoch_order(len(batches), tc.seed, state.epoch)
+            mine = dist.shard(order)
+            while state.batch_in_epoch < len(mine) and state.step < tc.steps:
+                t0 = time.perf_counter()
+                idx = batches[mine[state.batch_in_epoch]]
+                src, tgt_in, tgt_out = (t.to(dev) for t in collate(train_data, idx, pad, bos))
+                with autocast:
+                    logits, _ = net(src, src != pad, tgt_in)
+                n_tokens = int((tgt_out != pad).sum())
+                loss = F.cross_entropy(
+                    logits.float().flatten(0, 1),
+                    tgt_out.flatten(),
+                    ignore_index=pad,
+                    label_smoothing=tc.label_smoothing,
+                    reduction="sum",
+                ) / max(1, n_tokens)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), tc.clip_norm)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad(set_to_none=True)
+                state.step += 1
+                state.batch_in_epoch += 1
+                state.target_tokens += n_tokens * dist.world
+                dt = time.perf_counter() - t0
+                state.elapsed_s += dt
+                progress.update(
+                    state.step, loss.item(), n_tokens * dist.world, dt, scheduler.get_last_lr()[0]
+                )
+
+                if state.step % tc.eval_every == 0 or state.step == tc.steps:
+                    if dist.is_main:
+                        stop = evaluate()
+                    stop = dist.agree(stop)
+                if dist.is_main and (
+                    state.step % tc.checkpoint_every == 0 or stop or state.step == tc.steps
+                ):
+                    checkpoint(last_path)
+                if dist.agree(bool(interrupted)):
+                    if dist.is_main:
+                        checkpoint(last_path)
+                        progress.note(
+                            f"interrupted at step {state.step}; checkpoint written, continue with --resume"
+                        )
+                    raise KeyboardInterrupt
+                if stop:
+                    progress.note(f"stopping early: no improvement in {tc.patience} evaluations")
+                    break
+            if state.batch_in_epoch >= len(mine):
+                state.epoch += 1
+                state.batch_in_epoch = 0
+    finally:
+        progress.close()
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
+        dist.stop()
+    return best_path
