@@ -1,0 +1,296 @@
+"""The trainer end to end on tiny data: overfit, exact resume, fine-tune, eval, errors, DDP."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from conftest import DATA, tiny_pairs
+from trainer import cli
+from trainer.train import load_checkpoint
+from translator_app.core import Translator, load_bundle
+
+CONFIG = """
+[model]
+arch = "{arch}"
+d_model = 64
+n_heads = 4
+ff_dim = 128
+emb_dim = 48
+enc_hidden = 48
+dec_hidden = 96
+attn_dim = 48
+enc_layers = 2
+dec_layers = 2
+dropout = {dropout}
+
+[data]
+train = ["{train}"]
+valid = "{valid}"
+vocab_size = 400
+
+[train]
+out_dir = "{out}"
+steps = {steps}
+batch_tokens = 400
+lr = 3e-3
+warmup = 20
+label_smoothing = 0.0
+eval_every = {eval_every}
+checkpoint_every = 10
+patience = 0
+seed = 3
+bf16 = "off"
+"""
+
+
+def write_config(
+    tmp_path,
+    name="run",
+    arch="transformer",
+    steps=300,
+    dropout=0.0,
+    eval_every=100,
+    train=None,
+    valid=None,
+):
+    cfg = tmp_path / f"{name}.toml"
+    cfg.write_text(
+        CONFIG.format(
+            arch=arch,
+            dropout=dropout,
+            steps=steps,
+            eval_every=eval_every,
+            out=tmp_path / name,
+            train=train or DATA / "tiny_pairs.tsv",
+            valid=valid or DATA / "tiny_pairs.tsv",
+        )
+    )
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """One tiny Transformer trained to reproduce the 40 fixture pairs."""
+    tmp = tmp_path_factory.mktemp("overfit")
+    assert cli.main(["train", str(write_config(tmp)), "--device", "cpu"]) == 0
+    return tmp / "run"
+
+
+def test_overfits_tiny_data_until_greedy_reproduces_every_target(trained):
+    translator = Translator(load_bundle(trained / "model", "cpu"))
+    pairs = tiny_pairs()
+    outputs = translator.translate([de for de, _ in pairs], beam=1)
+    assert [t.text for t in outputs] == [en for _, en in pairs]
+    log = [json.loads(line) for line in (trained / "log.jsonl").read_text().splitlines()]
+    assert max(r["bleu"] for r in log) == 100.0 and {"valid_loss", "chrf", "tokens_per_s"} <= set(
+        log[-1]
+    )
+
+
+def test_rnn_trains_too(tmp_path):
+    assert (
+        cli.main(["train", str(write_config(tmp_path, arch="rnn", steps=30, eval_every=30))]) == 0
+    )
+    bundle = load_bundle(tmp_path / "run" / "model", "cpu")
+    assert bundle.config.arch == "rnn"
+
+
+def test_interrupted_and_resumed_equals_uninterrupted(tmp_path, monkeypatch):
+    import trainer.train as train_module
+
+    assert (
+        cli.main(
+            ["train", str(write_config(tmp_path, "straight", steps=40, dropout=0.1, eval_every=15))]
+        )
+        == 0
+    )
+
+    original = train_module.Progress.update
+
+    def interrupt_at_17(self, step, *args):
+        original(self, step, *args)
+        if step == 17:
+            os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C, mid-epoch
+
+    monkeypatch.setattr(train_module.Progress, "update", interrupt_at_17)
+    cfg = write_config(tmp_path, "resumed", steps=40, dropout=0.1, eval_every=15)
+    assert cli.main(["train", str(cfg)]) == 130
+    assert load_checkpoint(tmp_path / "resumed" / "checkpoints" / "last.pt")["state"].count(
+        '"step": 17'
+    )
+    monkeypatch.setattr(train_module.Progress, "update", original)
+    assert cli.main(["train", str(cfg), "--resume"]) == 0
+
+    a = load_checkpoint(tmp_path / "straight" / "checkpoints" / "last.pt")
+    b = load_checkpoint(tmp_path / "resumed" / "checkpoints" / "last.pt")
+    assert json.loads(a["state"])["step"] == json.loads(b["state"])["step"] == 40
+    for name, tensor in a["model"].items():
+        assert torch.equal(tensor, b["model"][name]), name
+
+
+def test_finetune_lowers_loss_on_new_pairs_and_keeps_tokenizer(trained, tmp_path, monkeypatch):
+    from trainer.dataset import encode_pairs
+    from trainer.train import validation_loss
+
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
+    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
+    new = [
+        ("Der Vogel singt.", "The bird sings."),
+        ("Die Blume ist rot.", "The flower is red."),
+        ("Der Fluss ist breit.", "The river is wide."),
+        ("Das Auto ist schnell.", "The car is fast."),
+        ("Der Tisch ist alt.", "The table is old."),
+        ("Die Tür ist offen.", "The door is open."),
+    ] * 2
+    data = tmp_path / "mine.tsv"
+    data.write_text("".join(f"{de}\t{en}\n" for de, en in new), "utf-8")
+    code = cli.main(
+        [
+            "finetune",
+            "--model",
+            str(trained / "model"),
+            "--data",
+            str(data),
+            "--valid",
+            str(data),
+            "--epochs",
+            "15",
+            "--lr",
+            "1e-3",
+            "--name",
+            "my model",
+            "--patience",
+            "0",
+        ]
+    )
+    assert code == 0
+    out = tmp_path / "userdata" / "models" / "my_model"
+    base, tuned = load_bundle(trained / "model", "cpu"), load_bundle(out, "cpu")
+    assert (out / "spm.model").read_bytes() == (trained / "model" / "spm.model").read_bytes()
+    assert tuned.config == base.config
+    enc, _ = encode_pairs(new, base.tokenizer, 128)
+    off = torch.autocast("cpu", enabled=False)
+    assert validation_loss(tuned.model, enc, 1000, "cpu", off) < 0.5 * validation_loss(
+        base.model, enc, 1000, "cpu", off
+    )
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["heldout"]["finetuned"]["bleu"] > metrics["heldout"]["base"]["bleu"]
+
+
+def test_eval_writes_report_and_plot(trained, tmp_path, capsys):
+    code = cli.main(
+        [
+            "eval",
+            "--model",
+            str(trained / "model"),
+            "--test",
+            str(DATA / "tiny_pairs.tsv"),
+            "--compare",
+            str(trained / "model"),
+            "--beam",
+            "3",
+            "--out",
+            str(tmp_path / "rep"),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "nrefs:1|case:mixed|eff:no|tok:13a" in out
+    report = json.loads((tmp_path / "rep" / "tiny_pairs.json").read_text())
+    scores = report["models"]["run"]["scores"]
+    assert scores["greedy"]["bleu"] == 100.0 and "beam3" in scores
+    assert scores["greedy"]["by_length"][0]["words"] == "1-10"
+    assert (tmp_path / "rep" / "tiny_pairs.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_export_fp16_loads_back(trained, tmp_path, capsys):
+    code = cli.main(
+        [
+            "export",
+            str(trained / "checkpoints" / "best.pt"),
+            "--out",
+            str(tmp_path / "b16"),
+            "--fp16",
+        ]
+    )
+    assert code == 0 and "loaded back" in capsys.readouterr().out
+    assert (
+        json.loads((tmp_path / "b16" / "config.json").read_text())["weights"]["dtype"] == "float16"
+    )
+
+
+BAD_DATA = {
+    "missing tab": (b"Hallo\tHello\nkein tab hier\n", ":2: no tab"),
+    "invalid utf-8": (b"Hallo\tHello\n\xff\tx\n", ":2: invalid UTF-8"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_DATA)
+def test_bad_training_data_reports_and_writes_nothing(tmp_path, capsys, kind):
+    content, message = BAD_DATA[kind]
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(content)
+    cfg = write_config(tmp_path, train=bad)
+    assert cli.main(["train", str(cfg)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+def test_bad_finetune_data_writes_nothing(trained, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
+    (tmp_path / "x.de").write_text("Eins\nZwei\n")
+    (tmp_path / "x.en").write_text("One\n")
+    assert (
+        cli.main(["finetune", "--model", str(trained / "model"), "--data", str(tmp_path / "x.de")])
+        == 1
+    )
+    assert "x.en: has fewer lines than x.de" in capsys.readouterr().err
+    assert not (tmp_path / "userdata").exists()
+
+
+def test_config_errors_list_valid_keys(tmp_path, capsys):
+    cfg = write_config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("steps = 300", "stepz = 300"))
+    assert cli.main(["train", str(cfg)]) == 1
+    err = capsys.readouterr().err
+    assert "unknown key(s) in [train]: stepz; valid keys are: out_dir, steps" in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_two_process_ddp_on_cpu(tmp_path):
+    cfg = write_config(tmp_path, "ddp", steps=20, eval_every=20)
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--nproc_per_node=2",
+            "--master_port=29731",
+            "-m",
+            "trainer",
+            "train",
+            str(cfg),
+            "--device",
+            "cpu",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "2 process(es)" in proc.stdout + proc.stderr
+    bundle = load_bundle(Path(tmp_path / "ddp" / "model"), "cpu")
+    assert bundle.config.d_model == 64
+    assert (
+        json.loads(load_checkpoint(tmp_path / "ddp" / "checkpoints" / "last.pt")["state"])["step"]
+        == 20
+    )
