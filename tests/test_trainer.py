@@ -294,3 +294,12 @@ def test_two_process_ddp_on_cpu(tmp_path):
         json.loads(load_checkpoint(tmp_path / "ddp" / "checkpoints" / "last.pt")["state"])["step"]
         == 20
     )
+
+
+def test_exclude_test_removes_test_sentences(tmp_path, capsys):
+    test = tmp_path / "test.tsv"
+    test.write_text("guten  MORGEN!\tx\nWie geht es dir?\ty\n", "utf-8")  # normalised match
+    cfg = write_config(tmp_path, steps=2, eval_every=2)
+    assert cli.main(["train", str(cfg), "--exclude-test", str(test)]) == 0
+    out = capsys.readouterr().out
+    assert "dropped        2  German side in a test set" in out

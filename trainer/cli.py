@@ -49,6 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help="continue the run in the config's out_dir"
     )
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    tr.add_argument(
+        "--exclude-test",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="also drop pairs whose German side is in these test files ([data] exclude_test)",
+    )
 
     ft = sub.add_parser(
         "finetune",

@@ -75,6 +75,11 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
 # --------------------------------------------------------------------------- train
 def cmd_train(args) -> int:
     cfg = load_config(args.config)
+    if args.exclude_test:
+        extra = tuple(str(p.resolve()) for p in args.exclude_test)
+        cfg = dataclasses.replace(
+            cfg, data=dataclasses.replace(cfg.data, exclude_test=cfg.data.exclude_test + extra)
+        )
     out = Path(cfg.train.out_dir)
     if args.resume:
         tokenizer = Tokenizer.from_file(out / "spm.model")
