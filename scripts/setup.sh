@@ -31,8 +31,12 @@ pip=(.venv/bin/python -m pip --disable-pip-version-check -q)
 
 stamp=".venv/.setup-stamp"
 want="$(cat pyproject.toml | sha256sum | cut -c1-16) torch=$torch_version-$variant dev=$dev"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-    exit 0
+if [ -f "$stamp" ]; then
+    have="$(cat "$stamp")"
+    # A --dev install also satisfies a plain one.
+    if [ "$have" = "$want" ] || { [ "$dev" = 0 ] && [ "$have" = "${want% dev=0} dev=1" ]; }; then
+        exit 0
+    fi
 fi
 
 have_cuda=$(.venv/bin/python -c "import torch; print('cuda' if torch.version.cuda else 'cpu')" 2>/dev/null || echo none)
