@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import platform
 import time
 from pathlib import Path
@@ -16,7 +17,14 @@ import torch
 
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.data import read_all
-from trainer.dataset import FilterReport, encode_pairs, filter_pairs, split_heldout, test_sentences
+from trainer.dataset import (
+    FilterReport,
+    encode_pairs,
+    filter_pairs,
+    make_batches,
+    split_heldout,
+    test_sentences,
+)
 from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
 from trainer.train import eval_bundle, load_checkpoint, train
 from translator_app.core import (
@@ -120,8 +128,6 @@ def cmd_train(args) -> int:
 
 
 def _is_main() -> bool:
-    import os
-
     return os.environ.get("RANK", "0") == "0"
 
 
@@ -145,8 +151,6 @@ def cmd_finetune(args) -> int:
     train_data, valid_data, valid_pairs, info = prepare_data(
         args.data, data_cfg, tokenizer, args.seed
     )
-    from trainer.dataset import make_batches
-
     per_epoch = max(1, len(make_batches(train_data, args.batch_tokens)))
     steps = args.steps or args.epochs * per_epoch
     work = args.work_dir or user_cache_dir() / "finetune" / _safe_name(name)

@@ -39,7 +39,7 @@ class FilterReport:
 
 
 def test_sentences(paths: Sequence[Path]) -> set[str]:
-    """Normalised German sides (and, for plain text files, lines) of test files."""
+    """Normalised German sides of the pairs in test files."""
     found: set[str] = set()
     for p in paths:
         for de, _ in read_all([p]):

@@ -214,7 +214,7 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:
-    """ "auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
+    """Device "auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
     warning (returned, and issued as :class:`DeviceFallbackWarning`)."""
     name = str(device)
     if name not in ("auto", "cpu") and not name.startswith("cuda"):

@@ -25,13 +25,6 @@ def has_amx_bf16() -> bool:
     return "amx_bf16" in cpu_flags()
 
 
-def cpu_bf16_is_fast() -> bool:
-    """bf16 matrix multiplies run in hardware (AMX or AVX-512 BF16); elsewhere bf16
-    autocast on the CPU is emulated and slower than fp32."""
-    flags = cpu_flags()
-    return "amx_bf16" in flags or "avx512_bf16" in flags
-
-
 def describe() -> str:
     caps = [
         c for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2") if c in cpu_flags()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
+from .config import ModelConfig
 from .seq2seq import EncoderDecoder, select_state
 
 
@@ -54,13 +55,13 @@ def _constrain(
     step: int,
     limits: torch.Tensor,
     forced: torch.Tensor | None,
-    eos: int,
-    banned: tuple[int, ...],
+    cfg: ModelConfig,
 ) -> torch.Tensor:
     """Never emit padding, BOS or UNK (byte fallback makes UNK unnecessary); force EOS
     where a row reached its length limit, and the prefix token where a row still has a
     forced prefix. logp: [N, V]; limits: [N]; forced: [N, P] (-1 = free)."""
-    logp[:, list(banned)] = float("-inf")
+    logp[:, [cfg.pad_id, cfg.bos_id, cfg.unk_id]] = float("-inf")
+    eos = cfg.eos_id
     keep = torch.full_like(limits, -1)
     keep = torch.where(step + 1 >= limits, torch.full_like(keep, eos), keep)
     if forced is not None and step < forced.size(1):
@@ -110,7 +111,6 @@ def greedy_search(
     Returns one list holding one :class:`Hypothesis` per sentence.
     """
     cfg = model.config
-    banned = (cfg.pad_id, cfg.bos_id, cfg.unk_id)
     batch = src.size(0)
     limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
     forced = _forced_tensor(prefixes, batch, src.device)
@@ -123,7 +123,7 @@ def greedy_search(
         _check(should_stop)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
-        logp = _constrain(logp, step, limits, forced, cfg.eos_id, banned)
+        logp = _constrain(logp, step, limits, forced, cfg)
         best_lp, tok = logp.max(-1)
         tok = torch.where(done, torch.full_like(tok, cfg.eos_id), tok)
         logprob += torch.where(done, torch.zeros_like(best_lp), best_lp)
@@ -184,7 +184,6 @@ def beam_search(
     if beam_size < 1 or not 1 <= nbest <= beam_size:
         raise ValueError(f"need 1 <= nbest ({nbest}) <= beam_size ({beam_size})")
     cfg = model.config
-    banned = (cfg.pad_id, cfg.bos_id, cfg.unk_id)
     k = beam_size
     batch, src_len = src.shape
     device = src.device
@@ -212,7 +211,7 @@ def beam_search(
         _check(should_stop)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
-        logp = _constrain(logp, step, limits, forced, cfg.eos_id, banned)
+        logp = _constrain(logp, step, limits, forced, cfg)
         vocab = logp.size(-1)
         attn_all = torch.cat([hist_attn, out.attention.float().unsqueeze(1)], 1)
         layers_all = None
