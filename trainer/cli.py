@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     tr.add_argument(
+        "--max-minutes",
+        type=float,
+        help="training-time budget, overriding [train] max_minutes (raise it to continue a run)",
+    )
+    tr.add_argument(
         "--exclude-test",
         type=Path,
         nargs="+",

@@ -88,6 +88,10 @@ def cmd_train(args) -> int:
         cfg = dataclasses.replace(
             cfg, data=dataclasses.replace(cfg.data, exclude_test=cfg.data.exclude_test + extra)
         )
+    if args.max_minutes is not None:
+        cfg = dataclasses.replace(
+            cfg, train=dataclasses.replace(cfg.train, max_minutes=args.max_minutes)
+        )
     out = Path(cfg.train.out_dir)
     if args.resume:
         tokenizer = Tokenizer.from_file(out / "spm.model")

@@ -36,6 +36,7 @@ class DataConfig:
 class TrainConfig:
     out_dir: str = "runs/model"
     steps: int = 20000
+    max_minutes: float = 0.0  # training-time budget (evaluation excluded); 0 = no limit
     batch_tokens: int = 4096
     lr: float = 7e-4
     warmup: int = 1000

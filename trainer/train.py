@@ -274,6 +274,14 @@ def train(
     progress = Progress(tc.steps, start_step=state.step, enabled=dist.is_main)
     model.train()
     stop = False
+    budget_s = tc.max_minutes * 60 if tc.max_minutes > 0 else float("inf")
+
+    def out_of_time() -> bool:
+        return dist.agree(state.elapsed_s >= budget_s)
+
+    if out_of_time():
+        progress.note(f"the time budget of {tc.max_minutes} minutes is already spent")
+        stop = True
     try:
         while state.step < tc.steps and not stop:
             order = epoch_order(len(batches), tc.seed, state.epoch)
@@ -306,12 +314,16 @@ def train(
                     state.step, loss.item(), n_tokens * dist.world, dt, scheduler.get_last_lr()[0]
                 )
 
-                if state.step % tc.eval_every == 0 or state.step == tc.steps:
+                timed_out = out_of_time()
+                if state.step % tc.eval_every == 0 or state.step == tc.steps or timed_out:
                     if dist.is_main:
                         stop = evaluate()
                     stop = dist.agree(stop)
                 if dist.is_main and (
-                    state.step % tc.checkpoint_every == 0 or stop or state.step == tc.steps
+                    state.step % tc.checkpoint_every == 0
+                    or stop
+                    or timed_out
+                    or state.step == tc.steps
                 ):
                     checkpoint(last_path)
                 if dist.agree(bool(interrupted)):
@@ -323,6 +335,13 @@ def train(
                     raise KeyboardInterrupt
                 if stop:
                     progress.note(f"stopping early: no improvement in {tc.patience} evaluations")
+                    break
+                if timed_out:
+                    progress.note(
+                        f"time budget of {tc.max_minutes} minutes spent at step {state.step}; "
+                        "raise max_minutes and --resume to continue"
+                    )
+                    stop = True
                     break
             if state.batch_in_epoch >= len(mine):
                 state.epoch += 1

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.cli_common import run_main
+from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
 
@@ -28,6 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="translator-app", description="Offline German→English translator."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui = sub.add_parser(
+        "gui",
+        help="open the translator window (the default with no command)",
+        description="Open the desktop translator window.",
+    )
+    add_gui_arguments(gui)
     tr = sub.add_parser(
         "translate",
         help="translate German text to English on the command line",
@@ -146,5 +153,16 @@ def run_translate(args) -> int:
     return 0
 
 
+def run_gui(args: argparse.Namespace) -> int:
+    from translator_app.gui.app import run_gui as start
+
+    return start(args)
+
+
 def main(argv: list[str] | None = None) -> int:
-    return run_main(build_parser(), {"translate": run_translate}, argv, (CliError,))
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        argv = ["gui"]
+    return run_main(
+        build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,)
+    )

@@ -115,6 +115,11 @@ class RNNSeq2Seq(EncoderDecoder):
         super().__init__()
         self.config = cfg
         self.embedding = nn.Embedding(cfg.vocab_size, cfg.emb_dim, padding_idx=cfg.pad_id)
+        # N(0, 1/E) rather than PyTorch's N(0, 1): with tied output weights, unit-variance
+        # embeddings give initial logits of std ~sqrt(E) and a loss near 20 instead of ln(V).
+        nn.init.normal_(self.embedding.weight, std=cfg.emb_dim**-0.5)
+        with torch.no_grad():
+            self.embedding.weight[cfg.pad_id].zero_()
         self.emb_dropout = nn.Dropout(cfg.dropout)
         self.encoder = RNNEncoder(cfg)
         self.decoder = RNNDecoder(cfg)

@@ -72,14 +72,42 @@ def split_sentences(text: str) -> list[Segment]:
 def join_translations(text: str, segments: Sequence[Segment], outputs: Sequence[str]) -> str:
     """Rebuild a document: each line's sentences translated and joined by a space, with
     the line's indentation, line breaks and blank lines of ``text`` kept."""
-    by_line: dict[int, list[str]] = {}
-    for seg, out in zip(segments, outputs, strict=True):
-        by_line.setdefault(seg.line, []).append(out.strip())
-    lines = []
+    return join_with_spans(text, segments, outputs)[0]
+
+
+def join_with_spans(
+    text: str, segments: Sequence[Segment], outputs: Sequence[str]
+) -> tuple[str, list[tuple[int, int]]]:
+    """:func:`join_translations`, plus where each output (stripped) lies in the result:
+    one ``(start, end)`` per segment, so that the app can link a sentence to its output."""
+    by_line: dict[int, list[int]] = {}
+    for i, seg in enumerate(segments):
+        by_line.setdefault(seg.line, []).append(i)
+    if len(outputs) != len(segments):
+        raise ValueError("one output per segment is needed")
+    spans: list[tuple[int, int]] = [(0, 0)] * len(segments)
+    parts: list[str] = []
+    pos = 0
     for line_no, line in enumerate(text.split("\n")):
-        if line_no in by_line:
-            indent = line[: len(line) - len(line.lstrip())]
-            lines.append(indent + " ".join(o for o in by_line[line_no] if o))
-        else:
-            lines.append("")
-    return "\n".join(lines)
+        if line_no:
+            parts.append("\n")
+            pos += 1
+        if line_no not in by_line:
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        parts.append(indent)
+        pos += len(indent)
+        first = True
+        for i in by_line[line_no]:
+            out = outputs[i].strip()
+            if not out:
+                spans[i] = (pos, pos)
+                continue
+            if not first:
+                parts.append(" ")
+                pos += 1
+            parts.append(out)
+            spans[i] = (pos, pos + len(out))
+            pos += len(out)
+            first = False
+    return "".join(parts), spans

@@ -1,0 +1,213 @@
+"""Build the base model's training and validation sets from ``../shared/data``.
+
+    python scripts/prepare_data.py [--data ../shared/data] [--out data/prepared]
+
+Writes ``train.tsv.xz``, ``valid.tsv`` and ``report.json`` (pair counts per corpus and
+how many pairs were removed because a side is in a test set). Anyone can rebuild the
+training set with this one command; the corpora themselves are never committed.
+
+Choices (the model card repeats them, with the licences):
+- Training corpora: everyday sentences (Tatoeba, the copy that already omits the Tatoeba
+  test sets), image captions (Multi30k), chat (BConTrasT), Wikipedia (MLQE-PE), news and
+  parliament (WMT15 sample, Europarl), software documentation (LibreOffice, Debian package
+  descriptions, GNOME help).
+- Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
+  register), the Ding dictionary (word pairs, GPL), the Debian gettext catalogues (UI
+  fragments; a good fine-tuning set for software translators, but they would take a sixth
+  of a CPU training budget for little general gain).
+- Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
+  so that the model learns to write normal text.
+- Every pair whose German or English side equals, exactly or after normalisation (NFKC,
+  case folding, whitespace), a sentence of any test set is removed. Validation sentences
+  are removed from training the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import lzma
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from trainer.data import DataError, read_all  # noqa: E402
+from trainer.dataset import normalise  # noqa: E402
+
+# (name, file under the data folder, tokenised?, licence as stated by the source)
+TRAIN = [
+    ("tatoeba", "tatoeba-manythings-2018/deu-eng.no-tatoeba-test.tsv.xz", False, "CC-BY 2.0"),
+    ("multi30k", "multi30k/train.deu-eng.tsv.xz", False, "research use (none stated)"),
+    ("bcontrast-chat", "bcontrast-chat-ende/train.deu-eng.tsv.xz", False, "CC-BY-SA 4.0"),
+    ("mlqe-pe", "mlqe-pe-ende/train.postedited.deu-eng.tsv.xz", True, "CC0 1.0"),
+    ("wmt15-sample", "wmt15-sample-harvardnlp/train.deu-eng.tsv.xz", True, "MIT (repository)"),
+    ("europarl", "europarl-comtrans/deu-eng.tsv.xz", True, "Europarl (none stated)"),
+    ("libreoffice-help", "libreoffice-deen/help-7.4.deu-eng.tsv.xz", False, "MPL-2.0"),
+    ("libreoffice-ui", "libreoffice-deen/ui-7.4.deu-eng.tsv.xz", False, "MPL-2.0"),
+    ("debian-ddtp", "debian-ddtp-deen/ddtp-bookworm.deu-eng.tsv.xz", False, "none stated"),
+    ("gnome-help", "gnome-user-docs-deen/gnome-help-43.deu-eng.tsv.xz", False, "CC-BY-SA 3.0"),
+]
+
+# Validation: the corpora's own dev splits plus pairs held out of Tatoeba (no dev split).
+VALID = [
+    ("multi30k-val", "multi30k/val.deu-eng.tsv.xz", False),
+    ("bcontrast-dev", "bcontrast-chat-ende/dev.deu-eng.tsv.xz", False),
+    ("mlqe-pe-dev", "mlqe-pe-ende/dev.postedited.deu-eng.tsv.xz", True),
+]
+VALID_PER_SOURCE = 300
+
+# Every test set staged in the data folder, matched by glob.
+TEST_GLOBS = [
+    "tatoeba-test-deu-eng/*.tsv.xz",
+    "wmt-news-deen/*.tsv.xz",
+    "multi30k/test_*.tsv.xz",
+    "iwslt2017-deen/*.tsv.xz",
+    "mlqe-pe-ende/test*.tsv.xz",
+    "bcontrast-chat-ende/test*.tsv.xz",
+    "wmt15-sample-harvardnlp/val*.tsv.xz",
+    "wmt15-sample-harvardnlp/test*.tsv.xz",
+]
+
+# LibreOffice help joins the macOS and other variants of a key name: "BefehlStrg+F".
+_PLATFORM_KEYS = [(re.compile(r"\bBefehlStrg\b"), "Strg"), (re.compile(r"\bCommandCtrl\b"), "Ctrl")]
+
+
+class Detokenizer:
+    def __init__(self) -> None:
+        try:
+            from sacremoses import MosesDetokenizer
+        except ImportError:
+            sys.exit("prepare_data: needs sacremoses (pip install -e '.[dev]')")
+        self.de, self.en = MosesDetokenizer("de"), MosesDetokenizer("en")
+
+    def __call__(self, de: str, en: str) -> tuple[str, str]:
+        de, en = html.unescape(de), html.unescape(en)
+        return self.de.detokenize(de.split()), self.en.detokenize(en.split())
+
+
+def clean(de: str, en: str) -> tuple[str, str]:
+    for pattern, key in _PLATFORM_KEYS:
+        de, en = pattern.sub(key, de), pattern.sub(key, en)
+    return de.strip(), en.strip()
+
+
+def load(data: Path, rel: str, tokenised: bool, detok: Detokenizer) -> list[tuple[str, str]]:
+    pairs = read_all([data / rel])
+    if tokenised:
+        pairs = [detok(de, en) for de, en in pairs]
+    return [clean(de, en) for de, en in pairs]
+
+
+class Blocklist:
+    """Sentences that must not be trained on, matched exactly and after normalisation."""
+
+    def __init__(self) -> None:
+        self.exact_de: set[str] = set()
+        self.exact_en: set[str] = set()
+        self.norm_de: set[str] = set()
+        self.norm_en: set[str] = set()
+
+    def add(self, pairs) -> None:
+        for de, en in pairs:
+            self.exact_de.add(de.strip())
+            self.exact_en.add(en.strip())
+            self.norm_de.add(normalise(de))
+            self.norm_en.add(normalise(en))
+
+    def match(self, de: str, en: str) -> str | None:
+        """"exact", "normalised" or None."""
+        if de in self.exact_de or en in self.exact_en:
+            return "exact"
+        if normalise(de) in self.norm_de or normalise(en) in self.norm_en:
+            return "normalised"
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--out", type=Path, default=ROOT / "data" / "prepared")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if not args.data.is_dir():
+        sys.exit(f"prepare_data: no data folder at {args.data} (give --data)")
+    detok = Detokenizer()
+    rng = random.Random(args.seed)
+
+    tests = Blocklist()
+    test_files = sorted(f for g in TEST_GLOBS for f in args.data.glob(g))
+    for f in test_files:
+        tests.add(read_all([f]))
+    print(f"{len(test_files)} test files: {len(tests.norm_de)} distinct German sentences")
+
+    # Validation set first, so that its sentences can be kept out of training too.
+    valid: list[tuple[str, str, str]] = []
+    for name, rel, tokenised in VALID:
+        pairs = [p for p in load(args.data, rel, tokenised, detok) if not tests.match(*p)]
+        rng.shuffle(pairs)
+        valid += [(name, de, en) for de, en in pairs[:VALID_PER_SOURCE]]
+    tatoeba = [p for p in load(args.data, TRAIN[0][1], False, detok) if not tests.match(*p)]
+    rng.shuffle(tatoeba)
+    valid += [("tatoeba-heldout", de, en) for de, en in tatoeba[:VALID_PER_SOURCE]]
+    rng.shuffle(valid)
+    held = Blocklist()
+    held.add((de, en) for _, de, en in valid)
+
+    report: dict = {"corpora": {}, "test_files": [str(f.relative_to(args.data)) for f in test_files]}
+    seen: set[tuple[str, str]] = set()
+    out_pairs: list[tuple[str, str]] = []
+    for name, rel, tokenised, licence in TRAIN:
+        counts: Counter = Counter()
+        for de, en in load(args.data, rel, tokenised, detok):
+            counts["read"] += 1
+            hit = tests.match(de, en)
+            if hit:
+                counts[f"removed: test set ({hit} match)"] += 1
+            elif held.match(de, en):
+                counts["removed: validation set"] += 1
+            elif not de or not en:
+                counts["removed: empty side"] += 1
+            elif (de, en) in seen:
+                counts["removed: duplicate"] += 1
+            else:
+                seen.add((de, en))
+                out_pairs.append((de, en))
+                counts["kept"] += 1
+        report["corpora"][name] = {"file": rel, "licence": licence, **counts}
+        print(f"{name:>18}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+    removed = Counter()
+    for c in report["corpora"].values():
+        for k, v in c.items():
+            if k.startswith("removed: test"):
+                removed[k] += v
+    report["train_pairs"] = len(out_pairs)
+    report["valid_pairs"] = len(valid)
+    report["valid_sources"] = dict(Counter(name for name, _, _ in valid))
+    report["removed_as_test"] = dict(removed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng.shuffle(out_pairs)
+    with lzma.open(args.out / "train.tsv.xz", "wt", encoding="utf-8", preset=1) as f:
+        f.writelines(f"{de}\t{en}\n" for de, en in out_pairs)
+    with open(args.out / "valid.tsv", "w", encoding="utf-8") as f:
+        f.writelines(f"{de}\t{en}\n" for _, de, en in valid)
+    (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    print(
+        f"train: {len(out_pairs)} pairs, valid: {len(valid)} pairs; removed as test sentences: "
+        + ", ".join(f"{k.split('(')[1][:-1]} {v}" for k, v in removed.items())
+        + f"\nwritten to {args.out}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except DataError as e:
+        sys.exit(f"prepare_data: {e}")

@@ -1,0 +1,177 @@
+"""The alignment panel: the attention heatmap of the sentence under the cursor.
+
+Rows are English pieces, columns German pieces, with a colour bar. For a Transformer a
+layer/head selector picks what is shown (default: the engine's alignment layer, heads
+averaged, which is also what the search returns as "the" attention). The picture can be
+exported as PNG or SVG; the row of the English piece under the cursor is outlined, so the
+alignment can be followed from the keyboard.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from translator_app.core import Translation
+
+AVERAGE = -1
+
+
+def display_piece(piece: str) -> str:
+    return piece.replace("\u2581", "\u2423") if piece != "</s>" else "</s>"
+
+
+def attention_matrix(translation: Translation, layer: int | None, head: int) -> np.ndarray:
+    """[target pieces, source pieces] for the chosen layer/head (None: the default)."""
+    cand = translation.best
+    if cand is None:
+        return np.zeros((0, len(translation.source_pieces)), dtype=np.float32)
+    if layer is None or cand.layers is None:
+        return np.asarray(cand.attention)
+    per_layer = cand.layers[:, layer]  # [T, H, S]
+    return per_layer.mean(axis=1) if head == AVERAGE else per_layer[:, head]
+
+
+class AlignmentPanel(QWidget):
+    """Shows one :class:`Translation`'s attention. ``exported(path)`` after an export."""
+
+    exported = Signal(str)
+    problem = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Alignment panel")
+        self.translation: Translation | None = None
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.current_row: int | None = None
+        self._default_layer = 0
+
+        self.figure = Figure(figsize=(5, 4), layout="constrained")
+        self.canvas = FigureCanvasQTAgg(self.figure)
+        self.canvas.setAccessibleName("Attention heatmap")
+        self.canvas.setMinimumSize(240, 200)
+        self.title = QLabel("Type German text to see which words each English word attended to.")
+        self.title.setWordWrap(True)
+        self.layer_box = QComboBox()
+        self.layer_box.setAccessibleName("Attention layer")
+        self.head_box = QComboBox()
+        self.head_box.setAccessibleName("Attention head")
+        self.export_button = QPushButton("Export…")
+        self.export_button.setAccessibleName("Export heatmap as PNG or SVG")
+        self.export_button.clicked.connect(self.export_dialog)
+        self.layer_box.currentIndexChanged.connect(lambda _: self.redraw())
+        self.head_box.currentIndexChanged.connect(lambda _: self.redraw())
+
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Layer"))
+        controls.addWidget(self.layer_box)
+        controls.addWidget(QLabel("Head"))
+        controls.addWidget(self.head_box)
+        controls.addStretch(1)
+        controls.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(controls)
+        layout.addWidget(self.canvas, 1)
+        self.set_model_shape(0, 0, 0)
+
+    # ------------------------------------------------------------ model shape
+    def set_model_shape(self, layers: int, heads: int, alignment_layer: int) -> None:
+        """Fill the selectors for a model (layers == 0: an RNN, one attention)."""
+        self._default_layer = alignment_layer
+        for box in (self.layer_box, self.head_box):
+            box.blockSignals(True)
+            box.clear()
+        if layers:
+            for i in range(layers):
+                suffix = " (alignment)" if i == alignment_layer else ""
+                self.layer_box.addItem(f"{i + 1}{suffix}", i)
+            self.layer_box.setCurrentIndex(alignment_layer)
+            self.head_box.addItem("average", AVERAGE)
+            for h in range(heads):
+                self.head_box.addItem(str(h + 1), h)
+        else:
+            self.layer_box.addItem("decoder attention", None)
+            self.head_box.addItem("—", AVERAGE)
+        for box in (self.layer_box, self.head_box):
+            box.setEnabled(bool(layers))
+            box.blockSignals(False)
+        self.redraw()
+
+    # ------------------------------------------------------------------ data
+    def show_translation(self, translation: Translation | None, row: int | None = None) -> None:
+        self.translation, self.current_row = translation, row
+        self.redraw()
+
+    def set_current_row(self, row: int | None) -> None:
+        if row != self.current_row:
+            self.current_row = row
+            self.redraw()
+
+    def redraw(self) -> None:
+        fig = self.figure
+        fig.clear()
+        pal = self.palette()
+        bg = pal.color(QPalette.ColorRole.Window).name()
+        fg = pal.color(QPalette.ColorRole.WindowText).name()
+        fig.set_facecolor(bg)
+        t = self.translation
+        if t is None or t.best is None:
+            self.matrix = np.zeros((0, 0), dtype=np.float32)
+            self.canvas.draw_idle()
+            return
+        self.matrix = attention_matrix(t, self.layer_box.currentData(), self._head())
+        ax = fig.add_subplot(111)
+        ax.set_facecolor(bg)
+        image = ax.imshow(self.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
+        src = [display_piece(p) for p in t.source_pieces]
+        tgt = [display_piece(p) for p in t.best.target_pieces]
+        ax.set_xticks(range(len(src)), src, rotation=60, ha="right", fontsize=8, color=fg)
+        ax.set_yticks(range(len(tgt)), tgt, fontsize=8, color=fg)
+        ax.tick_params(colors=fg)
+        for spine in ax.spines.values():
+            spine.set_color(fg)
+        if self.current_row is not None and 0 <= self.current_row < len(tgt):
+            ax.axhline(self.current_row - 0.5, color="#ff5555", linewidth=1.5)
+            ax.axhline(self.current_row + 0.5, color="#ff5555", linewidth=1.5)
+        bar = fig.colorbar(image, ax=ax, fraction=0.05)
+        bar.ax.tick_params(colors=fg, labelsize=8)
+        ax.set_xlabel("German pieces", color=fg)
+        ax.set_ylabel("English pieces", color=fg)
+        self.title.setText(f"“{_shorten(t.source)}” → “{_shorten(t.text)}”")
+        self.canvas.draw_idle()
+
+    def _head(self) -> int:
+        data = self.head_box.currentData()
+        return AVERAGE if data is None else int(data)
+
+    # ---------------------------------------------------------------- export
+    def export(self, path: str) -> None:
+        self.figure.savefig(path, facecolor=self.figure.get_facecolor())
+        self.exported.emit(path)
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export heatmap", "alignment.png", "PNG image (*.png);;SVG image (*.svg)"
+        )
+        if path:
+            try:
+                self.export(path)
+            except (OSError, ValueError) as e:
+                self.problem.emit(f"Could not export the heatmap to {path}: {e}")
+
+
+def _shorten(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"

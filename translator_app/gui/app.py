@@ -1,0 +1,59 @@
+"""Starting the desktop app: ``translator-app`` (or ``translator-app gui``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="bundle folder to load (default: the last used, or bundled)")
+    p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="overrides the setting")
+    p.add_argument("--text", help="German text to put into the input box at start")
+    p.add_argument(
+        "--exit-after-first-translation",
+        action="store_true",
+        help="quit with status 0 once the first translation is displayed (smoke tests); "
+        "status 1 if a model error comes first",
+    )
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("QT_QPA_PLATFORM")
+    ):
+        print(
+            "translator-app: no display found. Translate on the command line with\n"
+            '  translator-app translate "Guten Morgen!"\n'
+            "or run the window offscreen with QT_QPA_PLATFORM=offscreen.",
+            file=sys.stderr,
+        )
+        return 1
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from translator_app.gui.settings import Settings
+    from translator_app.gui.window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("translator-app")
+    app.setApplicationDisplayName("German → English Translator")
+    app.setStyle("Fusion")  # follows the system light/dark colour scheme on every platform
+    settings = Settings.load()
+    if args.device:
+        settings.device = args.device
+    window = MainWindow(settings, model=args.model)
+    if args.exit_after_first_translation:
+        window.translation_shown.connect(lambda _: QTimer.singleShot(0, lambda: app.exit(0)))
+        window.worker.load_failed.connect(lambda *_: app.exit(1))
+        window.worker.failed.connect(lambda *_: app.exit(1))
+        QTimer.singleShot(120_000, lambda: app.exit(2))  # never hang a smoke test
+    window.show()
+    if args.text:
+        window.source_edit.setPlainText(args.text)
+    code = app.exec()
+    window.close()
+    return code

@@ -1,0 +1,202 @@
+"""Secondary windows: settings, history, keyboard shortcuts and the model card."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from translator_app.gui.history import History
+from translator_app.gui.settings import LAYOUTS, Settings
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setAccessibleName("Settings")
+        self.beam = _spin(1, 16, settings.beam, "Beam size")
+        self.nbest = _spin(1, 16, settings.nbest, "Alternatives (n-best)")
+        self.debounce = _spin(0, 2000, settings.debounce_ms, "Pause before translating (ms)")
+        self.debounce.setSingleStep(50)
+        self.font_size = _spin(6, 48, settings.font_size, "Font size")
+        self.layout_box = QComboBox()
+        self.layout_box.setAccessibleName("Layout")
+        for name in LAYOUTS:
+            self.layout_box.addItem(name.replace("-", " "), name)
+        self.layout_box.setCurrentIndex(LAYOUTS.index(settings.layout))
+        self.coverage = QCheckBox("Underline German words that got little attention")
+        self.coverage.setAccessibleName("Coverage hint")
+        self.coverage.setChecked(settings.coverage_hint)
+        self.history = QCheckBox("Keep a history of translations")
+        self.history.setAccessibleName("Keep history")
+        self.history.setChecked(settings.history_enabled)
+        form = QFormLayout()
+        form.addRow("Beam size (1 = greedy, fastest)", self.beam)
+        form.addRow("Alternatives per sentence", self.nbest)
+        form.addRow("Pause before translating (ms)", self.debounce)
+        form.addRow("Layout", self.layout_box)
+        form.addRow("Font size", self.font_size)
+        form.addRow(self.coverage)
+        form.addRow(self.history)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def apply(self, settings: Settings) -> None:
+        settings.beam = self.beam.value()
+        settings.nbest = self.nbest.value()
+        settings.debounce_ms = self.debounce.value()
+        settings.layout = self.layout_box.currentData()
+        settings.font_size = self.font_size.value()
+        settings.coverage_hint = self.coverage.isChecked()
+        settings.history_enabled = self.history.isChecked()
+
+
+def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(lo, hi)
+    box.setValue(value)
+    box.setAccessibleName(name)
+    return box
+
+
+class HistoryDialog(QDialog):
+    """Search, reuse and delete past translations."""
+
+    reuse = Signal(str)  # the source text to put back into the input box
+
+    def __init__(self, history: History, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.history = history
+        self.setWindowTitle("History")
+        self.setAccessibleName("History")
+        self.resize(760, 420)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search German or English…")
+        self.search.setAccessibleName("Search history")
+        self.search.textChanged.connect(self.refresh)
+        self.table = QTableWidget(0, 4)
+        self.table.setAccessibleName("History entries")
+        self.table.setHorizontalHeaderLabels(["Time", "German", "English", "Model"])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        self.table.doubleClicked.connect(lambda _: self._reuse())
+        reuse = QPushButton("Reuse")
+        reuse.setAccessibleName("Put the selected German text into the input box")
+        reuse.clicked.connect(self._reuse)
+        delete = QPushButton("Delete")
+        delete.setAccessibleName("Delete the selected entries")
+        delete.clicked.connect(self._delete)
+        clear = QPushButton("Clear all")
+        clear.setAccessibleName("Delete the whole history")
+        clear.clicked.connect(self._clear)
+        close = QPushButton("Close")
+        close.setAccessibleName("Close history")
+        close.clicked.connect(self.accept)
+        buttons = QHBoxLayout()
+        for b in (reuse, delete, clear):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        self.entries = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.entries = self.history.search(self.search.text())
+        self.table.setRowCount(len(self.entries))
+        for r, e in enumerate(self.entries):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.created))
+            for c, value in enumerate((when, e.source, e.output, e.model)):
+                self.table.setItem(r, c, QTableWidgetItem(value))
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        return [self.entries[r].id for r in rows if r < len(self.entries)]
+
+    def _reuse(self) -> None:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        if rows:
+            self.reuse.emit(self.entries[rows[0]].source)
+            self.accept()
+
+    def _delete(self) -> None:
+        for entry_id in self.selected_ids():
+            self.history.delete(entry_id)
+        self.refresh()
+
+    def _clear(self) -> None:
+        self.history.clear()
+        self.refresh()
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.setAccessibleName("Keyboard shortcuts")
+        rows = [(a.text().replace("&", ""), a.shortcut().toString()) for a in actions]
+        rows = [r for r in rows if r[1]]
+        table = QTableWidget(len(rows), 2)
+        table.setAccessibleName("Shortcut list")
+        table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        for r, (name, keys) in enumerate(rows):
+            table.setItem(r, 0, QTableWidgetItem(name.rstrip("…")))
+            table.setItem(r, 1, QTableWidgetItem(keys))
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        table.resizeColumnToContents(1)
+        self.table = table
+        close = QDialogButtonBox(QDialogButtonBox.Close)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(table)
+        layout.addWidget(close)
+        self.resize(420, 480)
+
+
+class ModelCardDialog(QDialog):
+    def __init__(self, title: str, card: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Model card — {title}")
+        self.setAccessibleName("Model card")
+        view = QTextBrowser()
+        view.setAccessibleName("Model card text")
+        view.setOpenExternalLinks(True)
+        view.setMarkdown(card or "This model has no model card.")
+        close = QDialogButtonBox(QDialogButtonBox.Close)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(view)
+        layout.addWidget(close)
+        self.resize(720, 560)
+

@@ -1,0 +1,146 @@
+"""Translation history in a local SQLite database (user's data folder).
+
+Translating as one types finishes a translation on nearly every pause; storing each would
+fill the history with prefixes of one sentence. So an entry is *updated* while the user
+keeps editing the same text (within ``merge_seconds``) and a new one is started otherwise.
+
+A damaged database never stops the app: it is moved aside, a fresh one is created, and
+:attr:`History.problem` says so once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    source TEXT NOT NULL,
+    output TEXT NOT NULL,
+    model TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_created ON history(created);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    created: float
+    source: str
+    output: str
+    model: str
+
+
+class History:
+    def __init__(self, path: Path, merge_seconds: float = 10.0) -> None:
+        self.path = path
+        self.merge_seconds = merge_seconds
+        self.problem = ""
+        self._last_id: int | None = None
+        self._last_time = 0.0
+        self._last_source = ""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as e:
+            self.db = self._recover(e)
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path)
+        try:
+            db.executescript(SCHEMA)
+            db.execute("SELECT id, created, source, output, model FROM history LIMIT 1").fetchall()
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("integrity check failed")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _recover(self, error: Exception) -> sqlite3.Connection:
+        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(self.path, aside)
+        except OSError:
+            pass
+        self.problem = (
+            f"The history database {self.path} was damaged ({error}); a new one was started "
+            f"and the old file was kept as {aside.name}."
+        )
+        return self._open()
+
+    # ---------------------------------------------------------------- writing
+    def record(self, source: str, output: str, model: str, now: float | None = None) -> int:
+        """Store a finished translation; returns the entry id."""
+        now = time.time() if now is None else now
+        source, output = source.strip(), output.strip()
+        if not source or not output:
+            return self._last_id or 0
+        continuing = (
+            self._last_id is not None
+            and now - self._last_time < self.merge_seconds
+            and _related(self._last_source, source)
+        )
+        with self.db:
+            if continuing:
+                self.db.execute(
+                    "UPDATE history SET created=?, source=?, output=?, model=? WHERE id=?",
+                    (now, source, output, model, self._last_id),
+                )
+            else:
+                cur = self.db.execute(
+                    "INSERT INTO history (created, source, output, model) VALUES (?,?,?,?)",
+                    (now, source, output, model),
+                )
+                self._last_id = cur.lastrowid
+        self._last_time, self._last_source = now, source
+        return self._last_id
+
+    def delete(self, entry_id: int) -> None:
+        with self.db:
+            self.db.execute("DELETE FROM history WHERE id=?", (entry_id,))
+        if entry_id == self._last_id:
+            self._last_id = None
+
+    def clear(self) -> None:
+        with self.db:
+            self.db.execute("DELETE FROM history")
+        self._last_id = None
+
+    # ---------------------------------------------------------------- reading
+    def search(self, text: str = "", limit: int = 500) -> list[Entry]:
+        """Newest first; ``text`` matches source or output, case-insensitively."""
+        like = f"%{_escape_like(text)}%"
+        rows = self.db.execute(
+            "SELECT id, created, source, output, model FROM history "
+            "WHERE source LIKE ? ESCAPE '\\' OR output LIKE ? ESCAPE '\\' "
+            "ORDER BY created DESC, id DESC LIMIT ?",
+            (like, like, limit),
+        ).fetchall()
+        return [Entry(*row) for row in rows]
+
+    def __len__(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM history").fetchone()[0]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _related(previous: str, current: str) -> bool:
+    """The same text being edited: one is a prefix of the other, or they share most of
+    their beginning."""
+    if previous.startswith(current) or current.startswith(previous):
+        return True
+    n = min(len(previous), len(current))
+    same = next((i for i in range(n) if previous[i] != current[i]), n)
+    return same >= 0.5 * max(len(previous), len(current))
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

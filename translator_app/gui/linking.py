@@ -1,0 +1,154 @@
+"""Linked highlights between the two text boxes (no Qt here).
+
+A cursor (or mouse) position in one box names a sentence and a piece; the attention row or
+column of that piece gives a weight for every piece of the other side; those weights become
+character ranges with an intensity, in the coordinates of the other box's whole text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from translator_app.gui.document import Rendered, coverage, piece_at
+
+# Weights below this share of the row's maximum are not highlighted: attention is never
+# exactly zero, and faint highlights everywhere would hide the ones that matter.
+MIN_SHARE = 0.15
+
+
+@dataclass(frozen=True)
+class Link:
+    sentence: int
+    piece: int  # index in the side the cursor is in
+    side: str  # "source" | "output": where the cursor is
+    ranges: tuple[tuple[int, int, float], ...]  # (start, end, intensity 0..1) in the other box
+    own: tuple[int, int]  # the piece's own range in its box
+
+
+def _ranges(weights: np.ndarray, spans, offset: int, skip_last: bool) -> list:
+    if weights.size == 0:
+        return []
+    n = len(weights) - (1 if skip_last else 0)  # the EOS has no characters
+    top = float(weights[:n].max()) if n > 0 else 0.0
+    out = []
+    for i in range(n):
+        share = float(weights[i]) / top if top > 0 else 0.0
+        start, end = spans[i]
+        if share >= MIN_SHARE and end > start:
+            out.append((offset + start, offset + end, share))
+    return out
+
+
+def link_from_source(rendered: Rendered, pos: int) -> Link | None:
+    i = rendered.sentence_at_source(pos)
+    if i is None or rendered.translations[i] is None:
+        return None
+    t, seg = rendered.translations[i], rendered.segments[i]
+    cand = t.best
+    if cand is None:
+        return None
+    piece = piece_at(t.source_spans, pos - seg.start)
+    if piece is None:
+        return None
+    out_start = rendered.output_spans[i][0] - _lead(cand.text)
+    column = np.asarray(cand.attention)[:, piece]
+    s, e = t.source_spans[piece]
+    return Link(
+        i,
+        piece,
+        "source",
+        tuple(_ranges(column, cand.target_spans, out_start, skip_last=True)),
+        (seg.start + s, seg.start + e),
+    )
+
+
+def link_from_output(rendered: Rendered, pos: int) -> Link | None:
+    i = rendered.sentence_at_output(pos)
+    if i is None:
+        return None
+    t, seg = rendered.translations[i], rendered.segments[i]
+    cand = t.best
+    if cand is None:
+        return None
+    out_start = rendered.output_spans[i][0] - _lead(cand.text)
+    piece = piece_at(cand.target_spans, pos - out_start)
+    if piece is None:
+        return None
+    row = np.asarray(cand.attention)[piece]
+    s, e = cand.target_spans[piece]
+    return Link(
+        i,
+        piece,
+        "output",
+        tuple(_ranges(row, t.source_spans, seg.start, skip_last=True)),
+        (out_start + s, out_start + e),
+    )
+
+
+def weak_coverage(rendered: Rendered, threshold: float = 0.3) -> list[tuple[int, int]]:
+    """Source ranges of words that got little attention overall: possibly untranslated.
+    Punctuation-only pieces are left out; they are often legitimately dropped."""
+    out = []
+    for t, seg in zip(rendered.translations, rendered.segments, strict=True):
+        if t is None or t.best is None:
+            continue
+        cov = coverage(t)
+        for k, (start, end) in enumerate(t.source_spans[:-1]):
+            word = t.source[start:end]
+            if end > start and any(c.isalnum() for c in word) and cov[k] < threshold:
+                out.append((seg.start + start, seg.start + end))
+    return out
+
+
+def alignment_pairs(rendered: Rendered, sentence: int, piece: int, top: int = 5):
+    """For the English piece ``piece``: the German pieces it attended to, ranked,
+    as (text, weight)."""
+    t = rendered.translations[sentence]
+    if t is None or t.best is None:
+        return []
+    row = np.asarray(t.best.attention)[piece]
+    order = np.argsort(-row)[:top]
+    out = []
+    for k in order:
+        start, end = t.source_spans[k]
+        label = t.source[start:end] if end > start else t.source_pieces[k]
+        out.append((label.strip() or t.source_pieces[k], float(row[k])))
+    return out
+
+
+def _lead(text: str) -> int:
+    """Outputs are placed stripped; spans index the unstripped candidate text."""
+    return len(text) - len(text.lstrip())
+
+
+@dataclass(frozen=True)
+class Alternative:
+    label: str  # the alternative piece, as text
+    example: str  # the n-best entry it comes from
+    prefix: tuple[int, ...]  # target ids to force: the best prefix + this piece
+
+
+def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
+    """Other choices for target position ``piece`` from the n-best list. Entries that share
+    the best translation's prefix up to that position come first (they are true
+    alternatives for exactly this slot); the others still show what else was likely."""
+    if translation is None or translation.best is None:
+        return []
+    best = translation.best
+    prefix = best.target_ids[:piece]
+    if piece >= len(best.target_ids):
+        return []
+    sharing, other, seen = [], [], {best.target_ids[piece], eos_id}
+    for cand in translation.nbest[1:]:
+        if len(cand.target_ids) <= piece:
+            continue
+        token = cand.target_ids[piece]
+        if token in seen:
+            continue
+        seen.add(token)
+        label = cand.target_pieces[piece].replace("\u2581", " ").strip() or cand.target_pieces[piece]
+        alt = Alternative(label, cand.text, prefix + (token,))
+        (sharing if cand.target_ids[:piece] == prefix else other).append(alt)
+    return sharing + other

@@ -1,0 +1,122 @@
+"""User settings, persisted as JSON in the user's config folder (platformdirs).
+
+A damaged settings file never stops the app: it is moved aside (``settings.json.damaged-
+<time>``), the defaults are used, and :attr:`Settings.problem` says so once. Unknown keys
+are ignored and values of the wrong type fall back to their defaults, so that a settings
+file written by a newer or older version still loads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from translator_app.core.paths import APP_NAME
+
+LAYOUTS = ("side-by-side", "stacked")
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def config_dir() -> Path:
+    override = os.environ.get("TRANSLATOR_CONFIG_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def data_dir() -> Path:
+    override = os.environ.get("TRANSLATOR_DATA_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+@dataclass
+class Settings:
+    device: str = "auto"
+    model: str = ""  # bundle folder; empty: the bundled model
+    extra_models: list[str] = field(default_factory=list)  # folders the user opened
+    beam: int = 4
+    nbest: int = 5
+    debounce_ms: int = 150
+    layout: str = "side-by-side"
+    font_size: int = 12
+    geometry: str = ""  # QWidget.saveGeometry(), base64
+    window_state: str = ""  # QMainWindow.saveState(), base64
+    show_alignment: bool = True
+    coverage_hint: bool = True
+    history_enabled: bool = True
+
+    problem: str = field(default="", repr=False, compare=False)  # set by load(), not saved
+
+    @classmethod
+    def path(cls) -> Path:
+        return config_dir() / "settings.json"
+
+    @classmethod
+    def load(cls) -> Settings:
+        path = cls.path()
+        if not path.exists():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            aside = _move_aside(path)
+            settings = cls()
+            settings.problem = (
+                f"The settings file {path} was damaged ({_short(e)}); "
+                f"defaults are used and the old file was kept as {aside.name}."
+            )
+            return settings
+        settings = cls()
+        for f in dataclasses.fields(cls):
+            if f.name == "problem" or f.name not in data:
+                continue
+            value, default = data[f.name], getattr(settings, f.name)
+            if isinstance(value, type(default)) and not (
+                isinstance(default, int) and isinstance(value, bool) != isinstance(default, bool)
+            ):
+                setattr(settings, f.name, value)
+        settings.sanitise()
+        return settings
+
+    def sanitise(self) -> None:
+        self.device = self.device if self.device in DEVICES else "auto"
+        self.layout = self.layout if self.layout in LAYOUTS else "side-by-side"
+        self.beam = min(max(self.beam, 1), 16)
+        self.nbest = min(max(self.nbest, 1), 16)
+        self.debounce_ms = min(max(self.debounce_ms, 0), 5000)
+        self.font_size = min(max(self.font_size, 6), 48)
+        self.extra_models = [m for m in self.extra_models if isinstance(m, str)]
+
+    def save(self) -> None:
+        """Atomic write: a crash mid-save leaves the previous file intact."""
+        path = self.path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {k: v for k, v in dataclasses.asdict(self).items() if k != "problem"}
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def _move_aside(path: Path) -> Path:
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        os.replace(path, aside)
+    except OSError:
+        pass
+    return aside
+
+
+def _short(e: Exception) -> str:
+    return str(e).splitlines()[0][:120] if str(e) else type(e).__name__

@@ -1,0 +1,670 @@
+"""The main window: German in, English out, as you type; alignment panel; menus.
+
+Everything slow happens in :class:`TranslationWorker`; this class only decides what to ask
+for and shows what comes back. Each request gets a new id; a result whose id is not the
+latest one is dropped, so a burst of typing shows only the last edit's translation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QKeySequence,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QSplitter,
+    QTextEdit,
+)
+
+from translator_app.core import bundled_model_dir
+from translator_app.gui.alignment import AlignmentPanel
+from translator_app.gui.dialogs import (
+    HistoryDialog,
+    ModelCardDialog,
+    SettingsDialog,
+    ShortcutsDialog,
+)
+from translator_app.gui.document import Document, Rendered, render
+from translator_app.gui.history import History
+from translator_app.gui.linking import (
+    Link,
+    alignment_pairs,
+    alternatives,
+    link_from_output,
+    link_from_source,
+    weak_coverage,
+)
+from translator_app.gui.models import ModelEntry, discover, is_bundle
+from translator_app.gui.settings import Settings, data_dir
+from translator_app.gui.worker import (
+    LoadRequest,
+    ModelInfo,
+    TranslateRequest,
+    TranslateResult,
+    TranslationWorker,
+)
+
+MAX_OPEN_BYTES = 5_000_000
+
+
+class MainWindow(QMainWindow):
+    translation_shown = Signal(str)  # the output text, each time a full translation shows
+
+    def __init__(self, settings: Settings | None = None, model: str | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings.load()
+        self.setWindowTitle("German → English Translator")
+        self.setAccessibleName("Translator main window")
+        self.resize(1100, 700)
+        self.document = Document()
+        self.worker = TranslationWorker(self)
+        self.worker.model_loaded.connect(self._on_model_loaded)
+        self.worker.load_failed.connect(self._on_load_failed)
+        self.worker.translated.connect(self._on_translated)
+        self.worker.failed.connect(self._on_failed)
+        self.history = History(data_dir() / "history.sqlite3")
+        self.model_info: ModelInfo | None = None
+        self.loading_path: str | None = None
+        self.rendered: Rendered | None = None
+        self.stale = False
+        self.next_id = 0
+        self.pending_id = -1
+        self.load_id = -1
+        self._shown_errors: set[str] = set()
+        self._link: Link | None = None
+        self._focus_side = "source"
+
+        self._build_editors()
+        self._build_alignment()
+        self._build_status()
+        self._build_menus()
+        self.debounce = QTimer(self)
+        self.debounce.setSingleShot(True)
+        self.debounce.timeout.connect(self.translate_now)
+        self.apply_settings()
+        if self.settings.geometry:
+            self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
+        if self.settings.window_state:
+            self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+        self.alignment_dock.setVisible(self.settings.show_alignment)
+        for problem in (self.settings.problem, self.history.problem):
+            if problem:
+                self.show_error(problem)
+        self.load_model(model or self.settings.model or str(bundled_model_dir()))
+
+    # ------------------------------------------------------------------ build
+    def _build_editors(self) -> None:
+        self.source_edit = QPlainTextEdit()
+        self.source_edit.setAccessibleName("German text")
+        self.source_edit.setPlaceholderText("Deutschen Text hier eingeben…")
+        self.output_edit = QPlainTextEdit()
+        self.output_edit.setAccessibleName("English translation")
+        self.output_edit.setReadOnly(True)
+        self.output_edit.setTextInteractionFlags(
+            Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
+        )
+        self.source_edit.textChanged.connect(self._on_text_changed)
+        self.source_edit.cursorPositionChanged.connect(lambda: self._on_cursor("source"))
+        self.output_edit.cursorPositionChanged.connect(lambda: self._on_cursor("output"))
+        for edit in (self.source_edit, self.output_edit):
+            edit.viewport().setMouseTracking(True)
+            edit.viewport().installEventFilter(self)
+        self.source_edit.installEventFilter(self)
+        self.splitter = QSplitter()
+        self.splitter.setAccessibleName("Input and output")
+        self.splitter.addWidget(self.source_edit)
+        self.splitter.addWidget(self.output_edit)
+        self.setCentralWidget(self.splitter)
+        self.setAcceptDrops(True)
+
+    def _build_alignment(self) -> None:
+        self.alignment = AlignmentPanel()
+        self.alignment.problem.connect(self.show_error)
+        self.alignment.exported.connect(lambda p: self.show_message(f"Heatmap saved to {p}"))
+        self.alignment_dock = QDockWidget("Alignment", self)
+        self.alignment_dock.setObjectName("alignment-dock")
+        self.alignment_dock.setAccessibleName("Alignment dock")
+        self.alignment_dock.setWidget(self.alignment)
+        self.addDockWidget(Qt.BottomDockWidgetArea, self.alignment_dock)
+
+    def _build_status(self) -> None:
+        self.model_label = QLabel("No model")
+        self.model_label.setAccessibleName("Model in use")
+        self.device_label = QLabel("")
+        self.device_label.setAccessibleName("Device in use")
+        self.time_label = QLabel("")
+        self.time_label.setAccessibleName("Last translation time")
+        for label in (self.model_label, self.device_label, self.time_label):
+            self.statusBar().addPermanentWidget(label)
+
+    def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        self.all_actions.append(action)
+        return action
+
+    def _build_menus(self) -> None:
+        self.all_actions: list[QAction] = []
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        self._action(m, "&Open text file…", self.open_file_dialog, QKeySequence.Open)
+        self._action(m, "&Save translation…", self.save_file_dialog, QKeySequence.Save)
+        m.addSeparator()
+        self._action(m, "&Quit", self.close, QKeySequence.Quit)
+
+        m = bar.addMenu("&Edit")
+        self._action(m, "&Translate now", self.translate_now, "Ctrl+Return")
+        self._action(m, "&Copy translation", self.copy_translation, "Ctrl+Shift+C")
+        self._action(m, "C&lear", self.clear, "Ctrl+L")
+        self._action(m, "&Word details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
+        m.addSeparator()
+        self._action(m, "Se&ttings…", self.settings_dialog, "Ctrl+,")
+
+        m = bar.addMenu("&View")
+        self.alignment_action = self.alignment_dock.toggleViewAction()
+        self.alignment_action.setText("&Alignment panel")
+        self.alignment_action.setShortcut(QKeySequence("F9"))
+        m.addAction(self.alignment_action)
+        self.all_actions.append(self.alignment_action)
+        self.coverage_action = self._action(
+            m, "&Coverage hint", self._toggle_coverage, "Ctrl+Shift+U", checkable=True
+        )
+        self._action(m, "Switch &layout", self._toggle_layout, "Ctrl+Shift+L")
+        self._action(m, "&History…", self.history_dialog, "Ctrl+H")
+        self._action(m, "&Export heatmap…", self.alignment.export_dialog, "Ctrl+E")
+
+        self.model_menu = bar.addMenu("&Model")
+        self.device_group = QActionGroup(self)
+        self.device_actions: dict[str, QAction] = {}
+        self.model_group = QActionGroup(self)
+        self.model_actions: list[QAction] = []
+
+        m = bar.addMenu("&Help")
+        self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
+        self.rebuild_model_menu()
+
+    def rebuild_model_menu(self) -> None:
+        m = self.model_menu
+        m.clear()
+        for a in self.model_actions:
+            self.model_group.removeAction(a)
+        self.model_actions = []
+        current = self.loading_path or (self.model_info.path if self.model_info else "")
+        for entry in discover(self.settings.extra_models):
+            a = QAction(f"{entry.label}  ({entry.path})", self, checkable=True)
+            a.setData(entry.path)
+            a.setChecked(_same(entry.path, current))
+            a.triggered.connect(lambda _=False, e=entry: self.choose_model(e))
+            self.model_group.addAction(a)
+            m.addAction(a)
+            self.model_actions.append(a)
+        m.addSeparator()
+        if not any(a.text().startswith("Open model folder") for a in self.all_actions):
+            self.open_model_action = QAction("Open model folder…", self)
+            self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+            self.open_model_action.triggered.connect(self.open_model_dialog)
+            self.card_action = QAction("Model card…", self)
+            self.card_action.setShortcut(QKeySequence("Ctrl+I"))
+            self.card_action.triggered.connect(self.model_card_dialog)
+            self.all_actions += [self.open_model_action, self.card_action]
+            for name, label in (("auto", "Auto (CUDA when available)"), ("cpu", "CPU"), ("cuda", "CUDA")):
+                a = QAction(label, self, checkable=True)
+                a.triggered.connect(lambda _=False, n=name: self.choose_device(n))
+                self.device_group.addAction(a)
+                self.device_actions[name] = a
+        m.addAction(self.open_model_action)
+        m.addAction(self.card_action)
+        m.addSeparator()
+        device_menu = m.addMenu("&Device")
+        for name, a in self.device_actions.items():
+            a.setChecked(name == self.settings.device)
+            device_menu.addAction(a)
+
+    # --------------------------------------------------------------- settings
+    def apply_settings(self) -> None:
+        s = self.settings
+        font = QFont(self.source_edit.font())
+        font.setPointSize(s.font_size)
+        self.source_edit.setFont(font)
+        self.output_edit.setFont(font)
+        self.splitter.setOrientation(
+            Qt.Vertical if s.layout == "stacked" else Qt.Horizontal
+        )
+        self.coverage_action.setChecked(s.coverage_hint)
+        self.debounce_ms = s.debounce_ms
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.geometry = bytes(self.saveGeometry().toBase64()).decode()
+        s.window_state = bytes(self.saveState().toBase64()).decode()
+        s.show_alignment = self.alignment_dock.isVisible() or (
+            not self.isVisible() and s.show_alignment
+        )
+        try:
+            s.save()
+        except OSError as e:
+            self.show_error(f"Could not save the settings: {e}")
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.save_settings()
+        self.worker.shutdown()
+        self.history.close()
+        super().closeEvent(event)
+
+    # ----------------------------------------------------------------- models
+    def load_model(self, path: str) -> None:
+        if not is_bundle(Path(path)):
+            self.model_label.setText("No model")
+            self.show_error(
+                f"No model at {path}. Use Model → Open model folder… to choose one."
+            )
+            return
+        self.next_id += 1
+        self.load_id = self.next_id
+        self.loading_path = path
+        self.model_label.setText(f"Loading {Path(path).name}…")
+        self.worker.load(LoadRequest(self.load_id, path, self.settings.device))
+
+    def choose_model(self, entry: ModelEntry) -> None:
+        self.settings.model = "" if entry.origin == "bundled" else entry.path
+        self.load_model(entry.path)
+
+    def choose_device(self, device: str) -> None:
+        self.settings.device = device
+        path = self.loading_path or (self.model_info.path if self.model_info else None)
+        if path:
+            self.load_model(path)
+
+    def _on_model_loaded(self, info: ModelInfo) -> None:
+        if info.request_id != self.load_id:
+            return
+        self.model_info, self.loading_path = info, None
+        self.model_label.setText(f"Model: {info.name}")
+        self.device_label.setText(f"Device: {info.device}")
+        self.alignment.set_model_shape(info.layers, info.heads, info.alignment_layer)
+        for w in info.warnings:
+            self.show_error(w)
+        self.rebuild_model_menu()
+        self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
+        self.translate_now()
+
+    def _on_load_failed(self, request_id: int, message: str) -> None:
+        if request_id != self.load_id:
+            return
+        self.loading_path = None
+        self.model_label.setText(
+            f"Model: {self.model_info.name}" if self.model_info else "No model"
+        )
+        self.show_error(f"Could not load the model: {message}")
+        self.rebuild_model_menu()
+
+    def model_id(self) -> str:
+        info = self.model_info
+        return f"{info.path}|{info.device}" if info else ""
+
+    # ------------------------------------------------------------ translating
+    def _on_text_changed(self) -> None:
+        self.stale = True
+        self._clear_highlights()
+        self.debounce.start(self.debounce_ms)
+
+    def translate_now(self) -> None:
+        self.debounce.stop()
+        text = self.source_edit.toPlainText()
+        if self.model_info is None:
+            return
+        s = self.settings
+        segments, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
+        if not missing:
+            self.worker.cancel()
+            self.pending_id = -1
+            self._show(render(text, found), seconds=None)
+            return
+        self.next_id += 1
+        self.pending_id = self.next_id
+        self.worker.translate(TranslateRequest(self.pending_id, tuple(missing), s.beam, s.nbest))
+
+    def _on_translated(self, result: TranslateResult) -> None:
+        if result.request_id != self.pending_id or self.model_info is None:
+            return  # stale: a newer request is on its way
+        if result.model_path != self.model_info.path:
+            return
+        s = self.settings
+        self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
+        self.pending_id = -1
+        text = self.source_edit.toPlainText()
+        _, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
+        if missing:
+            self.translate_now()
+            return
+        self._show(render(text, found), seconds=result.seconds)
+
+    def _on_failed(self, request_id: int, message: str) -> None:
+        if request_id == self.pending_id:
+            self.pending_id = -1
+        self.show_error(f"Translation failed: {message}")
+        if "CUDA" in message and self.model_info and self.model_info.device.startswith("cuda"):
+            self.show_error("CUDA failed; falling back to the CPU.")
+            self.settings.device = "cpu"
+            self.load_model(self.model_info.path)
+
+    def _show(self, rendered: Rendered, seconds: float | None) -> None:
+        self.rendered, self.stale = rendered, False
+        if self.output_edit.toPlainText() != rendered.output:
+            self.output_edit.setPlainText(rendered.output)
+        if seconds is not None:
+            self.time_label.setText(f"{seconds * 1000:.0f} ms")
+        self._update_links()
+        if rendered.source.strip() and self.settings.history_enabled and self.model_info:
+            try:
+                self.history.record(rendered.source, rendered.output, self.model_info.name)
+            except Exception as e:  # noqa: BLE001 - a history problem must not stop translating
+                self.show_error(f"Could not write the history: {e}")
+        self.translation_shown.emit(rendered.output)
+
+    # ------------------------------------------------------------- alignment
+    def _on_cursor(self, side: str) -> None:
+        self._focus_side = side
+        self._update_links()
+
+    def _update_links(self, side: str | None = None, pos: int | None = None) -> None:
+        side = side or self._focus_side
+        r = self.rendered
+        if r is None or self.stale:
+            self._clear_highlights()
+            return
+        edit = self.source_edit if side == "source" else self.output_edit
+        pos = edit.textCursor().position() if pos is None else pos
+        link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
+        self._link = link
+        self._apply_highlights(link)
+        sentence = link.sentence if link else (
+            r.sentence_at_source(pos) if side == "source" else r.sentence_at_output(pos)
+        )
+        if sentence is None and r.translations:
+            sentence = 0
+        if sentence is not None and r.translations[sentence] is not None:
+            row = link.piece if link and link.side == "output" else None
+            self.alignment.show_translation(r.translations[sentence], row)
+        else:
+            self.alignment.show_translation(None)
+
+    def _apply_highlights(self, link: Link | None) -> None:
+        base = self.palette().color(QPalette.ColorRole.Highlight)
+        src_sel, out_sel = [], []
+        if link is not None:
+            own_box = src_sel if link.side == "source" else out_sel
+            other_box = out_sel if link.side == "source" else src_sel
+            own_doc = self.source_edit if link.side == "source" else self.output_edit
+            other_doc = self.output_edit if link.side == "source" else self.source_edit
+            own_box.append(_selection(own_doc, *link.own, underline=True))
+            for start, end, share in link.ranges:
+                color = QColor(base)
+                color.setAlpha(int(40 + 180 * share))
+                other_box.append(_selection(other_doc, start, end, background=color))
+        if self.settings.coverage_hint and self.rendered is not None and not self.stale:
+            for start, end in weak_coverage(self.rendered):
+                src_sel.append(_selection(self.source_edit, start, end, wavy=True))
+        self.source_edit.setExtraSelections(src_sel)
+        self.output_edit.setExtraSelections(out_sel)
+
+    def _clear_highlights(self) -> None:
+        self._link = None
+        self.source_edit.setExtraSelections([])
+        self.output_edit.setExtraSelections([])
+
+    def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
+        edit = self.source_edit if side == "source" else self.output_edit
+        return [
+            (s.cursor.selectionStart(), s.cursor.selectionEnd())
+            for s in edit.extraSelections()
+            if s.format.background().style() != Qt.NoBrush
+        ]
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        kind = event.type()
+        if obj is self.source_edit and kind in (QEvent.DragEnter, QEvent.Drop):
+            return self._file_drop(event)
+        for side, edit in (("source", self.source_edit), ("output", self.output_edit)):
+            if obj is not edit.viewport():
+                continue
+            if kind == QEvent.MouseMove and not event.buttons():
+                pos = edit.cursorForPosition(event.position().toPoint()).position()
+                self._update_links(side, pos)
+            elif kind == QEvent.Leave:
+                self._update_links()
+            elif (
+                kind == QEvent.MouseButtonRelease
+                and side == "output"
+                and event.button() == Qt.LeftButton
+                and not edit.textCursor().hasSelection()
+            ):
+                QTimer.singleShot(0, lambda p=event.position().toPoint(): self._word_menu(p))
+        return super().eventFilter(obj, event)
+
+    # -------------------------------------------- word details, alternatives
+    def word_menu_at_cursor(self) -> None:
+        rect = self.output_edit.cursorRect()
+        self._word_menu(rect.bottomLeft())
+
+    def word_menu(self, pos: int) -> QMenu | None:
+        """The menu for the English piece at output position ``pos`` (None: no word)."""
+        r = self.rendered
+        if r is None or self.stale:
+            return None
+        link = link_from_output(r, pos)
+        if link is None:
+            return None
+        t = r.translations[link.sentence]
+        menu = QMenu(self)
+        menu.setAccessibleName("Word details")
+        piece = t.best.target_pieces[link.piece].replace("\u2581", "")
+        menu.addSection(f"“{piece}” attended to")
+        for label, weight in alignment_pairs(r, link.sentence, link.piece):
+            menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
+        alts = alternatives(t, link.piece, eos_id=self._eos_id())
+        menu.addSection("Alternatives" if alts else "No alternatives (raise n-best in Settings)")
+        for alt in alts[:8]:
+            a = menu.addAction(f"{alt.label}    — {alt.example}")
+            a.triggered.connect(
+                lambda _=False, s=link.sentence, p=alt.prefix: self.force_prefix(s, p)
+            )
+        return menu
+
+    def _word_menu(self, point: QPoint) -> None:
+        menu = self.word_menu(self.output_edit.textCursor().position())
+        if menu is not None:
+            menu.popup(self.output_edit.viewport().mapToGlobal(point))
+
+    def _eos_id(self) -> int:
+        return self.model_info.eos_id if self.model_info else 3
+
+    def force_prefix(self, sentence: int, prefix: tuple[int, ...]) -> None:
+        """Re-decode one sentence with the chosen beginning forced."""
+        r = self.rendered
+        if r is None or self.model_info is None:
+            return
+        s = self.settings
+        self.next_id += 1
+        self.pending_id = self.next_id
+        text = r.segments[sentence].text
+        self.worker.translate(
+            TranslateRequest(self.pending_id, (text,), s.beam, s.nbest, tuple(prefix))
+        )
+
+    # ---------------------------------------------------------------- files
+    def open_file(self, path: str) -> bool:
+        try:
+            p = Path(path)
+            if p.stat().st_size > MAX_OPEN_BYTES:
+                raise ValueError(f"larger than {MAX_OPEN_BYTES // 1_000_000} MB")
+            text = p.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            self.show_error(f"Could not open {path}: not UTF-8 text (byte {e.start})")
+            return False
+        except (OSError, ValueError) as e:
+            self.show_error(f"Could not open {path}: {e}")
+            return False
+        self.source_edit.setPlainText(text.replace("\r\n", "\n"))
+        self.show_message(f"Opened {path}")
+        self.translate_now()
+        return True
+
+    def save_file(self, path: str) -> bool:
+        try:
+            Path(path).write_text(self.output_edit.toPlainText() + "\n", encoding="utf-8")
+        except OSError as e:
+            self.show_error(f"Could not save {path}: {e}")
+            return False
+        self.show_message(f"Saved the translation to {path}")
+        return True
+
+    def open_file_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open German text", "", "Text files (*.txt);;All files (*)"
+        )
+        if path:
+            self.open_file(path)
+
+    def save_file_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save translation", "translation.txt", "Text files (*.txt)"
+        )
+        if path:
+            self.save_file(path)
+
+    def _file_drop(self, event) -> bool:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        files = [u.toLocalFile() for u in urls if u.isLocalFile()]
+        if not files:
+            return False  # plain text drops: the editor handles them
+        event.acceptProposedAction()
+        if event.type() == QEvent.Drop:
+            self.open_file(files[0])
+        return True
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        files = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if files:
+            self.open_file(files[0])
+
+    def open_model_dialog(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Open a model folder")
+        if path:
+            self.open_model_folder(path)
+
+    def open_model_folder(self, path: str) -> None:
+        if not is_bundle(Path(path)):
+            self.show_error(f"{path} is not a model folder (no config.json and weights)")
+            return
+        if path not in self.settings.extra_models:
+            self.settings.extra_models.append(path)
+        self.settings.model = path
+        self.load_model(path)
+        self.rebuild_model_menu()
+
+    # ------------------------------------------------------------- commands
+    def copy_translation(self) -> None:
+        QGuiApplication.clipboard().setText(self.output_edit.toPlainText())
+        self.show_message("Translation copied")
+
+    def clear(self) -> None:
+        self.source_edit.clear()
+        self.output_edit.clear()
+        self.rendered = None
+        self.alignment.show_translation(None)
+
+    def _toggle_coverage(self, checked: bool) -> None:
+        self.settings.coverage_hint = checked
+        self._update_links()
+
+    def _toggle_layout(self) -> None:
+        s = self.settings
+        s.layout = "stacked" if s.layout == "side-by-side" else "side-by-side"
+        self.apply_settings()
+
+    def settings_dialog(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec():
+            before = (self.settings.beam, self.settings.nbest)
+            dialog.apply(self.settings)
+            self.apply_settings()
+            if (self.settings.beam, self.settings.nbest) != before:
+                self.translate_now()
+            self.save_settings()
+
+    def history_dialog(self) -> None:
+        dialog = HistoryDialog(self.history, self)
+        dialog.reuse.connect(self.source_edit.setPlainText)
+        dialog.exec()
+
+    def shortcuts_dialog(self) -> None:
+        ShortcutsDialog(self.all_actions, self).exec()
+
+    def model_card_dialog(self) -> None:
+        if self.model_info is None:
+            self.show_error("No model is loaded")
+            return
+        ModelCardDialog(self.model_info.name, self.model_info.card, self).exec()
+
+    # -------------------------------------------------------------- messages
+    def show_message(self, text: str, ms: int = 5000) -> None:
+        self.statusBar().showMessage(text, ms)
+
+    def show_error(self, text: str) -> None:
+        """Each distinct problem is shown once, in the status bar (never a dialog storm)."""
+        if text in self._shown_errors:
+            return
+        self._shown_errors.add(text)
+        self.statusBar().showMessage(text, 15000)
+        self.last_error = text
+
+
+def _selection(edit, start: int, end: int, background=None, underline=False, wavy=False):
+    sel = QTextEdit.ExtraSelection()
+    cursor = QTextCursor(edit.document())
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.KeepAnchor)
+    sel.cursor = cursor
+    fmt = QTextCharFormat()
+    if background is not None:
+        fmt.setBackground(background)
+    if underline:
+        fmt.setFontUnderline(True)
+    if wavy:
+        fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
+        fmt.setUnderlineColor(QColor("#d08000"))
+    sel.format = fmt
+    return sel
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return bool(a and b) and Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return a == b
+

@@ -1,0 +1,207 @@
+"""One long-lived worker thread per model: loading and translating off the GUI thread.
+
+"Latest request wins" (as in translateLocally): a new translation request replaces any
+queued one, and a decode that is running for an older request is abandoned through the
+engine's ``should_stop`` callback. Every result carries its request id so that the window
+can drop stale ones. Only immutable values (frozen dataclasses, tuples, strings) cross the
+thread boundary; the engine objects live in the worker thread alone.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from translator_app.core import BundleError, SearchCancelled, Translation, Translator
+
+
+@dataclass(frozen=True)
+class TranslateRequest:
+    id: int
+    sentences: tuple[str, ...]
+    beam: int = 1
+    nbest: int = 1
+    prefix: tuple[int, ...] = ()  # forced target ids (only with a single sentence)
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    id: int
+    path: str
+    device: str = "auto"
+    precision: str = "fp32"
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the window needs to know about a loaded model."""
+
+    request_id: int
+    path: str
+    name: str
+    device: str
+    arch: str
+    layers: int  # decoder layers with cross-attention (Transformer); 0 for an RNN
+    heads: int
+    alignment_layer: int
+    eos_id: int
+    card: str
+    warnings: tuple[str, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class TranslateResult:
+    request_id: int
+    model_path: str
+    translations: tuple[Translation, ...]
+    seconds: float
+    prefix: tuple[int, ...] = ()
+
+
+class TranslationWorker(QObject):
+    """Owns the model. Call :meth:`load`, :meth:`translate` and :meth:`shutdown` from the
+    GUI thread; results arrive as queued signals in the GUI thread."""
+
+    model_loaded = Signal(object)  # ModelInfo
+    load_failed = Signal(int, str)  # request id, message
+    translated = Signal(object)  # TranslateResult
+    failed = Signal(int, str)  # request id, message
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cond = threading.Condition()
+        self._load: LoadRequest | None = None
+        self._translate: TranslateRequest | None = None
+        self._latest_translate_id = -1
+        self._closing = False
+        self._translator: Translator | None = None
+        self._model_path = ""
+        self._thread = threading.Thread(target=self._run, name="translation-worker", daemon=True)
+        self._thread.start()
+
+    # -------------------------------------------------------------- GUI thread
+    def load(self, request: LoadRequest) -> None:
+        with self._cond:
+            self._load = request
+            self._cond.notify()
+
+    def translate(self, request: TranslateRequest) -> None:
+        with self._cond:
+            self._translate = request  # replaces any queued request
+            self._latest_translate_id = request.id
+            self._cond.notify()
+
+    def cancel(self) -> None:
+        """Drop the queued request and stop the running one."""
+        with self._cond:
+            self._translate = None
+            self._latest_translate_id = -1
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        with self._cond:
+            self._closing = True
+            self._translate = None
+            self._cond.notify()
+        self._thread.join(timeout)
+
+    # ----------------------------------------------------------- worker thread
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not (self._closing or self._load or self._translate):
+                    self._cond.wait()
+                if self._closing:
+                    return
+                job: LoadRequest | TranslateRequest
+                if self._load is not None:  # loads go first: requests are for the new model
+                    job, self._load = self._load, None
+                else:
+                    job, self._translate = self._translate, None
+            try:
+                if isinstance(job, LoadRequest):
+                    self._do_load(job)
+                else:
+                    self._do_translate(job)
+            except Exception as e:  # noqa: BLE001 - every failure becomes one signal
+                message = _describe(e)
+                if isinstance(job, LoadRequest):
+                    self.load_failed.emit(job.id, message)
+                else:
+                    self.failed.emit(job.id, message)
+
+    def _do_load(self, job: LoadRequest) -> None:
+        start = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            translator = Translator.load(job.path, device=job.device, precision=job.precision)
+        bundle = translator.bundle
+        cfg = bundle.config
+        self._translator, self._model_path = translator, str(job.path)
+        is_transformer = cfg.arch == "transformer"
+        notes = tuple(dict.fromkeys([*bundle.warnings, *(str(w.message) for w in caught)]))
+        self.model_loaded.emit(
+            ModelInfo(
+                request_id=job.id,
+                path=str(job.path),
+                name=bundle.name,
+                device=str(translator.device),
+                arch=cfg.arch,
+                layers=cfg.dec_layers if is_transformer else 0,
+                heads=cfg.n_heads if is_transformer else 0,
+                alignment_layer=cfg.alignment_layer_index if is_transformer else 0,
+                eos_id=cfg.eos_id,
+                card=bundle.card,
+                warnings=notes,
+                seconds=time.perf_counter() - start,
+            )
+        )
+
+    def _do_translate(self, job: TranslateRequest) -> None:
+        translator = self._translator
+        if translator is None:
+            raise RuntimeError("no model is loaded")
+
+        def stale() -> bool:
+            return self._closing or self._latest_translate_id != job.id
+
+        start = time.perf_counter()
+        try:
+            results = translator.translate(
+                list(job.sentences),
+                beam=job.beam,
+                nbest=job.nbest,
+                prefixes=[job.prefix] if job.prefix else None,
+                should_stop=stale,
+                all_layers=translator.bundle.config.arch == "transformer",
+            )
+        except SearchCancelled:
+            return  # a newer request is waiting; nothing to report
+        if not stale():
+            self.translated.emit(
+                TranslateResult(
+                    job.id,
+                    self._model_path,
+                    tuple(results),
+                    time.perf_counter() - start,
+                    job.prefix,
+                )
+            )
+
+
+def _describe(e: Exception) -> str:
+    """One line for the status bar; the traceback goes to stderr for bug reports."""
+    if isinstance(e, (BundleError, ValueError, OSError)):
+        return str(e)
+    traceback.print_exception(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def model_label(path: str | Path) -> str:
+    return Path(path).name or str(path)
