@@ -191,6 +191,9 @@ def main() -> int:
             f"  batch translation: greedy {report['batch_beam1_sentences_per_s']:.1f} sentences/s, "
             f"beam 4 {report['batch_beam4_sentences_per_s']:.1f} sentences/s"
         )
+        if args.test:
+            report["quality"] = q = quality(translator, args.test)
+            print(f"  {args.test.name}: greedy BLEU {q['bleu']:.2f}, chrF {q['chrf']:.2f} ({q['pairs']} pairs)")
     results["peak_rss_mb"] = peak_rss_mb()
     print(f"\npeak memory (RSS): {results['peak_rss_mb']:.0f} MB")
     if torch.cuda.is_available() and bundle.device.type == "cuda":

@@ -34,7 +34,7 @@ for arch in rnn-bahdanau rnn-luong transformer; do
     [[ -f "runs/$arch/bench.json" ]] ||
         $PY bench/bench_translate.py --model "runs/$arch/model" --runs 2 --threads 2 \
             --json "runs/$arch/bench.json"
-    cp -r "runs/$arch/model" "runs/$arch/model-compare-${COMPARE_MINUTES}min" 2>/dev/null || true
+    [[ -d "runs/$arch/model-compare" ]] || cp -r "runs/$arch/model" "runs/$arch/model-compare"
 done
 
 run "$MAIN_ARCH" "$MAIN_MINUTES"

@@ -109,3 +109,76 @@ def make_bundle(tmp_path, spm_bytes, tokenizer):
         )
 
     return make
+
+
+# A tiny training config (the trainer tests vary it; the app tests use its overfit model).
+CONFIG = """
+[model]
+arch = "{arch}"
+d_model = 64
+n_heads = 4
+ff_dim = 128
+emb_dim = 48
+enc_hidden = 48
+dec_hidden = 96
+attn_dim = 48
+enc_layers = 2
+dec_layers = 2
+dropout = {dropout}
+
+[data]
+train = ["{train}"]
+valid = "{valid}"
+vocab_size = 400
+
+[train]
+out_dir = "{out}"
+steps = {steps}
+batch_tokens = 400
+lr = 3e-3
+warmup = 20
+label_smoothing = 0.0
+eval_every = {eval_every}
+checkpoint_every = 10
+patience = 0
+seed = 3
+bf16 = "off"
+"""
+
+
+def write_config(
+    tmp_path,
+    name="run",
+    arch="transformer",
+    steps=300,
+    dropout=0.0,
+    eval_every=100,
+    train=None,
+    valid=None,
+):
+    cfg = tmp_path / f"{name}.toml"
+    cfg.write_text(
+        CONFIG.format(
+            arch=arch,
+            dropout=dropout,
+            steps=steps,
+            eval_every=eval_every,
+            out=tmp_path / name,
+            train=train or DATA / "tiny_pairs.tsv",
+            valid=valid or DATA / "tiny_pairs.tsv",
+        )
+    )
+    return cfg
+
+
+
+
+@pytest.fixture(scope="session")
+def overfit_run(tmp_path_factory):
+    """One tiny Transformer trained (once per test session) to reproduce the 40 fixture
+    pairs: a model whose outputs are real English, for the trainer and the app tests."""
+    from trainer import cli
+
+    tmp = tmp_path_factory.mktemp("overfit")
+    assert cli.main(["train", str(write_config(tmp)), "--device", "cpu"]) == 0
+    return tmp / "run"

@@ -112,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument("--beam", type=int, default=4)
     ev.add_argument("--limit", type=int, default=0, help="only the first N pairs")
+    ev.add_argument(
+        "--beam-limit", type=int, default=0, help="beam search on the first N pairs only"
+    )
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
     ev.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
 

@@ -236,12 +236,13 @@ def cmd_eval(args) -> int:
     )
     for path in models:
         bundle = load_bundle(path, args.device)
-        scores = evaluate_bundle(Translator(bundle), pairs, args.beam)
+        scores = evaluate_bundle(Translator(bundle), pairs, args.beam, args.beam_limit)
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
         for search, res in scores.items():
             print(
-                f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  ({res['seconds']} s)"
+                f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  "
+                f"({res['pairs']} pairs, {res['seconds']} s)"
             )
     out = args.out or Path("eval-reports")
     stem = f"{Path(args.test).name.split('.')[0]}"

@@ -55,9 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     tr.add_argument(
         "--precision",
-        choices=("fp32", "bf16", "int8"),
-        default="fp32",
-        help="fp32 (default), bf16 autocast, or int8 dynamic quantisation (CPU)",
+        choices=("auto", "fp32", "bf16", "int8"),
+        default="auto",
+        help="auto (default: int8 on the CPU, fp32 on CUDA), fp32, bf16 autocast, "
+        "or int8 dynamic quantisation (CPU)",
     )
     tr.add_argument(
         "--json", action="store_true", help="one JSON object per line with pieces and attention"

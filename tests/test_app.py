@@ -1,0 +1,331 @@
+"""The desktop window, driven offscreen with pytest-qt against tiny random-weight bundles."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from translator_app.core import Translator  # noqa: E402
+from translator_app.gui.history import History  # noqa: E402
+from translator_app.gui.linking import alternatives, link_from_source  # noqa: E402
+from translator_app.gui.settings import Settings  # noqa: E402
+
+TIMEOUT = 20_000
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch, overfit_run):
+    """User folders in tmp and the tiny overfit model as "the bundled model"."""
+    bundle = overfit_run / "model"
+    monkeypatch.setenv("TRANSLATOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("TRANSLATOR_MODEL", str(bundle))
+    return bundle
+
+
+@pytest.fixture
+def open_window(qtbot, app_env):
+    from translator_app.gui.window import MainWindow
+
+    windows = []
+
+    def make(settings: Settings | None = None, **kwargs):
+        if settings is None:
+            settings = Settings.load()
+            settings.beam, settings.nbest, settings.debounce_ms = 1, 1, 10
+        w = MainWindow(settings, **kwargs)
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitUntil(lambda: w.model_info is not None or w.loading_path is None, timeout=TIMEOUT)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        w.worker.shutdown()
+
+
+def translate(qtbot, window, text: str) -> str:
+    with qtbot.waitSignal(window.translation_shown, timeout=TIMEOUT) as blocker:
+        window.source_edit.setPlainText(text)
+    return blocker.args[0]
+
+
+def test_typing_translates_like_the_engine(qtbot, open_window, app_env):
+    w = open_window()
+    assert w.model_info.name == "run"
+    shown = translate(qtbot, w, "Guten Morgen!\n\n  Wie geht es dir?")
+    assert shown == "Good morning!\n\n  How are you?"
+    expected = Translator.load(app_env, "cpu").translate(["Guten Morgen!"], beam=1)
+    assert expected[0].text == "Good morning!"
+    assert w.output_edit.toPlainText() == shown
+    assert "ms" in w.time_label.text() and "run" in w.model_label.text()
+    assert "cpu" in w.device_label.text()
+
+
+def test_a_burst_of_edits_shows_only_the_last_and_leaves_no_backlog(qtbot, open_window):
+    w = open_window()
+    shown, results = [], []
+    w.translation_shown.connect(shown.append)
+    w.worker.translated.connect(results.append)
+    words = "Das Haus ist groß. Ich habe einen Hund. Sie hat eine Katze.".split()
+    text = ""
+    for i in range(50):
+        text += words[i % len(words)] + " "
+        w.source_edit.setPlainText(text)
+        w.translate_now()  # bypass the debounce: every edit really sends a request
+    qtbot.waitUntil(lambda: bool(shown), timeout=TIMEOUT)
+    qtbot.wait(300)
+    last = Translator(w_bundle(w), "auto").translate_document(text, beam=1).output
+    assert shown == [last]  # nothing from the 49 earlier edits was displayed
+    assert len(results) < 50
+    assert w.worker._translate is None and w.pending_id == -1  # no backlog
+
+
+def w_bundle(window):
+    from translator_app.core import load_bundle
+
+    return load_bundle(window.model_info.path, "cpu")
+
+
+def test_unchanged_sentences_come_from_the_cache(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Ich habe einen Hund. Sie hat eine Katze.")
+    results = []
+    w.worker.translated.connect(results.append)
+    shown = translate(qtbot, w, "Ich habe einen Hund. Das Haus ist groß.")
+    qtbot.waitUntil(lambda: bool(results))  # each queued slot gets its own event
+    assert [t.source for t in results[0].translations] == ["Das Haus ist groß."]
+    assert shown == "I have a dog. The house is big."
+
+
+def test_heatmap_has_the_shape_of_the_sentence_under_the_cursor(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Ich habe einen Hund. Das Wetter ist heute schön.")
+    cursor = w.source_edit.textCursor()
+    cursor.setPosition(len("Ich habe einen Hund. Das W"))
+    w.source_edit.setTextCursor(cursor)
+    second = w.rendered.translations[1]
+    assert w.alignment.translation is second
+    assert w.alignment.matrix.shape == (len(second.target_pieces), len(second.source_pieces))
+    # Another layer / head changes the picture but not its shape.
+    w.alignment.layer_box.setCurrentIndex(1)
+    w.alignment.head_box.setCurrentIndex(2)
+    assert w.alignment.matrix.shape == (len(second.target_pieces), len(second.source_pieces))
+    assert np.allclose(w.alignment.matrix, second.best.layers[:, 1, 1])
+
+
+def test_cursor_highlights_the_aligned_words_and_stale_text_clears_them(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Das Haus ist groß.")
+    cursor = w.source_edit.textCursor()
+    cursor.setPosition(5)  # inside "Haus"
+    w.source_edit.setTextCursor(cursor)
+    link = link_from_source(w.rendered, 5)
+    expected = {(s, e) for s, e, _ in link.ranges}
+    assert expected and set(w.highlighted_ranges("output")) == expected
+    # The strongest highlighted English piece is the argmax of the attention column.
+    t = w.rendered.translations[0]
+    top = int(np.argmax(t.best.attention[:-1, link.piece]))
+    assert t.best.target_spans[top] in {(s, e) for s, e in expected}
+    w.source_edit.insertPlainText("x")  # stale until retranslated
+    assert w.highlighted_ranges("output") == []
+
+
+def test_output_cursor_highlights_the_source(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Das Haus ist groß.")
+    cursor = w.output_edit.textCursor()
+    cursor.setPosition(1)
+    w.output_edit.setTextCursor(cursor)
+    assert w.highlighted_ranges("source")
+    assert w.alignment.current_row is not None
+
+
+def test_choosing_an_alternative_redecodes_with_the_forced_prefix(qtbot, open_window):
+    s = Settings.load()
+    s.beam, s.nbest, s.debounce_ms = 4, 4, 10
+    w = open_window(s)
+    translate(qtbot, w, "Wir gehen nach Hause.")
+    t = w.rendered.translations[0]
+    alts = [a for piece in range(len(t.best.target_ids) - 1) for a in alternatives(t, piece)]
+    assert alts, "a 4-best list offers alternatives somewhere"
+    alt = alts[0]
+    menu = w.word_menu(w.rendered.output_spans[0][0])
+    assert menu is not None and menu.actions()
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        w.force_prefix(0, alt.prefix)
+    best = w.rendered.translations[0].best
+    assert best.target_ids[: len(alt.prefix)] == alt.prefix
+    assert best.target_ids != t.best.target_ids
+
+
+def test_switching_model_and_device(qtbot, open_window, make_bundle):
+    w = open_window()
+    translate(qtbot, w, "Guten Tag.")
+    rnn = make_bundle("gru-bahdanau-additive", name="tiny-rnn")
+    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+        w.open_model_folder(str(rnn))
+    assert w.model_info.arch == "rnn" and w.model_info.name == "tiny-rnn"
+    assert not w.alignment.layer_box.isEnabled()
+    qtbot.waitUntil(lambda: w.rendered is not None and not w.stale, timeout=TIMEOUT)
+    assert [a.isChecked() for a in w.model_actions if a.data() == str(rnn)] == [True]
+    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+        w.choose_device("cpu")
+    assert w.model_info.device.startswith("cpu") and w.settings.device == "cpu"
+    import torch
+
+    if not torch.cuda.is_available():
+        with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+            w.choose_device("cuda")
+        assert w.model_info.device.startswith("cpu")
+        assert "CUDA" in w.last_error
+
+
+def test_a_folder_without_a_model_is_refused(qtbot, open_window, tmp_path):
+    w = open_window()
+    w.open_model_folder(str(tmp_path))
+    assert "not a model folder" in w.last_error
+    assert w.model_info.name == "run"
+
+
+def test_history_records_searches_and_deletes(tmp_path):
+    h = History(tmp_path / "h.sqlite3", merge_seconds=10)
+    h.record("Guten", "Good", "m", now=100.0)
+    h.record("Guten Morgen", "Good morning", "m", now=101.0)  # same text, still typing
+    h.record("Das Haus", "The house", "m", now=200.0)
+    assert [e.source for e in h.search()] == ["Das Haus", "Guten Morgen"]
+    assert [e.output for e in h.search("MORGEN")] == ["Good morning"]
+    assert h.search("100%") == []
+    h.delete(h.search("Haus")[0].id)
+    assert len(h) == 1
+    h.clear()
+    assert len(h) == 0
+
+
+def test_window_writes_history_unless_turned_off(qtbot, open_window, tmp_path):
+    w = open_window()
+    translate(qtbot, w, "Ich lese ein Buch.")
+    assert [e.source for e in w.history.search("Buch")] == ["Ich lese ein Buch."]
+    w.settings.history_enabled = False
+    translate(qtbot, w, "Ein ganz anderer Satz.")
+    assert w.history.search("anderer") == []
+
+
+def test_settings_persist_across_a_restart(qtbot, open_window):
+    w = open_window()
+    w.settings.beam, w.settings.font_size, w.settings.layout = 3, 17, "stacked"
+    w.apply_settings()
+    w.resize(700, 500)
+    w.close()
+    s = Settings.load()
+    assert (s.beam, s.font_size, s.layout) == (3, 17, "stacked")
+    w2 = open_window(s)
+    assert w2.source_edit.font().pointSize() == 17
+    assert (w2.size().width(), w2.size().height()) == (700, 500)
+
+
+def test_damaged_settings_and_history_are_set_aside(qtbot, open_window, tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text("{not json")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "history.sqlite3").write_bytes(b"garbage" * 1000)
+    w = open_window(Settings.load())
+    assert w.settings.beam == Settings().beam
+    assert list((tmp_path / "config").glob("settings.json.damaged-*"))
+    assert list((tmp_path / "data").glob("history.sqlite3.damaged-*"))
+    assert w.settings.problem and w.history.problem
+    translate(qtbot, w, "Es geht weiter.")
+    assert len(w.history) == 1
+
+
+def test_wrong_types_in_settings_fall_back_to_defaults(app_env, tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text(
+        json.dumps({"beam": "four", "nbest": True, "font_size": 99, "layout": "diagonal"})
+    )
+    s = Settings.load()
+    assert (s.beam, s.nbest, s.font_size, s.layout) == (4, 5, 48, "side-by-side")
+
+
+def test_a_worker_exception_is_shown_once_and_the_app_keeps_working(
+    qtbot, open_window, monkeypatch
+):
+    w = open_window()
+    original = Translator.translate
+
+    def broken(self, *a, **k):
+        raise RuntimeError("simulated engine failure")
+
+    monkeypatch.setattr(Translator, "translate", broken)
+    with qtbot.waitSignal(w.worker.failed, timeout=TIMEOUT):
+        w.source_edit.setPlainText("Eins.")
+    assert "simulated engine failure" in w.statusBar().currentMessage()
+    with qtbot.waitSignal(w.worker.failed, timeout=TIMEOUT):
+        w.source_edit.setPlainText("Zwei.")
+    assert len([e for e in w._shown_errors if "simulated" in e]) == 1
+    monkeypatch.setattr(Translator, "translate", original)
+    assert translate(qtbot, w, "Drei.")
+
+
+def test_open_save_and_bad_files(qtbot, open_window, tmp_path):
+    w = open_window()
+    good = tmp_path / "in.txt"
+    good.write_text("Hallo Welt.\n", encoding="utf-8")
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        assert w.open_file(str(good))
+    out = tmp_path / "out.txt"
+    assert w.save_file(str(out)) and out.read_text().strip() == w.output_edit.toPlainText()
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
+    assert not w.open_file(str(bad))
+    assert "not UTF-8" in w.last_error and str(bad) in w.last_error
+    assert w.source_edit.toPlainText() == "Hallo Welt.\n"  # nothing lost
+
+
+def test_heatmap_exports_png_and_svg(qtbot, open_window, tmp_path):
+    w = open_window()
+    translate(qtbot, w, "Guten Abend.")
+    for name in ("a.png", "a.svg"):
+        w.alignment.export(str(tmp_path / name))
+        assert (tmp_path / name).stat().st_size > 1000
+    assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_every_control_has_an_accessible_name(qtbot, open_window):
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QPlainTextEdit
+
+    w = open_window()
+    for kind in (QPlainTextEdit, QComboBox, QAbstractButton):
+        for widget in w.findChildren(kind):
+            if widget.isVisible():
+                assert widget.accessibleName(), widget
+
+
+def test_exit_after_first_translation_flag(app_env, tmp_path):
+    import subprocess
+    import sys
+
+    env = dict(__import__("os").environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, "-m", "translator_app", "gui", "--exit-after-first-translation",
+         "--text", "Guten Morgen."],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_corrupt_history_rows_do_not_break_search(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE history (id INTEGER PRIMARY KEY)")  # an old, wrong schema
+    db.commit()
+    db.close()
+    h = History(path)
+    assert h.problem and len(h) == 0
