@@ -193,7 +193,9 @@ def main() -> int:
         )
         if args.test:
             report["quality"] = q = quality(translator, args.test)
-            print(f"  {args.test.name}: greedy BLEU {q['bleu']:.2f}, chrF {q['chrf']:.2f} ({q['pairs']} pairs)")
+            print(
+                f"  {args.test.name}: greedy BLEU {q['bleu']:.2f}, chrF {q['chrf']:.2f} ({q['pairs']} pairs)"
+            )
     results["peak_rss_mb"] = peak_rss_mb()
     print(f"\npeak memory (RSS): {results['peak_rss_mb']:.0f} MB")
     if torch.cuda.is_available() and bundle.device.type == "cuda":

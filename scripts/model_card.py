@@ -53,7 +53,7 @@ def parameters(bundle_dir: Path) -> int:
         return 0
     with safe_open(str(path), "pt") as f:
         # Tied weights are stored once, so this counts each parameter once.
-        return sum(_prod(f.get_slice(k).get_shape()) for k in f.keys())
+        return sum(_prod(f.get_slice(k).get_shape()) for k in f.keys())  # noqa: SIM118 - not a dict
 
 
 def _prod(shape) -> int:
@@ -79,11 +79,15 @@ def main(argv=None) -> int:
         sys.exit(f"model_card: no bundle at {args.model}")
     data = load(args.prepared) or {}
     bench = load(args.reports / "bench.json")
-    main_log = [
-        json.loads(line)
-        for line in (args.runs / "transformer" / "log.jsonl").read_text().splitlines()
-        if line.strip()
-    ] if (args.runs / "transformer" / "log.jsonl").exists() else []
+    main_log = (
+        [
+            json.loads(line)
+            for line in (args.runs / "transformer" / "log.jsonl").read_text().splitlines()
+            if line.strip()
+        ]
+        if (args.runs / "transformer" / "log.jsonl").exists()
+        else []
+    )
 
     metrics: dict = {"test_sets": {}, "published": {}, "comparison": {}, "bench": bench or {}}
     lines = [
@@ -176,7 +180,9 @@ def main(argv=None) -> int:
             f"that meet the 50 ms goal: **{best}**; lowest dev loss: **{lowest}**. "
             "All three meet the latency goal.",
         ]
-        spread = max(c["bleu"] or 0 for c in comp.values()) - min(c["bleu"] or 0 for c in comp.values())
+        spread = max(c["bleu"] or 0 for c in comp.values()) - min(
+            c["bleu"] or 0 for c in comp.values()
+        )
         if spread < 1.0:
             lines += [
                 "",
@@ -262,7 +268,10 @@ def main(argv=None) -> int:
     # ---------------------------------------------------------------- speed
     if bench:
         lines += ["", "## Speed on 2 CPU cores", ""]
-        lines += ["| precision | p95 ms, 20 words, greedy | BLEU Multi30k greedy |", "|---|---|---|"]
+        lines += [
+            "| precision | p95 ms, 20 words, greedy | BLEU Multi30k greedy |",
+            "|---|---|---|",
+        ]
         for prec, res in bench.get("precisions", {}).items():
             q = res.get("quality") or {}
             lines.append(f"| {prec} | {fmt(p95_20w(bench, prec))} | {fmt(q.get('bleu'))} |")

@@ -121,7 +121,7 @@ class Blocklist:
             self.norm_en.add(normalise(en))
 
     def match(self, de: str, en: str) -> str | None:
-        """"exact", "normalised" or None."""
+        """ "exact", "normalised" or None."""
         if de in self.exact_de or en in self.exact_en:
             return "exact"
         if normalise(de) in self.norm_de or normalise(en) in self.norm_en:
@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     held = Blocklist()
     held.add((de, en) for _, de, en in valid)
 
-    report: dict = {"corpora": {}, "test_files": [str(f.relative_to(args.data)) for f in test_files]}
+    report: dict = {
+        "corpora": {},
+        "test_files": [str(f.relative_to(args.data)) for f in test_files],
+    }
     seen: set[tuple[str, str]] = set()
     out_pairs: list[tuple[str, str]] = []
     for name, rel, tokenised, licence in TRAIN:

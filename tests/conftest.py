@@ -171,8 +171,6 @@ def write_config(
     return cfg
 
 
-
-
 @pytest.fixture(scope="session")
 def overfit_run(tmp_path_factory):
     """One tiny Transformer trained (once per test session) to reproduce the 40 fixture

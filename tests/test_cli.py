@@ -108,9 +108,13 @@ def test_bad_numbers(bundle_dir, capsys):
     assert "--beam must be at least 1" in capsys.readouterr().err
 
 
-def test_no_command_prints_usage(capsys):
-    assert cli.main([]) == 2
-    assert "translate" in capsys.readouterr().err
+def test_no_command_opens_the_window_or_explains_there_is_no_display(capsys, monkeypatch):
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert cli.main([]) == 1
+    err = capsys.readouterr().err
+    assert "no display" in err and "translator-app translate" in err and "Traceback" not in err
 
 
 def test_as_a_real_process_without_traceback(bundle_dir, tmp_path):

@@ -15,6 +15,7 @@ from trainer import cli
 from trainer.train import load_checkpoint
 from translator_app.core import Translator, load_bundle
 
+
 @pytest.fixture(scope="module")
 def trained(overfit_run):
     return overfit_run

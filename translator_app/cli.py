@@ -164,6 +164,4 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         argv = ["gui"]
-    return run_main(
-        build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,)
-    )
+    return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))

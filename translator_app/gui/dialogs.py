@@ -199,4 +199,3 @@ class ModelCardDialog(QDialog):
         layout.addWidget(view)
         layout.addWidget(close)
         self.resize(720, 560)
-

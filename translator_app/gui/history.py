@@ -10,6 +10,7 @@ A damaged database never stops the app: it is moved aside, a fresh one is create
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -65,10 +66,8 @@ class History:
 
     def _recover(self, error: Exception) -> sqlite3.Connection:
         aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
+        with contextlib.suppress(OSError):
             os.replace(self.path, aside)
-        except OSError:
-            pass
         self.problem = (
             f"The history database {self.path} was damaged ({error}); a new one was started "
             f"and the old file was kept as {aside.name}."

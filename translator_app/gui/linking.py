@@ -148,7 +148,9 @@ def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
         if token in seen:
             continue
         seen.add(token)
-        label = cand.target_pieces[piece].replace("\u2581", " ").strip() or cand.target_pieces[piece]
+        label = (
+            cand.target_pieces[piece].replace("\u2581", " ").strip() or cand.target_pieces[piece]
+        )
         alt = Alternative(label, cand.text, prefix + (token,))
         (sharing if cand.target_ids[:piece] == prefix else other).append(alt)
     return sharing + other

@@ -8,6 +8,7 @@ file written by a newer or older version still loads.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -111,10 +112,8 @@ class Settings:
 
 def _move_aside(path: Path) -> Path:
     aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    try:
+    with contextlib.suppress(OSError):
         os.replace(path, aside)
-    except OSError:
-        pass
     return aside
 
 

@@ -7,6 +7,7 @@ latest one is dropped, so a burst of typing shows only the last edit's translati
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer, Signal
@@ -227,7 +228,11 @@ class MainWindow(QMainWindow):
             self.card_action.setShortcut(QKeySequence("Ctrl+I"))
             self.card_action.triggered.connect(self.model_card_dialog)
             self.all_actions += [self.open_model_action, self.card_action]
-            for name, label in (("auto", "Auto (CUDA when available)"), ("cpu", "CPU"), ("cuda", "CUDA")):
+            for name, label in (
+                ("auto", "Auto (CUDA when available)"),
+                ("cpu", "CPU"),
+                ("cuda", "CUDA"),
+            ):
                 a = QAction(label, self, checkable=True)
                 a.triggered.connect(lambda _=False, n=name: self.choose_device(n))
                 self.device_group.addAction(a)
@@ -247,9 +252,7 @@ class MainWindow(QMainWindow):
         font.setPointSize(s.font_size)
         self.source_edit.setFont(font)
         self.output_edit.setFont(font)
-        self.splitter.setOrientation(
-            Qt.Vertical if s.layout == "stacked" else Qt.Horizontal
-        )
+        self.splitter.setOrientation(Qt.Vertical if s.layout == "stacked" else Qt.Horizontal)
         self.coverage_action.setChecked(s.coverage_hint)
         self.debounce_ms = s.debounce_ms
 
@@ -275,9 +278,7 @@ class MainWindow(QMainWindow):
     def load_model(self, path: str) -> None:
         if not is_bundle(Path(path)):
             self.model_label.setText("No model")
-            self.show_error(
-                f"No model at {path}. Use Model → Open model folder… to choose one."
-            )
+            self.show_error(f"No model at {path}. Use Model → Open model folder… to choose one.")
             return
         self.next_id += 1
         self.load_id = self.next_id
@@ -398,8 +399,10 @@ class MainWindow(QMainWindow):
         link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
         self._link = link
         self._apply_highlights(link)
-        sentence = link.sentence if link else (
-            r.sentence_at_source(pos) if side == "source" else r.sentence_at_output(pos)
+        sentence = (
+            link.sentence
+            if link
+            else (r.sentence_at_source(pos) if side == "source" else r.sentence_at_output(pos))
         )
         if sentence is None and r.translations:
             sentence = 0
@@ -459,7 +462,7 @@ class MainWindow(QMainWindow):
                 and event.button() == Qt.LeftButton
                 and not edit.textCursor().hasSelection()
             ):
-                QTimer.singleShot(0, lambda p=event.position().toPoint(): self._word_menu(p))
+                QTimer.singleShot(0, partial(self._word_menu, event.position().toPoint()))
         return super().eventFilter(obj, event)
 
     # -------------------------------------------- word details, alternatives
@@ -667,4 +670,3 @@ def _same(a: str, b: str) -> bool:
         return bool(a and b) and Path(a).resolve() == Path(b).resolve()
     except OSError:
         return a == b
-
