@@ -68,6 +68,7 @@ class AlignmentPanel(QWidget):
         self.layer_box.setAccessibleName("Attention layer")
         self.head_box = QComboBox()
         self.head_box.setAccessibleName("Attention head")
+        self.head_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.export_button = QPushButton("Export…")
         self.export_button.setAccessibleName("Export heatmap as PNG or SVG")
         self.export_button.clicked.connect(self.export_dialog)
