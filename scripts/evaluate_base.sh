@@ -27,4 +27,5 @@ done
 
 $PY bench/bench_translate.py --model "$MODEL" --runs 3 --threads 2 --precision fp32 int8 bf16 \
     --test "$DATA/multi30k/test_2016_flickr.deu-eng.tsv.xz" --json "$OUT/bench.json"
+mkdir -p docs/base-model && cp "$OUT"/*.png docs/base-model/
 $PY scripts/model_card.py --model "$MODEL" --reports "$OUT"

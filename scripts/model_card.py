@@ -130,8 +130,8 @@ def main(argv=None) -> int:
         "more data (OPUS-MT: all of OPUS) or use tokenised, lower-cased BLEU (tutorial and "
         "IWSLT14 figures), so they are context, not like-for-like comparisons.",
         "",
-        "BLEU by source length: `eval-reports/base/<test set>.png` (made by the same eval "
-        "command).",
+        "BLEU by source length: `docs/base-model/<test set>.png` in the repository (copies "
+        "of the plots the eval command writes to eval-reports/base/).",
     ]
 
     # ---------------------------------------------------------------- comparison
