@@ -172,8 +172,6 @@ def main(argv=None) -> int:
         fast = {a: c for a, c in comp.items() if (c["p95_ms_20w_greedy"] or 1e9) <= 50}
         best = max(fast or comp, key=lambda a: (comp[a]["bleu"] or 0, -comp[a]["valid_loss"]))
         lowest = min(comp, key=lambda a: comp[a]["valid_loss"])
-        bundled = config["model"]["arch"]
-        bundled = "transformer" if bundled == "transformer" else bundled
         lines += [
             "",
             f"Budget: {minutes:.0f} minutes of training each. Best dev BLEU among the models "

@@ -24,21 +24,31 @@ def bundled_model_dir() -> Path:
 APP_NAME = "translator-app"
 
 
-def user_models_dir() -> Path:
-    """Where fine-tuned bundles go and where the app looks for them (platformdirs).
-    ``TRANSLATOR_DATA_DIR`` overrides the data folder (tests, portable installs)."""
-    override = os.environ.get("TRANSLATOR_DATA_DIR")
-    if override:
-        return Path(override) / "models"
-    import platformdirs  # the app's dependency; imported late so the trainer runs without it
-
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "models"
-
-
-def user_cache_dir() -> Path:
-    override = os.environ.get("TRANSLATOR_CACHE_DIR")
+def _user_dir(env: str, kind: str) -> Path:
+    """A per-user folder: ``env`` overrides it (tests, portable installs), else
+    platformdirs' ``user_<kind>_dir`` (imported late: the trainer runs without it)."""
+    override = os.environ.get(env)
     if override:
         return Path(override)
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+    return Path(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME, appauthor=False))
+
+
+def user_data_dir() -> Path:
+    """History and fine-tuned models; ``TRANSLATOR_DATA_DIR`` overrides it."""
+    return _user_dir("TRANSLATOR_DATA_DIR", "data")
+
+
+def user_config_dir() -> Path:
+    """Settings; ``TRANSLATOR_CONFIG_DIR`` overrides it."""
+    return _user_dir("TRANSLATOR_CONFIG_DIR", "config")
+
+
+def user_models_dir() -> Path:
+    """Where fine-tuned bundles go and where the app looks for them."""
+    return user_data_dir() / "models"
+
+
+def user_cache_dir() -> Path:
+    return _user_dir("TRANSLATOR_CACHE_DIR", "cache")

@@ -107,23 +107,21 @@ class HistoryDialog(QDialog):
         header.setSectionResizeMode(1, QHeaderView.Stretch)
         header.setSectionResizeMode(2, QHeaderView.Stretch)
         self.table.doubleClicked.connect(lambda _: self._reuse())
-        reuse = QPushButton("Reuse")
-        reuse.setAccessibleName("Put the selected German text into the input box")
-        reuse.clicked.connect(self._reuse)
-        delete = QPushButton("Delete")
-        delete.setAccessibleName("Delete the selected entries")
-        delete.clicked.connect(self._delete)
-        clear = QPushButton("Clear all")
-        clear.setAccessibleName("Delete the whole history")
-        clear.clicked.connect(self._clear)
-        close = QPushButton("Close")
-        close.setAccessibleName("Close history")
-        close.clicked.connect(self.accept)
         buttons = QHBoxLayout()
-        for b in (reuse, delete, clear):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        buttons.addWidget(close)
+        for text, name, slot in (
+            ("Reuse", "Put the selected German text into the input box", self._reuse),
+            ("Delete", "Delete the selected entries", self._delete),
+            ("Clear all", "Delete the whole history", self._clear),
+            (None, None, None),
+            ("Close", "Close history", self.accept),
+        ):
+            if text is None:
+                buttons.addStretch(1)
+                continue
+            button = QPushButton(text)
+            button.setAccessibleName(name)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.search)
         layout.addWidget(self.table, 1)

@@ -86,9 +86,9 @@ def piece_at(spans, offset: int) -> int | None:
     return best
 
 
-def render(text: str, translations: list[Translation | None]) -> Rendered:
-    """Join the known translations (missing ones leave a gap) into the output text."""
-    segments = split_sentences(text)
+def render(text: str, segments: list[Segment], translations: list[Translation | None]) -> Rendered:
+    """Join the known translations (missing ones leave a gap) into the output text;
+    ``segments`` are ``text``'s sentences, as :meth:`Document.lookup` returned them."""
     outs = [t.text if t is not None else "" for t in translations]
     output, spans = join_with_spans(text, segments, outs)
     return Rendered(text, output, tuple(segments), tuple(translations), tuple(spans))

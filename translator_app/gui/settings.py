@@ -16,28 +16,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from translator_app.core.paths import APP_NAME
+from translator_app.core.paths import user_config_dir
 
 LAYOUTS = ("side-by-side", "stacked")
 DEVICES = ("auto", "cpu", "cuda")
-
-
-def config_dir() -> Path:
-    override = os.environ.get("TRANSLATOR_CONFIG_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
-def data_dir() -> Path:
-    override = os.environ.get("TRANSLATOR_DATA_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 @dataclass
@@ -60,7 +42,7 @@ class Settings:
 
     @classmethod
     def path(cls) -> Path:
-        return config_dir() / "settings.json"
+        return user_config_dir() / "settings.json"
 
     @classmethod
     def load(cls) -> Settings:

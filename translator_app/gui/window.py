@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import bundled_model_dir
+from translator_app.core.paths import user_data_dir
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.dialogs import (
     HistoryDialog,
@@ -52,7 +53,7 @@ from translator_app.gui.linking import (
     weak_coverage,
 )
 from translator_app.gui.models import ModelEntry, discover, is_bundle
-from translator_app.gui.settings import Settings, data_dir
+from translator_app.gui.settings import Settings
 from translator_app.gui.worker import (
     LoadRequest,
     ModelInfo,
@@ -79,7 +80,7 @@ class MainWindow(QMainWindow):
         self.worker.load_failed.connect(self._on_load_failed)
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
-        self.history = History(data_dir() / "history.sqlite3")
+        self.history = History(user_data_dir() / "history.sqlite3")
         self.model_info: ModelInfo | None = None
         self.loading_path: str | None = None
         self.rendered: Rendered | None = None
@@ -88,7 +89,7 @@ class MainWindow(QMainWindow):
         self.pending_id = -1
         self.load_id = -1
         self._shown_errors: set[str] = set()
-        self._link: Link | None = None
+        self.last_error = ""
         self._focus_side = "source"
 
         self._build_editors()
@@ -194,21 +195,36 @@ class MainWindow(QMainWindow):
         self._action(m, "&History…", self.history_dialog, "Ctrl+H")
         self._action(m, "&Export heatmap…", self.alignment.export_dialog, "Ctrl+E")
 
-        self.model_menu = bar.addMenu("&Model")
-        self.device_group = QActionGroup(self)
-        self.device_actions: dict[str, QAction] = {}
+        # Model menu: the model list (rebuilt as models come and go), then fixed actions.
+        m = self.model_menu = bar.addMenu("&Model")
         self.model_group = QActionGroup(self)
         self.model_actions: list[QAction] = []
+        self.models_end = m.addSeparator()
+        self._action(m, "Open model folder…", self.open_model_dialog, "Ctrl+Shift+O")
+        self._action(m, "Model card…", self.model_card_dialog, "Ctrl+I")
+        m.addSeparator()
+        device_menu = m.addMenu("&Device")
+        self.device_group = QActionGroup(self)
+        self.device_actions: dict[str, QAction] = {}
+        for name, label in (
+            ("auto", "Auto (CUDA when available)"),
+            ("cpu", "CPU"),
+            ("cuda", "CUDA"),
+        ):
+            a = self._action(
+                device_menu, label, lambda _=False, n=name: self.choose_device(n), checkable=True
+            )
+            self.device_group.addAction(a)
+            self.device_actions[name] = a
 
         m = bar.addMenu("&Help")
         self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
         self.rebuild_model_menu()
 
     def rebuild_model_menu(self) -> None:
-        m = self.model_menu
-        m.clear()
         for a in self.model_actions:
             self.model_group.removeAction(a)
+            self.model_menu.removeAction(a)
         self.model_actions = []
         current = self.loading_path or (self.model_info.path if self.model_info else "")
         for entry in discover(self.settings.extra_models):
@@ -217,33 +233,9 @@ class MainWindow(QMainWindow):
             a.setChecked(_same(entry.path, current))
             a.triggered.connect(lambda _=False, e=entry: self.choose_model(e))
             self.model_group.addAction(a)
-            m.addAction(a)
+            self.model_menu.insertAction(self.models_end, a)
             self.model_actions.append(a)
-        m.addSeparator()
-        if not any(a.text().startswith("Open model folder") for a in self.all_actions):
-            self.open_model_action = QAction("Open model folder…", self)
-            self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-            self.open_model_action.triggered.connect(self.open_model_dialog)
-            self.card_action = QAction("Model card…", self)
-            self.card_action.setShortcut(QKeySequence("Ctrl+I"))
-            self.card_action.triggered.connect(self.model_card_dialog)
-            self.all_actions += [self.open_model_action, self.card_action]
-            for name, label in (
-                ("auto", "Auto (CUDA when available)"),
-                ("cpu", "CPU"),
-                ("cuda", "CUDA"),
-            ):
-                a = QAction(label, self, checkable=True)
-                a.triggered.connect(lambda _=False, n=name: self.choose_device(n))
-                self.device_group.addAction(a)
-                self.device_actions[name] = a
-        m.addAction(self.open_model_action)
-        m.addAction(self.card_action)
-        m.addSeparator()
-        device_menu = m.addMenu("&Device")
-        for name, a in self.device_actions.items():
-            a.setChecked(name == self.settings.device)
-            device_menu.addAction(a)
+        self.device_actions[self.settings.device].setChecked(True)
 
     # --------------------------------------------------------------- settings
     def apply_settings(self) -> None:
@@ -339,7 +331,7 @@ class MainWindow(QMainWindow):
         if not missing:
             self.worker.cancel()
             self.pending_id = -1
-            self._show(render(text, found), seconds=None)
+            self._show(render(text, segments, found), seconds=None)
             return
         self.next_id += 1
         self.pending_id = self.next_id
@@ -354,11 +346,11 @@ class MainWindow(QMainWindow):
         self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
         self.pending_id = -1
         text = self.source_edit.toPlainText()
-        _, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
+        segments, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
         if missing:
             self.translate_now()
             return
-        self._show(render(text, found), seconds=result.seconds)
+        self._show(render(text, segments, found), seconds=result.seconds)
 
     def _on_failed(self, request_id: int, message: str) -> None:
         if request_id == self.pending_id:
@@ -397,7 +389,6 @@ class MainWindow(QMainWindow):
         edit = self.source_edit if side == "source" else self.output_edit
         pos = edit.textCursor().position() if pos is None else pos
         link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
-        self._link = link
         self._apply_highlights(link)
         sentence = (
             link.sentence
@@ -432,7 +423,6 @@ class MainWindow(QMainWindow):
         self.output_edit.setExtraSelections(out_sel)
 
     def _clear_highlights(self) -> None:
-        self._link = None
         self.source_edit.setExtraSelections([])
         self.output_edit.setExtraSelections([])
 

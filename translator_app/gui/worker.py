@@ -14,7 +14,6 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
@@ -201,7 +200,3 @@ def _describe(e: Exception) -> str:
         return str(e)
     traceback.print_exception(e)
     return f"{type(e).__name__}: {e}"
-
-
-def model_label(path: str | Path) -> str:
-    return Path(path).name or str(path)
