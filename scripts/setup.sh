@@ -4,6 +4,7 @@
 #
 #   bash scripts/setup.sh            # app + engine + trainer, CPU build of PyTorch 2.13
 #   bash scripts/setup.sh --dev      # ... plus pytest, pytest-qt and ruff
+#   bash scripts/setup.sh --package  # ... plus PyInstaller (packaging/build.sh)
 #   TORCH_VARIANT=cuda bash scripts/setup.sh   # CUDA build of PyTorch 2.13 instead
 #
 # TORCH_INDEX_URL, when set, is the package index PyTorch is taken from (for a CPU build
@@ -12,11 +13,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dev=0
+package=0
 for arg in "$@"; do
     case "$arg" in
         --dev) dev=1 ;;
+        --package) package=1 ;;
         --cuda) TORCH_VARIANT=cuda ;;
-        *) echo "setup.sh: unknown option $arg (use --dev, --cuda)" >&2; exit 2 ;;
+        *) echo "setup.sh: unknown option $arg (use --dev, --package, --cuda)" >&2; exit 2 ;;
     esac
 done
 variant="${TORCH_VARIANT:-cpu}"
@@ -30,13 +33,20 @@ fi
 pip=(.venv/bin/python -m pip --disable-pip-version-check -q)
 
 stamp=".venv/.setup-stamp"
-want="$(cat pyproject.toml | sha256sum | cut -c1-16) torch=$torch_version-$variant dev=$dev"
+base="$(cat pyproject.toml | sha256sum | cut -c1-16) torch=$torch_version-$variant"
+want="$base dev=$dev package=$package"
 if [ -f "$stamp" ]; then
-    have="$(cat "$stamp")"
-    # A --dev install also satisfies a plain one.
-    if [ "$have" = "$want" ] || { [ "$dev" = 0 ] && [ "$have" = "${want% dev=0} dev=1" ]; }; then
+    read -r have_hash have_torch have_dev have_package < "$stamp" || true
+    # An install with more extras also satisfies one with fewer.
+    if [ "$have_hash $have_torch" = "$base" ] &&
+        { [ "$dev" = 0 ] || [ "$have_dev" = "dev=1" ]; } &&
+        { [ "$package" = 0 ] || [ "$have_package" = "package=1" ]; }; then
         exit 0
     fi
+    # Keep the extras installed earlier.
+    [ "$have_dev" = "dev=1" ] && dev=1
+    [ "$have_package" = "package=1" ] && package=1
+    want="$base dev=$dev package=$package"
 fi
 
 have_cuda=$(.venv/bin/python -c "import torch; print('cuda' if torch.version.cuda else 'cpu')" 2>/dev/null || echo none)
@@ -56,8 +66,11 @@ elif [ "$have_cuda" = "none" ]; then
 fi
 
 echo "setup: installing the project"
+extras=()
+[ "$dev" = 1 ] && extras+=(dev)
+[ "$package" = 1 ] && extras+=(package)
 extra=""
-[ "$dev" = 1 ] && extra="[dev]"
+[ "${#extras[@]}" -gt 0 ] && extra="[$(IFS=,; echo "${extras[*]}")]"
 "${pip[@]}" install -e ".$extra" 2>&1 | grep -v "^WARNING: Location" || true
 .venv/bin/python -c "import translator_app.core, sentencepiece, safetensors, pysbd, sacrebleu" \
     || { echo "setup: the project did not install" >&2; exit 1; }

@@ -158,3 +158,35 @@ def test_engine_core_does_not_import_qt():
     code = "import sys, translator_app.core, translator_app.cli; print(any(m.startswith(('PySide6', 'matplotlib')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_train_command_is_the_trainer(capsys):
+    # The built app has one executable; `translator-app train` must reach the trainer.
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["train", "finetune", "--help"])
+    assert exit_info.value.code == 0
+    assert "--model" in capsys.readouterr().out
+
+
+def test_size_report_names_the_largest_parts(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "packaging" / "size_report.py"
+    spec = importlib.util.spec_from_file_location("size_report", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = module.report
+
+    (tmp_path / "_internal" / "torch" / "lib").mkdir(parents=True)
+    (tmp_path / "_internal" / "torch" / "lib" / "big.so").write_bytes(b"x" * 3_000_000)
+    (tmp_path / "_internal" / "small").mkdir()
+    (tmp_path / "_internal" / "small" / "a.py").write_bytes(b"x" * 1000)
+    (tmp_path / "translator-app").write_bytes(b"x" * 2_000_000)
+    text = report(tmp_path)
+    assert text.splitlines()[0].endswith("in 3 files")
+    largest = text.split("largest files:")[1].splitlines()[1]
+    assert largest.strip().endswith("_internal/torch/lib/big.so")
+    by_package = text.split("by package:")[1].splitlines()[1:]
+    assert by_package[0].strip().endswith("torch")
+    assert by_package[1].strip().endswith("(top-level files)")

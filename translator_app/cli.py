@@ -2,6 +2,8 @@
 
 ``translator-app translate [TEXT ...]`` translates its arguments, or standard input line
 by line, to standard output. Errors are one sentence on stderr and a non-zero exit.
+``translator-app train ...`` is ``translator-train ...``: the built app has one executable,
+and the app runs its fine-tunes through it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Open the desktop translator window.",
     )
     add_gui_arguments(gui)
+    sub.add_parser(
+        "train",
+        add_help=False,
+        help="the trainer: `translator-app train --help` (same as translator-train)",
+    )
     tr = sub.add_parser(
         "translate",
         help="translate German text to English on the command line",
@@ -164,4 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         argv = ["gui"]
+    if argv[0] == "train":
+        from trainer.cli import main as train
+
+        return train(argv[1:])
     return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))

@@ -8,6 +8,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", help="a German text file to open (UTF-8)")
     p.add_argument("--model", help="bundle folder to load (default: the last used, or bundled)")
     p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="overrides the setting")
     p.add_argument("--text", help="German text to put into the input box at start")
@@ -33,8 +34,10 @@ def run_gui(args: argparse.Namespace) -> int:
         )
         return 1
     from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from translator_app.core.paths import resources_dir
     from translator_app.gui.settings import Settings
     from translator_app.gui.window import MainWindow
 
@@ -42,6 +45,7 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setApplicationName("translator-app")
     app.setApplicationDisplayName("German → English Translator")
     app.setStyle("Fusion")  # follows the system light/dark colour scheme on every platform
+    app.setWindowIcon(QIcon(str(resources_dir() / "icon.svg")))
     settings = Settings.load()
     if args.device:
         settings.device = args.device
@@ -52,7 +56,9 @@ def run_gui(args: argparse.Namespace) -> int:
         window.worker.failed.connect(lambda *_: app.exit(1))
         QTimer.singleShot(120_000, lambda: app.exit(2))  # never hang a smoke test
     window.show()
-    if args.text:
+    if args.file:
+        window.open_file(args.file)  # a problem shows in the status bar
+    elif args.text:
         window.source_edit.setPlainText(args.text)
     code = app.exec()
     window.close()
