@@ -19,38 +19,6 @@ from translator_app.gui.settings import Settings  # noqa: E402
 TIMEOUT = 20_000
 
 
-@pytest.fixture
-def app_env(tmp_path, monkeypatch, overfit_run):
-    """User folders in tmp and the tiny overfit model as "the bundled model"."""
-    bundle = overfit_run / "model"
-    monkeypatch.setenv("TRANSLATOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("TRANSLATOR_MODEL", str(bundle))
-    return bundle
-
-
-@pytest.fixture
-def open_window(qtbot, app_env):
-    from translator_app.gui.window import MainWindow
-
-    windows = []
-
-    def make(settings: Settings | None = None, **kwargs):
-        if settings is None:
-            settings = Settings.load()
-            settings.beam, settings.nbest, settings.debounce_ms = 1, 1, 10
-        w = MainWindow(settings, **kwargs)
-        qtbot.addWidget(w)
-        w.show()
-        qtbot.waitUntil(lambda: w.model_info is not None or w.loading_path is None, timeout=TIMEOUT)
-        windows.append(w)
-        return w
-
-    yield make
-    for w in windows:
-        w.worker.shutdown()
-
-
 def translate(qtbot, window, text: str) -> str:
     with qtbot.waitSignal(window.translation_shown, timeout=TIMEOUT) as blocker:
         window.source_edit.setPlainText(text)

@@ -97,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     ft.add_argument("--work-dir", type=Path, help="checkpoints (default: your cache folder)")
     ft.add_argument("--resume", action="store_true")
+    ft.add_argument(
+        "--progress",
+        choices=("text", "json"),
+        default="text",
+        help="json: progress and results as JSON lines on stdout (for the app)",
+    )
 
     ev = sub.add_parser(
         "eval",

@@ -196,6 +196,7 @@ def cmd_finetune(args) -> int:
         resume=args.resume,
         device=args.device,
         info=info,
+        progress_json=args.progress == "json",
     )
     if not _is_main():
         return 0
@@ -215,6 +216,8 @@ def cmd_finetune(args) -> int:
     metrics = {"heldout": {"pairs": len(valid_pairs), "base": before, "finetuned": after}}
     bundle = export_checkpoint(best, out, name=name, extra_metrics=metrics)
     print(f"new model: {bundle}")
+    if args.progress == "json":
+        print(json.dumps({"done": str(bundle), **metrics}), flush=True)
     return 0
 
 

@@ -1,20 +1,32 @@
 """A one-line progress display: step, loss, tokens/s, learning rate and ETA.
 
+With ``json_lines`` it writes one JSON object per line instead (``{"step": ...}`` for
+progress, ``{"note": ...}`` for messages), several times a second: the app reads them
+from a fine-tune it runs as a separate process to drive its progress bar.
+
 Written here rather than taken from tqdm because the GPU machines the trainer runs on
 have only torch, sentencepiece, sacrebleu and safetensors; it is a few lines.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 
 
 class Progress:
-    def __init__(self, total: int, start_step: int = 0, enabled: bool = True, stream=None) -> None:
-        self.total, self.enabled = total, enabled
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
+    def __init__(
+        self,
+        total: int,
+        start_step: int = 0,
+        enabled: bool = True,
+        stream=None,
+        json_lines: bool = False,
+    ) -> None:
+        self.total, self.enabled, self.json_lines = total, enabled, json_lines
+        self.stream = stream or (sys.stdout if json_lines else sys.stderr)
+        self.tty = self.stream.isatty() and not json_lines
         self.step = start_step
         self.losses: list[float] = []
         self.window: list[tuple[int, float]] = []  # (tokens, seconds) of recent steps
@@ -25,19 +37,31 @@ class Progress:
         self.losses.append(loss)
         self.window = (self.window + [(tokens, seconds)])[-50:]
         now = time.monotonic()
-        if not self.enabled or (
-            now - self.last_print < (0.5 if self.tty else 30) and step != self.total
-        ):
+        interval = 0.25 if self.json_lines else 0.5 if self.tty else 30
+        if not self.enabled or (now - self.last_print < interval and step != self.total):
             return
         self.last_print = now
         secs_per_step = sum(s for _, s in self.window) / len(self.window)
         eta = secs_per_step * (self.total - step)
         recent = self.losses[-50:]
-        line = (
-            f"step {step}/{self.total} | loss {sum(recent) / len(recent):.3f} | "
-            f"{self.tokens_per_s():,.0f} tok/s | lr {lr:.2e} | ETA {_clock(eta)}"
-        )
-        self.stream.write(("\r" + line.ljust(90)) if self.tty else line + "\n")
+        loss_now = sum(recent) / len(recent)
+        if self.json_lines:
+            record = {
+                "step": step,
+                "total": self.total,
+                "loss": round(loss_now, 4),
+                "tokens_per_s": round(self.tokens_per_s()),
+                "lr": lr,
+                "eta_s": round(eta, 1),
+            }
+            line = json.dumps(record) + "\n"
+        else:
+            text = (
+                f"step {step}/{self.total} | loss {loss_now:.3f} | "
+                f"{self.tokens_per_s():,.0f} tok/s | lr {lr:.2e} | ETA {_clock(eta)}"
+            )
+            line = ("\r" + text.ljust(90)) if self.tty else text + "\n"
+        self.stream.write(line)
         self.stream.flush()
 
     def tokens_per_s(self) -> float:
@@ -53,7 +77,10 @@ class Progress:
         return mean
 
     def note(self, message: str) -> None:
-        if self.enabled:
+        if self.enabled and self.json_lines:
+            self.stream.write(json.dumps({"note": message}) + "\n")
+            self.stream.flush()
+        elif self.enabled:
             self.stream.write(
                 ("\r" if self.tty else "") + message.ljust(90 if self.tty else 0) + "\n"
             )

@@ -153,8 +153,10 @@ def train(
     device: str = "auto",
     info: dict | None = None,
     log=print,
+    progress_json: bool = False,
 ) -> Path:
-    """Train; returns the path of the best checkpoint."""
+    """Train; returns the path of the best checkpoint. ``progress_json``: progress as
+    JSON lines on stdout (see trainer.progress)."""
     tc = cfg.train
     out = Path(tc.out_dir)
     last_path, best_path = out / "checkpoints" / "last.pt", out / "checkpoints" / "best.pt"
@@ -271,7 +273,9 @@ def train(
             previous_handler = None
 
     # ------------------------------------------------------------------ loop
-    progress = Progress(tc.steps, start_step=state.step, enabled=dist.is_main)
+    progress = Progress(
+        tc.steps, start_step=state.step, enabled=dist.is_main, json_lines=progress_json
+    )
     model.train()
     stop = False
     budget_s = tc.max_minutes * 60 if tc.max_minutes > 0 else float("inf")

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.paths import user_data_dir
 from translator_app.gui.alignment import AlignmentPanel
+from translator_app.gui.corrections import CorrectionsDialog, CorrectionsStore, pairs_from_edit
 from translator_app.gui.dialogs import (
     HistoryDialog,
     ModelCardDialog,
@@ -54,6 +55,7 @@ from translator_app.gui.linking import (
 )
 from translator_app.gui.models import ModelEntry, discover, is_bundle
 from translator_app.gui.settings import Settings
+from translator_app.gui.teach import TeachDialog
 from translator_app.gui.worker import (
     LoadRequest,
     ModelInfo,
@@ -81,6 +83,10 @@ class MainWindow(QMainWindow):
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
+        self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
+        self.correcting = False  # the user is editing the English output
+        self.correction_source = ""
+        self.teach: TeachDialog | None = None
         self.model_info: ModelInfo | None = None
         self.loading_path: str | None = None
         self.rendered: Rendered | None = None
@@ -105,7 +111,7 @@ class MainWindow(QMainWindow):
         if self.settings.window_state:
             self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
         self.alignment_dock.setVisible(self.settings.show_alignment)
-        for problem in (self.settings.problem, self.history.problem):
+        for problem in (self.settings.problem, self.history.problem, self.corrections.problem):
             if problem:
                 self.show_error(problem)
         self.load_model(model or self.settings.model or str(bundled_model_dir()))
@@ -154,6 +160,13 @@ class MainWindow(QMainWindow):
         self.time_label.setAccessibleName("Last translation time")
         for label in (self.model_label, self.device_label, self.time_label):
             self.statusBar().addPermanentWidget(label)
+        self.correction_label = QLabel(
+            "Correcting the translation: Ctrl+Shift+S keeps it for the next fine-tune, "
+            "Esc discards it"
+        )
+        self.correction_label.setAccessibleName("Correction mode")
+        self.statusBar().addWidget(self.correction_label)
+        self.correction_label.hide()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
         action = QAction(text, self)
@@ -180,6 +193,15 @@ class MainWindow(QMainWindow):
         self._action(m, "C&lear", self.clear, "Ctrl+L")
         self._action(m, "&Word details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
         m.addSeparator()
+        self._action(m, "Co&rrect the translation", self.begin_correction, "F2")
+        self.save_correction_action = self._action(
+            m, "&Save the correction", self.save_correction, "Ctrl+Shift+S"
+        )
+        self.discard_correction_action = self._action(
+            m, "&Discard the correction", self.discard_correction, "Esc"
+        )
+        self._action(m, "C&orrections…", self.corrections_dialog, "Ctrl+Shift+K")
+        m.addSeparator()
         self._action(m, "Se&ttings…", self.settings_dialog, "Ctrl+,")
 
         m = bar.addMenu("&View")
@@ -202,6 +224,7 @@ class MainWindow(QMainWindow):
         self.models_end = m.addSeparator()
         self._action(m, "Open model folder…", self.open_model_dialog, "Ctrl+Shift+O")
         self._action(m, "Model card…", self.model_card_dialog, "Ctrl+I")
+        self._action(m, "&Teach the model…", self.teach_dialog, "Ctrl+T")
         m.addSeparator()
         device_menu = m.addMenu("&Device")
         self.device_group = QActionGroup(self)
@@ -220,6 +243,7 @@ class MainWindow(QMainWindow):
         m = bar.addMenu("&Help")
         self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
         self.rebuild_model_menu()
+        self._set_correcting(False)
 
     def rebuild_model_menu(self) -> None:
         for a in self.model_actions:
@@ -363,6 +387,8 @@ class MainWindow(QMainWindow):
 
     def _show(self, rendered: Rendered, seconds: float | None) -> None:
         self.rendered, self.stale = rendered, False
+        if self.correcting:
+            return  # shown when the correction is saved or discarded
         if self.output_edit.toPlainText() != rendered.output:
             self.output_edit.setPlainText(rendered.output)
         if seconds is not None:
@@ -383,7 +409,7 @@ class MainWindow(QMainWindow):
     def _update_links(self, side: str | None = None, pos: int | None = None) -> None:
         side = side or self._focus_side
         r = self.rendered
-        if r is None or self.stale:
+        if r is None or self.stale or self.correcting:
             self._clear_highlights()
             return
         edit = self.source_edit if side == "source" else self.output_edit
@@ -449,6 +475,7 @@ class MainWindow(QMainWindow):
             elif (
                 kind == QEvent.MouseButtonRelease
                 and side == "output"
+                and not self.correcting
                 and event.button() == Qt.LeftButton
                 and not edit.textCursor().hasSelection()
             ):
@@ -623,6 +650,84 @@ class MainWindow(QMainWindow):
             self.show_error("No model is loaded")
             return
         ModelCardDialog(self.model_info.name, self.model_info.card, self).exec()
+
+    # ------------------------------------------------------------ corrections
+    def begin_correction(self) -> None:
+        """Let the user edit the English output; saving stores (German, corrected) pairs."""
+        if self.correcting:
+            return
+        if self.rendered is None or self.stale or not self.rendered.output.strip():
+            self.show_message("There is no translation to correct yet")
+            return
+        self.correction_source = self.rendered.source
+        self._set_correcting(True)
+        self.output_edit.setFocus()
+
+    def save_correction(self) -> int:
+        """Store the edited output; returns how many new pairs were stored."""
+        if not self.correcting:
+            return 0
+        pairs = pairs_from_edit(self.correction_source, self.output_edit.toPlainText())
+        try:
+            added = self.corrections.add(pairs)
+        except OSError as e:
+            self.show_error(f"Could not save the correction: {e}")
+            return 0
+        self._set_correcting(False)
+        self.stale = True  # the output is the user's text now: no alignment links for it
+        if self.rendered is not None and self.rendered.source != self.correction_source:
+            self._show(self.rendered, None)
+        self.show_message(
+            f"Kept {len(pairs)} corrected pair(s) for the next fine-tune "
+            f"({len(self.corrections.pairs)} in all; Edit → Corrections…)"
+        )
+        return added
+
+    def discard_correction(self) -> None:
+        if self.correcting:
+            self._set_correcting(False)
+            if self.rendered is not None:
+                self.output_edit.setPlainText("")  # force the re-render
+                self._show(self.rendered, None)
+
+    def _set_correcting(self, on: bool) -> None:
+        self.correcting = on
+        self.output_edit.setReadOnly(not on)
+        self.output_edit.setTextInteractionFlags(
+            Qt.TextEditorInteraction
+            if on
+            else Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
+        )
+        self.correction_label.setVisible(on)
+        self.save_correction_action.setEnabled(on)
+        self.discard_correction_action.setEnabled(on)
+        if on:
+            self._clear_highlights()
+
+    def corrections_dialog(self) -> None:
+        CorrectionsDialog(self.corrections, self).exec()
+
+    # ------------------------------------------------------------------ teach
+    def teach_dialog(self) -> TeachDialog | None:
+        """The fine-tune dialog for the current model (modeless: translating goes on)."""
+        if self.model_info is None:
+            self.show_error("Load a model first: fine-tuning starts from the current model")
+            return None
+        if self.teach is not None and self.teach.isVisible():
+            self.teach.raise_()
+            return self.teach
+        dialog = TeachDialog(self.model_info.path, self.model_info.name, self.corrections, self)
+        dialog.model_added.connect(lambda _: self.rebuild_model_menu())
+        dialog.model_removed.connect(self._on_model_removed)
+        dialog.use_model.connect(self.load_model)
+        dialog.show()
+        self.teach = dialog
+        return dialog
+
+    def _on_model_removed(self, path: str) -> None:
+        if self.model_info is not None and _same(self.model_info.path, path):
+            self.load_model(str(bundled_model_dir()))
+        self.rebuild_model_menu()
 
     # -------------------------------------------------------------- messages
     def show_message(self, text: str, ms: int = 5000) -> None:

@@ -1,0 +1,184 @@
+"""Adapting the model from the app: corrections, the Teach dialog, fine-tune, cancel."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from conftest import DATA  # noqa: E402
+from translator_app.gui.corrections import CorrectionsStore, pairs_from_edit  # noqa: E402
+from translator_app.gui.finetune import preview_data  # noqa: E402
+
+FINETUNE_TIMEOUT = 240_000
+
+
+def translate(qtbot, window, text: str) -> str:
+    with qtbot.waitSignal(window.translation_shown, timeout=20_000) as blocker:
+        window.source_edit.setPlainText(text)
+    return blocker.args[0]
+
+
+# ------------------------------------------------------------------ corrections
+def test_pairs_from_edit_follow_the_lines():
+    assert pairs_from_edit("Guten Morgen!\n\nDanke.", "Good day!\n\nThanks.") == [
+        ("Guten Morgen!", "Good day!"),
+        ("Danke.", "Thanks."),
+    ]
+    # The user joined two lines: the whole text is one pair.
+    assert pairs_from_edit("Eins.\nZwei.", "One. Two.") == [("Eins. Zwei.", "One. Two.")]
+
+
+def test_corrections_round_trip_through_storage(tmp_path):
+    path = tmp_path / "corrections.tsv"
+    store = CorrectionsStore(path)
+    assert store.add([("Guten Morgen!", "Good day!"), ("Ein\tTab", "A\nbreak")]) == 2
+    assert store.add([("Guten Morgen!", "Good day!")]) == 0  # stored once
+    again = CorrectionsStore(path)
+    assert again.pairs == [("Guten Morgen!", "Good day!"), ("Ein Tab", "A break")]
+    again.replace([("Guten Morgen!", "Morning!")])
+    assert CorrectionsStore(path).pairs == [("Guten Morgen!", "Morning!")]
+    # The file is training data as it is: the trainer reads it.
+    assert [p for p in preview_data([str(path)], []).sources] == [("corrections.tsv", 1)]
+
+
+def test_a_damaged_corrections_file_is_reported_and_kept(tmp_path):
+    path = tmp_path / "corrections.tsv"
+    path.write_text("Hallo\tHello\nno tab here\n", encoding="utf-8")
+    store = CorrectionsStore(path)
+    assert store.pairs == [("Hallo", "Hello")]
+    assert "line(s) 2" in store.problem
+    store.add([("Danke", "Thanks")])
+    kept = list(tmp_path.glob("corrections.tsv.damaged-*"))
+    assert len(kept) == 1 and "no tab here" in kept[0].read_text("utf-8")
+
+
+def test_editing_the_output_stores_a_correction(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Guten Morgen!")
+    w.begin_correction()
+    assert w.correcting and not w.output_edit.isReadOnly()
+    w.output_edit.setPlainText("Good day!")
+    assert w.save_correction() == 1
+    assert not w.correcting and w.output_edit.isReadOnly()
+    assert w.output_edit.toPlainText() == "Good day!"
+    stored = CorrectionsStore(w.corrections.path)
+    assert stored.pairs == [("Guten Morgen!", "Good day!")]
+
+
+def test_corrections_dialog_edits_deletes_and_exports(qtbot, tmp_path):
+    from translator_app.gui.corrections import CorrectionsDialog
+
+    store = CorrectionsStore(tmp_path / "c.tsv")
+    store.add([("Eins", "One"), ("Zwei", "Too"), ("Drei", "Three")])
+    dialog = CorrectionsDialog(store)
+    qtbot.addWidget(dialog)
+    dialog.table.item(1, 1).setText("Two")
+    dialog.table.selectRow(2)
+    dialog.delete_selected()
+    message = dialog.export_to(str(tmp_path / "export.tsv"))
+    assert "2 pair" in message
+    assert (tmp_path / "export.tsv").read_text("utf-8") == "Eins\tOne\nZwei\tTwo\n"
+    dialog.save_and_close()
+    assert CorrectionsStore(tmp_path / "c.tsv").pairs == [("Eins", "One"), ("Zwei", "Two")]
+
+
+# ---------------------------------------------------------------- Teach dialog
+def test_teach_dialog_explains_bad_files(qtbot, open_window, tmp_path):
+    w = open_window()
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("Hallo\tHello\nkein Tabulator\n", encoding="utf-8")
+    lonely = tmp_path / "only.de"
+    lonely.write_text("Hallo\n", encoding="utf-8")
+    broken = tmp_path / "broken.tmx"
+    broken.write_text("<tmx><body><tu>", encoding="utf-8")
+    dialog = w.teach_dialog()
+    dialog.add_files([str(bad), str(lonely), str(broken)])
+    text = dialog.summary.toPlainText()
+    assert f"{bad}:2:" in text
+    assert "only.en" in text  # the missing English side is named
+    assert "broken.tmx" in text
+    assert "Fix or remove the files with errors" in text
+    assert not dialog.start_button.isEnabled()
+    # Too little data is explained too.
+    dialog.files.clear()
+    few = tmp_path / "few.tsv"
+    few.write_text("Hallo\tHello\nHallo\tHello\n\tEmpty\n", encoding="utf-8")
+    dialog.add_files([str(few)])
+    text = dialog.summary.toPlainText()
+    assert "Pairs kept: 1 of 3" in text and "exact duplicate" in text and "empty side" in text
+    assert "At least 10 usable pairs" in text and not dialog.start_button.isEnabled()
+    dialog.close()
+
+
+def models_in(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path):
+    w = open_window()
+    w.corrections.add([("Guten Morgen!", "Good day!")])
+    dialog = w.teach_dialog()
+    dialog.add_files([str(DATA / "tiny_pairs.tsv")])
+    assert "Pairs kept: 41 of 41" in dialog.summary.toPlainText()  # 40 + the correction
+    dialog.name_edit.setText("my-texts")
+    dialog.epochs.setValue(1)
+    dialog.device.setCurrentText("cpu")
+    steps = []
+    dialog.start()
+    dialog.run.progress.connect(steps.append)
+    with qtbot.waitSignal(dialog.model_added, timeout=FINETUNE_TIMEOUT) as blocker:
+        pass
+    new = Path(blocker.args[0])
+    assert new.name == "my-texts" and (new / "model.safetensors").is_file()
+    assert steps and steps[-1]["step"] == steps[-1]["total"]
+    # At once in the Model menu.
+    assert any(a.data() == str(new) for a in w.model_actions)
+    # Before/after scores on the held-out pairs, and both models' translations.
+    assert dialog.pages.currentIndex() == 2
+    assert dialog.scores.item(0, 0).text() == "Base" and dialog.scores.item(1, 0).text() == "New"
+    metrics = json.loads((new / "metrics.json").read_text("utf-8"))["heldout"]
+    assert dialog.scores.item(1, 1).text() == f"{metrics['finetuned']['bleu']:.2f}"
+    qtbot.waitUntil(lambda: dialog.sentence_box.count() > 0, timeout=60_000)
+    assert dialog.base_panel.translation is not None and dialog.new_panel.translation is not None
+    # Rename, then delete: the base model is never touched.
+    base_files = sorted(p.name for p in Path(w.model_info.path).iterdir())
+    assert dialog.rename("renamed").startswith("Renamed")
+    renamed = new.with_name("renamed")
+    assert renamed.is_dir() and not new.exists()
+    assert any(a.data() == str(renamed) for a in w.model_actions)
+    dialog.delete()
+    assert not renamed.exists()
+    assert not any(a.data() == str(renamed) for a in w.model_actions)
+    assert sorted(p.name for p in Path(w.model_info.path).iterdir()) == base_files
+    assert not (tmp_path / "cache" / "teach" / "my-texts").exists()
+
+
+def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
+    # Enough pairs that an epoch takes seconds: the run is surely going when cancelled.
+    pairs = [line.split("\t") for line in (DATA / "tiny_pairs.tsv").read_text("utf-8").splitlines()]
+    many = tmp_path / "many.tsv"
+    many.write_text(
+        "".join(f"{de} {i}\t{en} {i}\n" for i in range(500) for de, en in pairs), "utf-8"
+    )
+    w = open_window()
+    dialog = w.teach_dialog()
+    dialog.add_files([str(many)])
+    dialog.name_edit.setText("cancelled")
+    dialog.epochs.setValue(50)
+    dialog.device.setCurrentText("cpu")
+    models = tmp_path / "data" / "models"
+    before = models_in(models)
+    dialog.start()
+    with qtbot.waitSignal(dialog.run.progress, timeout=FINETUNE_TIMEOUT):
+        pass  # training has really started
+    with qtbot.waitSignal(dialog.run.finished, timeout=30_000) as blocker:
+        dialog.cancel()
+    assert blocker.args[0] is False and "Cancelled" in blocker.args[1]
+    assert models_in(models) == before  # no bundle, no temporary folder
+    assert not (tmp_path / "cache" / "teach" / "cancelled").exists()
+    assert not any("cancelled" in str(a.data()) for a in w.model_actions)

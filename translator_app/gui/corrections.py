@@ -1,0 +1,204 @@
+"""The user's corrections: (German, corrected English) pairs collected in the app, kept as
+training data for the next fine-tune ("Teach the model").
+
+They live in one UTF-8 TSV file in the user's data folder, ``german<TAB>english`` per
+line: the format ``translator-train`` reads, so the file is usable as it is. A line that
+cannot be read is never dropped silently: the file is copied aside before it is rewritten
+and :attr:`CorrectionsStore.problem` says so once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+Pair = tuple[str, str]
+
+
+def _clean(text: str) -> str:
+    """One line of TSV: tabs and line breaks become spaces."""
+    return " ".join(text.replace("\t", " ").split())
+
+
+def pairs_from_edit(source: str, corrected: str) -> list[Pair]:
+    """The pairs to store for a corrected translation of ``source``.
+
+    The output keeps the input's line structure (one output line per input line), so when
+    both have the same number of non-blank lines, line *i* of each is one pair; when the
+    user changed the line structure, the whole text is one pair."""
+    src_lines = [line for line in source.splitlines() if line.strip()]
+    out_lines = [line for line in corrected.splitlines() if line.strip()]
+    if src_lines and len(src_lines) == len(out_lines):
+        pairs = list(zip(map(_clean, src_lines), map(_clean, out_lines), strict=True))
+    else:
+        pairs = [(_clean(source), _clean(corrected))]
+    return [(de, en) for de, en in pairs if de and en]
+
+
+class CorrectionsStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.problem = ""
+        self._unreadable = False
+        self.pairs: list[Pair] = self._load()
+
+    def _load(self) -> list[Pair]:
+        if not self.path.exists():
+            return []
+        try:
+            text = self.path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            self._unreadable = True
+            self.problem = f"The corrections file {self.path} could not be read ({e})."
+            return []
+        pairs, bad = [], []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            de, sep, en = line.partition("\t")
+            if sep and de.strip() and en.strip() and "\t" not in en:
+                pairs.append((de.strip(), en.strip()))
+            else:
+                bad.append(number)
+        if bad:
+            self._unreadable = True
+            lines = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+            self.problem = (
+                f"{self.path}: line(s) {lines} are not 'German<TAB>English' and were skipped."
+            )
+        return pairs
+
+    def add(self, pairs: list[Pair]) -> int:
+        """Append new pairs (an identical pair is stored once); returns how many were new."""
+        new = [p for p in pairs if p not in set(self.pairs)]
+        self.pairs.extend(new)
+        self.save()
+        return len(new)
+
+    def replace(self, pairs: list[Pair]) -> None:
+        self.pairs = [(_clean(de), _clean(en)) for de, en in pairs if de.strip() and en.strip()]
+        self.save()
+
+    def save(self) -> None:
+        """Atomically rewrite the file; a file with unreadable lines is first kept aside."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._unreadable and self.path.exists():
+            aside = self.path.with_name(
+                f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+            )
+            shutil.copy2(self.path, aside)
+            self._unreadable = False
+        self.export(self.path)
+
+    def export(self, path: Path) -> None:
+        write_tsv(Path(path), self.pairs)
+
+
+def write_tsv(path: Path, pairs: list[Pair]) -> None:
+    """Write ``german<TAB>english`` lines atomically (a temporary file, then renamed)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(f"{_clean(de)}\t{_clean(en)}\n" for de, en in pairs)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class CorrectionsDialog(QDialog):
+    """View, edit, delete and export the collected corrections."""
+
+    def __init__(self, store: CorrectionsStore, parent=None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.setWindowTitle("Corrections")
+        self.setAccessibleName("Corrections")
+        self.resize(820, 460)
+        self.info = QLabel()
+        self.table = QTableWidget(0, 2)
+        self.table.setAccessibleName("Corrected pairs")
+        self.table.setHorizontalHeaderLabels(["German", "Corrected English"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(0, 380)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        delete = QPushButton("&Delete selected")
+        delete.clicked.connect(self.delete_selected)
+        export = QPushButton("&Export TSV…")
+        export.clicked.connect(self.export_dialog)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.save_and_close)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(delete)
+        row.addWidget(export)
+        row.addStretch(1)
+        row.addWidget(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.info)
+        layout.addWidget(self.table)
+        layout.addLayout(row)
+        self.fill(store.pairs)
+
+    def fill(self, pairs: list[Pair]) -> None:
+        self.table.setRowCount(len(pairs))
+        for r, (de, en) in enumerate(pairs):
+            for c, text in enumerate((de, en)):
+                item = QTableWidgetItem(text)
+                item.setFlags(item.flags() | Qt.ItemIsEditable)
+                self.table.setItem(r, c, item)
+        self.info.setText(
+            f"{len(pairs)} pair(s), used by Model → Teach the model…. Double-click a cell to edit."
+        )
+
+    def table_pairs(self) -> list[Pair]:
+        return [
+            (self.table.item(r, 0).text(), self.table.item(r, 1).text())
+            for r in range(self.table.rowCount())
+        ]
+
+    def delete_selected(self) -> None:
+        for r in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(r)
+        self.info.setText(f"{self.table.rowCount()} pair(s) (not saved yet)")
+
+    def save_and_close(self) -> None:
+        try:
+            self.store.replace(self.table_pairs())
+        except OSError as e:
+            self.info.setText(f"Could not save: {e}")
+            return
+        self.accept()
+
+    def export_to(self, path: str) -> str:
+        """Export what the table shows; returns a message for the user."""
+        pairs = self.table_pairs()
+        try:
+            write_tsv(Path(path), pairs)
+        except OSError as e:
+            return f"Could not export: {e}"
+        return f"Exported {len(pairs)} pair(s) to {path}"
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export corrections", "corrections.tsv", "TSV (*.tsv)"
+        )
+        if path:
+            self.info.setText(self.export_to(path))

@@ -1,0 +1,244 @@
+"""Running a fine-tune for the app: reading the user's data first, then
+``translator-train finetune`` as a separate process (never in the GUI process).
+
+The data are read here, before anything starts, so the user sees what will be used:
+pairs kept, pairs dropped and why, and every unreadable file with ``file:line``. The
+process reports its progress as JSON lines (``--progress json``); a cancelled or failed
+run leaves nothing behind: its work folder and any half-written bundle are removed, and
+the bundle folder only ever appears complete (the trainer writes it atomically).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+
+from trainer.data import DataError, base_suffix, partner, read_pairs
+from trainer.dataset import FilterReport, filter_pairs, split_heldout
+from translator_app.gui.corrections import Pair, write_tsv
+
+MIN_PAIRS = 10
+MAX_HELDOUT = 200
+
+
+def trainer_command() -> list[str]:
+    """How to start ``translator-train``: the built app has one executable (``train``
+    is its trainer command); from the sources, the trainer package of this Python."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "train"]
+    return [sys.executable, "-m", "trainer"]
+
+
+@dataclass(frozen=True)
+class DataPreview:
+    """What reading the chosen data gave. ``errors``: ``file:line: problem`` lines."""
+
+    pairs: tuple[Pair, ...]
+    read: int
+    dropped: tuple[tuple[str, int], ...]
+    errors: tuple[str, ...]
+    sources: tuple[tuple[str, int], ...]  # (file name or "your corrections", pairs read)
+
+    @property
+    def problem(self) -> str:
+        """Why training cannot start with these data ('' when it can)."""
+        if self.errors:
+            return "Fix or remove the files with errors first."
+        if len(self.pairs) < MIN_PAIRS:
+            return f"At least {MIN_PAIRS} usable pairs are needed; there are {len(self.pairs)}."
+        return ""
+
+    def summary(self) -> str:
+        lines = [f"{name}: {n} pairs read" for name, n in self.sources]
+        lines.append(f"Pairs kept: {len(self.pairs)} of {self.read}")
+        lines += [f"  dropped {n}: {why}" for why, n in self.dropped]
+        lines += [f"Error: {e}" for e in self.errors]
+        return "\n".join(lines)
+
+
+def preview_data(paths: list[str], corrections: list[Pair]) -> DataPreview:
+    """Read every file (TSV, ``.de`` with its ``.en``, TMX) and the corrections, and
+    filter them as the trainer will. A file with an error contributes nothing."""
+    given = {Path(p) for p in paths}
+    collected: list[Pair] = []
+    errors: list[str] = []
+    sources: list[tuple[str, int]] = []
+    for p in map(Path, paths):
+        if base_suffix(p) == ".en" and partner(p, ".de") in given:
+            continue  # read with its .de file
+        try:
+            pairs = [pair for _, pair in read_pairs(p)]
+        except DataError as e:
+            errors.append(str(e))
+            continue
+        collected += pairs
+        sources.append((p.name, len(pairs)))
+    if corrections:
+        collected += corrections
+        sources.append(("your corrections", len(corrections)))
+    report = FilterReport()
+    kept = filter_pairs(collected, report=report)
+    return DataPreview(
+        pairs=tuple(kept),
+        read=report.read,
+        dropped=tuple(Counter(report.dropped).most_common()),
+        errors=tuple(errors),
+        sources=tuple(sources),
+    )
+
+
+def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pair]]:
+    """(train, held-out): a tenth, at most 200 pairs, scores the base and the new model."""
+    return split_heldout(list(pairs), min(MAX_HELDOUT, max(2, len(pairs) // 10)), seed)
+
+
+@dataclass(frozen=True)
+class FinetuneJob:
+    base: str  # the bundle to start from (never written)
+    out: Path  # the new bundle; must not exist
+    work: Path  # data files, checkpoints: removed after the run
+    name: str
+    epochs: int
+    device: str
+    train_pairs: tuple[Pair, ...]
+    heldout_pairs: tuple[Pair, ...]
+
+    def arguments(self) -> list[str]:
+        return [
+            "finetune",
+            "--model", self.base,
+            "--data", str(self.work / "train.tsv"),
+            "--valid", str(self.work / "heldout.tsv"),
+            "--out", str(self.out),
+            "--name", self.name,
+            "--epochs", str(self.epochs),
+            "--device", self.device,
+            "--work-dir", str(self.work / "checkpoints"),
+            "--progress", "json",
+        ]  # fmt: skip
+
+
+class FinetuneProcess(QObject):
+    """One ``translator-train finetune`` run. Signals carry plain values:
+    ``progress(dict)`` per JSON progress line, ``output(str)`` per other line, and once
+    ``finished(ok, text)`` where text is the new bundle's path or what went wrong."""
+
+    progress = Signal(dict)
+    output = Signal(str)
+    finished = Signal(bool, str)
+
+    def __init__(self, job: FinetuneJob, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.job = job
+        self.result: dict = {}
+        self.cancelled = False
+        self._stdout = b""
+        self._stderr: list[str] = []
+        self.process = QProcess(self)
+        self.process.readyReadStandardOutput.connect(self._read_stdout)
+        self.process.readyReadStandardError.connect(self._read_stderr)
+        self.process.finished.connect(self._on_finished)
+        self.process.errorOccurred.connect(self._on_error)
+
+    def start(self) -> None:
+        job = self.job
+        if job.out.exists():
+            raise FileExistsError(f"{job.out} already exists")
+        job.work.mkdir(parents=True, exist_ok=True)
+        write_tsv(job.work / "train.tsv", list(job.train_pairs))
+        write_tsv(job.work / "heldout.tsv", list(job.heldout_pairs))
+        env = QProcessEnvironment.systemEnvironment()
+        env.insert("PYTHONUNBUFFERED", "1")
+        env.insert("PYTHONIOENCODING", "utf-8")
+        self.process.setProcessEnvironment(env)
+        program, *args = trainer_command()
+        self.process.start(program, args + job.arguments())
+
+    def cancel(self) -> None:
+        """Stop the run; the base model is untouched and nothing of the run is left."""
+        if self.process.state() == QProcess.NotRunning:
+            return
+        self.cancelled = True
+        self.process.kill()
+        self.process.waitForFinished(10_000)
+
+    def _read_stdout(self) -> None:
+        self._stdout += bytes(self.process.readAllStandardOutput())
+        *lines, self._stdout = self._stdout.split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip()
+            record = _json_object(line)
+            if record is None:
+                if line:
+                    self.output.emit(line)
+            elif "done" in record:
+                self.result = record
+            elif "note" in record:
+                self.output.emit(str(record["note"]))
+            elif "step" in record:
+                self.progress.emit(record)
+
+    def _read_stderr(self) -> None:
+        text = bytes(self.process.readAllStandardError()).decode("utf-8", "replace")
+        for line in text.splitlines():
+            if line.strip():
+                self._stderr = (self._stderr + [line.strip()])[-20:]
+                self.output.emit(line.rstrip())
+
+    def _on_error(self, error) -> None:
+        if error == QProcess.FailedToStart:
+            self._finish(False, f"The trainer could not be started ({self.process.errorString()}).")
+
+    def _on_finished(self, code: int, _status) -> None:
+        self._read_stdout()
+        if self.cancelled:
+            self._finish(False, "Cancelled; the base model is unchanged.")
+        elif code == 0 and self.result.get("done"):
+            self._finish(True, self.result["done"])
+        else:
+            errors = [line for line in self._stderr if line.startswith("error:")]
+            why = (errors or self._stderr or [f"exit status {code}"])[-1]
+            self._finish(False, f"The fine-tune failed: {why}")
+
+    def _finish(self, ok: bool, text: str) -> None:
+        if not ok:
+            remove_leftovers(self.job.out)
+        shutil.rmtree(self.job.work, ignore_errors=True)
+        self.finished.emit(ok, text)
+
+
+def remove_leftovers(out: Path) -> None:
+    """A stopped run's bundle: the finished folder and the trainer's temporary siblings."""
+    shutil.rmtree(out, ignore_errors=True)
+    if out.parent.is_dir():
+        for tmp in out.parent.glob(f".{out.name}.*"):
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rename_bundle(path: Path, new_name: str) -> Path:
+    """Rename a fine-tuned bundle's folder (its name in the model list)."""
+    clean = "".join(c if c.isalnum() or c in "-_. " else "_" for c in new_name).strip(" .")
+    if not clean:
+        raise ValueError("the name is empty")
+    target = path.with_name(clean)
+    if target.exists():
+        raise FileExistsError(f"a model named {clean} already exists")
+    os.replace(path, target)
+    return target
+
+
+def _json_object(line: str) -> dict | None:
+    if not line.startswith("{"):
+        return None
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None

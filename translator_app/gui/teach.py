@@ -1,0 +1,411 @@
+"""The "Teach the model" dialog: choose data, fine-tune in a separate process with
+progress and Cancel, then compare the base and the new model and keep, rename or delete
+the new one. Three pages: data -> training -> result.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from translator_app.core.paths import user_cache_dir, user_models_dir
+from translator_app.gui.alignment import AlignmentPanel
+from translator_app.gui.corrections import CorrectionsStore
+from translator_app.gui.finetune import (
+    DataPreview,
+    FinetuneJob,
+    FinetuneProcess,
+    heldout_split,
+    preview_data,
+    remove_leftovers,
+    rename_bundle,
+)
+
+DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
+COMPARE_SENTENCES = 5
+
+
+class _Comparer(QObject):
+    """Translates held-out sentences with two bundles in a thread (never the GUI's)."""
+
+    done = Signal(object)  # tuple of (base Translation, new Translation) pairs
+    failed = Signal(str)
+
+    def run(self, base: str, new: str, sentences: list[str]) -> None:
+        def work() -> None:
+            from translator_app.core import Translator
+
+            try:
+                a = Translator.load(base, "cpu").translate(sentences, beam=1)
+                b = Translator.load(new, "cpu").translate(sentences, beam=1)
+            except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
+                self.failed.emit(str(e))
+                return
+            self.done.emit(tuple(zip(a, b, strict=True)))
+
+        threading.Thread(target=work, name="compare-models", daemon=True).start()
+
+
+class TeachDialog(QDialog):
+    model_added = Signal(str)  # a finished fine-tune's bundle path
+    model_removed = Signal(str)
+    use_model = Signal(str)
+
+    def __init__(self, base: str, base_name: str, corrections: CorrectionsStore, parent=None):
+        super().__init__(parent)
+        self.base, self.corrections = base, corrections
+        self.preview: DataPreview | None = None
+        self.run: FinetuneProcess | None = None
+        self.new_path: Path | None = None
+        self.heldout: list[tuple[str, str]] = []
+        self.comparison: tuple = ()
+        self.started_at = 0.0
+        self.setWindowTitle("Teach the model")
+        self.setAccessibleName("Teach the model")
+        self.resize(900, 640)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._data_page(base_name))
+        self.pages.addWidget(self._training_page())
+        self.pages.addWidget(self._result_page())
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+        self.refresh_preview()
+
+    # ------------------------------------------------------------- page 1: data
+    def _data_page(self, base_name: str) -> QWidget:
+        page = QWidget()
+        self.files = QListWidget()
+        self.files.setAccessibleName("Data files")
+        add = QPushButton("&Add files…")
+        add.clicked.connect(self.add_files_dialog)
+        remove = QPushButton("&Remove")
+        remove.clicked.connect(self.remove_selected_files)
+        self.use_corrections = QCheckBox(
+            f"Use my corrections ({len(self.corrections.pairs)} pairs)"
+        )
+        self.use_corrections.setChecked(bool(self.corrections.pairs))
+        self.use_corrections.setEnabled(bool(self.corrections.pairs))
+        self.use_corrections.toggled.connect(lambda _: self.refresh_preview())
+        self.summary = QPlainTextEdit()
+        self.summary.setReadOnly(True)
+        self.summary.setAccessibleName("What was read")
+        self.name_edit = QLineEdit(f"{base_name}-{time.strftime('%Y%m%d-%H%M')}")
+        self.name_edit.setAccessibleName("New model name")
+        self.epochs = QSpinBox()
+        self.epochs.setRange(1, 50)
+        self.epochs.setValue(3)
+        self.device = QComboBox()
+        self.device.addItems(["auto", "cpu", "cuda"])
+        self.start_button = QPushButton("&Start")
+        self.start_button.clicked.connect(self.start)
+        close = QPushButton("Close")
+        close.clicked.connect(self.reject)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        form = QFormLayout()
+        form.addRow("New model name", self.name_edit)
+        form.addRow("Epochs", self.epochs)
+        form.addRow("Device", self.device)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.start_button)
+        bottom.addWidget(close)
+        layout = QVBoxLayout(page)
+        layout.addWidget(
+            QLabel(
+                "Parallel German–English text: TSV (German<TAB>English), a .de file with "
+                "its .en partner, or TMX. A tenth of the pairs (at most 200) is held out "
+                "to compare the base and the new model."
+            )
+        )
+        layout.addWidget(self.files)
+        layout.addLayout(buttons)
+        layout.addWidget(self.use_corrections)
+        layout.addWidget(QLabel("What was read:"))
+        layout.addWidget(self.summary, 1)
+        layout.addLayout(form)
+        layout.addLayout(bottom)
+        return page
+
+    def add_files(self, paths: list[str]) -> None:
+        present = {self.files.item(i).text() for i in range(self.files.count())}
+        for p in paths:
+            if p not in present:
+                self.files.addItem(p)
+        self.refresh_preview()
+
+    def add_files_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Parallel text", "", DATA_FILTER)
+        if paths:
+            self.add_files(paths)
+
+    def remove_selected_files(self) -> None:
+        for item in self.files.selectedItems():
+            self.files.takeItem(self.files.row(item))
+        self.refresh_preview()
+
+    def refresh_preview(self) -> None:
+        paths = [self.files.item(i).text() for i in range(self.files.count())]
+        corrections = self.corrections.pairs if self.use_corrections.isChecked() else []
+        self.preview = preview_data(paths, list(corrections))
+        problem = self.preview.problem
+        self.summary.setPlainText(self.preview.summary() + (f"\n\n{problem}" if problem else ""))
+        self.start_button.setEnabled(not problem)
+
+    # --------------------------------------------------------- page 2: training
+    def _training_page(self) -> QWidget:
+        page = QWidget()
+        self.bar = QProgressBar()
+        self.bar.setAccessibleName("Fine-tuning progress")
+        self.status = QLabel("Starting…")
+        self.status.setAccessibleName("Fine-tuning status")
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.log.setAccessibleName("Trainer output")
+        self.cancel_button = QPushButton("&Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.status)
+        layout.addWidget(self.log, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.cancel_button)
+        layout.addLayout(row)
+        return page
+
+    def start(self) -> None:
+        if self.preview is None or self.preview.problem:
+            return
+        name = self.name_edit.text().strip() or "finetuned"
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+        out = user_models_dir() / safe
+        if out.exists():
+            self.summary.appendPlainText(f"\nA model named {safe} exists; choose another name.")
+            return
+        train, held = heldout_split(list(self.preview.pairs))
+        self.heldout = held
+        job = FinetuneJob(
+            base=self.base,
+            out=out,
+            work=user_cache_dir() / "teach" / safe,
+            name=name,
+            epochs=self.epochs.value(),
+            device=self.device.currentText(),
+            train_pairs=tuple(train),
+            heldout_pairs=tuple(held),
+        )
+        self.run = FinetuneProcess(job, self)
+        self.run.progress.connect(self._on_progress)
+        self.run.output.connect(self.log.appendPlainText)
+        self.run.finished.connect(self._on_finished)
+        self.log.clear()
+        self.log.appendPlainText(
+            f"Fine-tuning {Path(self.base).name} on {len(train)} pairs "
+            f"({len(held)} held out), device {job.device}"
+        )
+        self.bar.setRange(0, 0)  # busy until the first step is reported
+        self.started_at = time.monotonic()
+        self.pages.setCurrentIndex(1)
+        try:
+            self.run.start()
+        except OSError as e:
+            self._on_finished(False, f"Could not start: {e}")
+
+    def _on_progress(self, p: dict) -> None:
+        self.bar.setRange(0, int(p["total"]))
+        self.bar.setValue(int(p["step"]))
+        eta = int(p.get("eta_s", 0))
+        self.status.setText(
+            f"step {p['step']}/{p['total']} · loss {p['loss']:.3f} · "
+            f"{p['tokens_per_s']:,} tokens/s · ETA {eta // 60}:{eta % 60:02d}"
+        )
+
+    def cancel(self) -> None:
+        if self.run is not None:
+            self.run.cancel()
+
+    def _on_finished(self, ok: bool, text: str) -> None:
+        if not ok:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
+            self.status.setText(text)
+            self.log.appendPlainText(text)
+            self.cancel_button.setText("Back")
+            self.cancel_button.clicked.disconnect()
+            self.cancel_button.clicked.connect(self._back_to_data)
+            return
+        self.new_path = Path(text)
+        self.model_added.emit(text)
+        self._show_result()
+
+    def _back_to_data(self) -> None:
+        self.cancel_button.setText("&Cancel")
+        self.cancel_button.clicked.disconnect()
+        self.cancel_button.clicked.connect(self.cancel)
+        self.pages.setCurrentIndex(0)
+
+    # ----------------------------------------------------------- page 3: result
+    def _result_page(self) -> QWidget:
+        page = QWidget()
+        self.result_label = QLabel()
+        self.result_label.setWordWrap(True)
+        self.scores = QTableWidget(2, 3)
+        self.scores.setAccessibleName("Scores before and after")
+        self.scores.setHorizontalHeaderLabels(["Model", "BLEU", "chrF"])
+        self.scores.verticalHeader().setVisible(False)
+        self.scores.setFixedHeight(104)
+        self.sentence_box = QComboBox()
+        self.sentence_box.setAccessibleName("Held-out sentence")
+        self.sentence_box.currentIndexChanged.connect(self._show_sentence)
+        self.base_text, self.new_text = QLabel(), QLabel()
+        self.base_panel, self.new_panel = AlignmentPanel(), AlignmentPanel()
+        self.base_panel.setAccessibleName("Base model heatmap")
+        self.new_panel.setAccessibleName("New model heatmap")
+        grid = QGridLayout()
+        for col, (title, label, panel) in enumerate(
+            (
+                ("Base model", self.base_text, self.base_panel),
+                ("New model", self.new_text, self.new_panel),
+            )
+        ):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, col)
+            grid.addWidget(label, 1, col)
+            grid.addWidget(panel, 2, col)
+        self.rename_edit = QLineEdit()
+        self.rename_edit.setAccessibleName("Rename the new model")
+        rename = QPushButton("&Rename")
+        rename.clicked.connect(lambda: self.rename(self.rename_edit.text()))
+        delete = QPushButton("&Delete")
+        delete.clicked.connect(self.delete_dialog)
+        use = QPushButton("&Use this model")
+        use.clicked.connect(self._use)
+        keep = QPushButton("&Keep and close")
+        keep.clicked.connect(self.accept)
+        row = QHBoxLayout()
+        row.addWidget(self.rename_edit, 1)
+        row.addWidget(rename)
+        row.addWidget(delete)
+        row.addStretch(1)
+        row.addWidget(use)
+        row.addWidget(keep)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.result_label)
+        layout.addWidget(self.scores)
+        layout.addWidget(QLabel("Held-out sentences, translated by both models:"))
+        layout.addWidget(self.sentence_box)
+        layout.addLayout(grid, 1)
+        layout.addLayout(row)
+        return page
+
+    def _show_result(self) -> None:
+        held = (self.run.result.get("heldout") or {}) if self.run else {}
+        rows = (("Base", held.get("base", {})), ("New", held.get("finetuned", {})))
+        for r, (label, s) in enumerate(rows):
+            for c, text in enumerate(
+                (label, f"{s.get('bleu', 0.0):.2f}", f"{s.get('chrf', 0.0):.2f}")
+            ):
+                self.scores.setItem(r, c, QTableWidgetItem(text))
+        minutes = (time.monotonic() - self.started_at) / 60
+        self.result_label.setText(
+            f"New model <b>{self.new_path.name}</b> ({minutes:.1f} min), scored on "
+            f"{held.get('pairs', len(self.heldout))} held-out pairs (greedy, sacreBLEU). "
+            f"It is in the Model menu; the base model is unchanged."
+        )
+        self.rename_edit.setText(self.new_path.name)
+        self.sentence_box.clear()
+        self.pages.setCurrentIndex(2)
+        sentences = [de for de, _ in self.heldout[:COMPARE_SENTENCES]]
+        self.comparer = _Comparer(self)
+        self.comparer.done.connect(self._on_compared)
+        self.comparer.failed.connect(lambda m: self.result_label.setText(f"Comparison: {m}"))
+        self.comparer.run(self.base, str(self.new_path), sentences)
+
+    def _on_compared(self, pairs: tuple) -> None:
+        self.comparison = pairs
+        self.sentence_box.clear()
+        self.sentence_box.addItems([base.source for base, _ in pairs])
+
+    def _show_sentence(self, index: int) -> None:
+        if not 0 <= index < len(self.comparison):
+            return
+        reference = self.heldout[index][1]
+        for (label, panel), t in zip(
+            ((self.base_text, self.base_panel), (self.new_text, self.new_panel)),
+            self.comparison[index],
+            strict=True,
+        ):
+            label.setText(f"{html.escape(t.text)}<br><i>reference: {html.escape(reference)}</i>")
+            panel.show_translation(t)
+
+    def rename(self, new_name: str) -> str:
+        """Rename the new model's folder; returns a message for the user."""
+        if self.new_path is None:
+            return ""
+        try:
+            target = rename_bundle(self.new_path, new_name)
+        except (OSError, ValueError) as e:
+            message = f"Could not rename: {e}"
+        else:
+            old, self.new_path = self.new_path, target
+            self.model_removed.emit(str(old))
+            self.model_added.emit(str(target))
+            message = f"Renamed to {target.name}"
+        self.result_label.setText(message)
+        return message
+
+    def delete_dialog(self) -> None:
+        answer = QMessageBox.question(
+            self, "Delete the new model", f"Delete {self.new_path.name}? This cannot be undone."
+        )
+        if answer == QMessageBox.Yes:
+            self.delete()
+
+    def delete(self) -> None:
+        if self.new_path is None:
+            return
+        remove_leftovers(self.new_path)
+        self.model_removed.emit(str(self.new_path))
+        self.new_path = None
+        self.accept()
+
+    def _use(self) -> None:
+        if self.new_path is not None:
+            self.use_model.emit(str(self.new_path))
+        self.accept()
+
+    def reject(self) -> None:
+        if self.run is not None and self.pages.currentIndex() == 1:
+            self.run.cancel()  # closing the dialog mid-run cancels it
+        super().reject()
