@@ -1,4 +1,5 @@
-"""Take docs/screenshot.png from the real window.
+"""Take docs/screenshot.png from the real window (--teach: docs/teach.png, the Teach
+dialog's result page after fine-tuning on tests/data/tiny_pairs.tsv for 2 epochs).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot.py [--model DIR] [--out PNG]
 
@@ -30,11 +31,15 @@ def main() -> int:
     ap.add_argument("--model", help="bundle folder (default: the bundled model)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
     ap.add_argument("--word", default="Park", help="put the cursor on this German word")
+    ap.add_argument("--teach", action="store_true", help="the Teach dialog instead")
     args = ap.parse_args()
+    if args.teach and args.out == ROOT / "docs" / "screenshot.png":
+        args.out = ROOT / "docs" / "teach.png"
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     tmp = tempfile.mkdtemp(prefix="translator-screenshot-")
     os.environ["TRANSLATOR_CONFIG_DIR"] = str(Path(tmp) / "config")
     os.environ["TRANSLATOR_DATA_DIR"] = str(Path(tmp) / "data")
+    os.environ["TRANSLATOR_CACHE_DIR"] = str(Path(tmp) / "cache")
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -55,22 +60,45 @@ def main() -> int:
         if state["done"] or not window.rendered or not window.rendered.complete:
             return
         state["done"] = True
+        if args.teach:
+            teach()
+            return
         cursor = window.source_edit.textCursor()
         cursor.setPosition(TEXT.index(args.word) + 1)
         window.source_edit.setTextCursor(cursor)
         window.source_edit.setFocus()
         QTimer.singleShot(300, grab)
 
-    def grab() -> None:
+    def teach() -> None:
+        dialog = window.teach_dialog()
+        dialog.add_files([str(ROOT / "tests" / "data" / "tiny_pairs.tsv")])
+        dialog.epochs.setValue(2)
+        dialog.device.setCurrentText("cpu")
+        dialog.sentence_box.currentIndexChanged.connect(
+            lambda i: i == 1 and QTimer.singleShot(300, lambda: grab(dialog))
+        )
+        dialog.start()
+        dialog.run.finished.connect(lambda ok, m: ok or (print(m), app.exit(1)))
+        timer = QTimer(window)
+        timer.timeout.connect(
+            lambda: (
+                dialog.sentence_box.count() > 1
+                and dialog.sentence_box.currentIndex() == 0
+                and dialog.sentence_box.setCurrentIndex(1)
+            )
+        )
+        timer.start(200)
+
+    def grab(widget=None) -> None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        window.grab().save(str(args.out))
+        (widget or window).grab().save(str(args.out))
         print(f"wrote {args.out}")
         app.exit(0)
 
     window.translation_shown.connect(shown)
     window.worker.load_failed.connect(lambda _id, msg: (print(msg), app.exit(1)))
     window.source_edit.setPlainText(TEXT)
-    QTimer.singleShot(120_000, lambda: (print("timed out"), app.exit(2)))
+    QTimer.singleShot(300_000, lambda: (print("timed out"), app.exit(2)))
     code = app.exec()
     window.close()
     return code
