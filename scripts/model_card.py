@@ -205,16 +205,20 @@ def main(argv=None) -> int:
         f"- Parameters: {parameters(args.model) / 1e6:.1f} M; bundle "
         f"{sum(f.stat().st_size for f in args.model.iterdir()) / 1e6:.1f} MB "
         f"(weights {config['weights']['dtype']}).",
-        "- Command: `COMPARE_MINUTES=5 MAIN_MINUTES=50 bash scripts/train_base.sh` "
+        "- Command: `COMPARE_MINUTES=5 MAIN_MINUTES=100 bash scripts/train_base.sh` "
         "(config `configs/transformer.toml`; data from `scripts/prepare_data.py`).",
         f"- Steps: {last.get('step', 'n/a')}, epochs completed: {last.get('epoch', 'n/a')}, "
         f"training time {fmt(last.get('elapsed_s', 0) / 60)} min; best dev BLEU "
         f"{last.get('bleu', 'n/a')} at step {last.get('best_step', 'n/a')}.",
         "- Hardware: 2 CPU cores (AMD EPYC, AVX-512, no AMX, so fp32: bf16 autocast is not "
         "fast here); no GPU was available for this work.",
-        "- Stage 1 of training: the model was still improving when the session's time ran "
-        "out. It can be trained further from this bundle (`translator-train finetune`) or "
-        "by resuming `runs/transformer` with a larger `--max-minutes`.",
+        "- Trained in stages, one per work session, each resuming `runs/transformer` "
+        "(checkpoint with optimiser, schedule and data position) with a larger budget: "
+        "stage 1 to 50 minutes (`MAIN_MINUTES=50`), stage 2 to 100 minutes "
+        "(`MAIN_MINUTES=100`; part of it shared the 2 cores with packaging builds, hence "
+        "fewer steps per minute). The table below ends each stage with an evaluation. The "
+        "model was still improving when stage 2 ended; it can be trained further the same "
+        "way, or from this bundle with `translator-train finetune`.",
     ]
     evals = [r for r in main_log if "bleu" in r]
     if evals:
