@@ -137,12 +137,12 @@ def _is_main() -> bool:
 
 # ------------------------------------------------------------------------ finetune
 def cmd_finetune(args) -> int:
-    from translator_app.core.paths import user_cache_dir, user_models_dir
+    from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
 
     base = load_bundle(args.model, "cpu")
     tokenizer = base.tokenizer
     name = args.name or f"{base.name}-finetuned-{time.strftime('%Y%m%d-%H%M%S')}"
-    out = args.out or user_models_dir() / _safe_name(name)
+    out = args.out or user_models_dir() / safe_name(name)
     if out.exists():
         raise ValueError(f"{out} already exists; choose another --out or --name")
     data_cfg = DataConfig(
@@ -157,7 +157,7 @@ def cmd_finetune(args) -> int:
     )
     per_epoch = max(1, len(make_batches(train_data, args.batch_tokens)))
     steps = args.steps or args.epochs * per_epoch
-    work = args.work_dir or user_cache_dir() / "finetune" / _safe_name(name)
+    work = args.work_dir or user_cache_dir() / "finetune" / safe_name(name)
     tc = TrainConfig(
         out_dir=str(work),
         steps=steps,
@@ -219,10 +219,6 @@ def cmd_finetune(args) -> int:
     if args.progress == "json":
         print(json.dumps({"done": str(bundle), **metrics}), flush=True)
     return 0
-
-
-def _safe_name(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._") or "model"
 
 
 # ---------------------------------------------------------------------------- eval

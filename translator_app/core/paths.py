@@ -50,5 +50,11 @@ def user_models_dir() -> Path:
     return user_data_dir() / "models"
 
 
+def safe_name(name: str) -> str:
+    """A model name as a folder name: other characters become ``_``; never hidden or empty
+    (the app does not list hidden folders)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._") or "model"
+
+
 def user_cache_dir() -> Path:
     return _user_dir("TRANSLATOR_CACHE_DIR", "cache")

@@ -87,7 +87,12 @@ class CorrectionsStore:
 
     def add(self, pairs: list[Pair]) -> int:
         """Append new pairs (an identical pair is stored once); returns how many were new."""
-        new = [p for p in pairs if p not in set(self.pairs)]
+        seen = set(self.pairs)
+        new = []
+        for pair in ((_clean(de), _clean(en)) for de, en in pairs):
+            if pair[0] and pair[1] and pair not in seen:
+                seen.add(pair)
+                new.append(pair)
         self.pairs.extend(new)
         self.save()
         return len(new)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from translator_app.core.paths import user_cache_dir, user_models_dir
+from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.corrections import CorrectionsStore
 from translator_app.gui.finetune import (
@@ -207,7 +207,7 @@ class TeachDialog(QDialog):
         if self.preview is None or self.preview.problem:
             return
         name = self.name_edit.text().strip() or "finetuned"
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+        safe = safe_name(name)
         out = user_models_dir() / safe
         if out.exists():
             self.summary.appendPlainText(f"\nA model named {safe} exists; choose another name.")
