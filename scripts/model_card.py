@@ -99,9 +99,9 @@ def main(argv=None) -> int:
         "",
         "## Test results (sacreBLEU, detokenised, cased)",
         "",
-        "| test set | pairs | BLEU greedy | chrF greedy | BLEU beam 4 | chrF beam 4 "
-        "| published (not re-measured) |",
-        "|---|---|---|---|---|---|---|",
+        "| test set | pairs | BLEU greedy | chrF greedy | beam 4 pairs | BLEU beam 4 "
+        "| chrF beam 4 | BLEU greedy, same pairs | published (not re-measured) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     signature = None
     for stem, label, published in TEST_SETS:
@@ -113,20 +113,24 @@ def main(argv=None) -> int:
         g, b = scores["greedy"], scores.get("beam4", {})
         metrics["test_sets"][label] = {
             "greedy": {k: g[k] for k in ("bleu", "chrf", "pairs", "seconds")},
-            "beam4": {k: b[k] for k in ("bleu", "chrf", "pairs", "seconds") if k in b},
+            "beam4": {
+                k: b[k] for k in ("bleu", "chrf", "pairs", "seconds", "greedy_same_pairs") if k in b
+            },
         }
+        same = b.get("greedy_same_pairs", g if b.get("pairs") == g["pairs"] else {})
         metrics["published"][label] = published
         lines.append(
-            f"| {label} | {g['pairs']} | {g['bleu']:.1f} | {g['chrf']:.1f} | "
-            f"{b.get('bleu', float('nan')):.1f} (first {b.get('pairs')}) | "
-            f"{b.get('chrf', float('nan')):.1f} | {published} |"
+            f"| {label} | {g['pairs']} | {g['bleu']:.1f} | {g['chrf']:.1f} | {b.get('pairs')} | "
+            f"{fmt(b.get('bleu'))} | {fmt(b.get('chrf'))} | {fmt(same.get('bleu'))} | {published} |"
         )
     if signature:
         lines += ["", f"Signatures: BLEU `{signature['bleu']}`, chrF `{signature['chrf']}`."]
     lines += [
         "",
-        "Greedy decoding runs on every pair; beam 4 on the first pairs shown (on 2 CPU cores "
-        "it costs several times greedy). Published scores are from models trained on far "
+        "Greedy decoding runs on every pair; beam 4 on the number of pairs shown, spread "
+        "evenly over the set (on 2 CPU cores it costs several times greedy), and the column "
+        "after it scores greedy on those same pairs, so beam and greedy compare on equal "
+        "terms. Published scores are from models trained on far "
         "more data (OPUS-MT: all of OPUS) or use tokenised, lower-cased BLEU (tutorial and "
         "IWSLT14 figures), so they are context, not like-for-like comparisons.",
         "",
@@ -144,54 +148,58 @@ def main(argv=None) -> int:
         "Dev = the first 600 pairs of `data/prepared/valid.tsv` (Multi30k val, BConTrasT "
         "dev, MLQE-PE dev and held-out Tatoeba pairs), greedy. Latency: "
         "`bench/bench_translate.py --runs 2 --threads 2` on each run's exported model, "
-        "20-word sentences, greedy, fp32.",
+        "20-word sentences, greedy, p95, in fp32 and in int8 (the app's default on the "
+        "CPU). A model this early in training often repeats itself, and its output length "
+        "sets its latency, so the cost per output token and the tokens it emitted are shown "
+        "too.",
         "",
         "| architecture | parameters | steps | dev loss | dev BLEU | dev chrF "
-        "| p95 latency 20 words (ms) |",
-        "|---|---|---|---|---|---|---|",
+        "| p95 20 words fp32 (ms) | p95 20 words int8 (ms) | int8 ms/token | tokens out |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for arch, label in ARCHS:
-        log_path = args.runs / arch / "log.jsonl"
+        run_dir = args.runs / "compare" / arch
+        log_path = run_dir / "log.jsonl"
         if not log_path.exists():
             continue
-        first = json.loads(log_path.read_text().splitlines()[0])
-        arch_bench = load(args.runs / arch / "bench.json")
-        params = parameters(args.runs / arch / "model-compare")
+        evals = [json.loads(line) for line in log_path.read_text().splitlines() if line.strip()]
+        final = [r for r in evals if "bleu" in r][-1]  # the evaluation at the budget's end
+        arch_bench = load(run_dir / "bench.json")
+        int8 = ((arch_bench or {}).get("precisions", {}).get("int8") or {}).get("beam1_20w", {})
+        params = parameters(run_dir / "model")
         metrics["comparison"][arch] = {
-            **{k: first.get(k) for k in ("step", "valid_loss", "bleu", "chrf", "elapsed_s")},
+            **{k: final.get(k) for k in ("step", "valid_loss", "bleu", "chrf", "elapsed_s")},
             "p95_ms_20w_greedy": p95_20w(arch_bench),
+            "p95_ms_20w_greedy_int8": p95_20w(arch_bench, "int8"),
+            "int8_ms_per_output_token": int8.get("ms_per_output_token"),
+            "output_tokens_20w": int8.get("output_tokens"),
         }
         lines.append(
-            f"| {label} | {fmt(params / 1e6 if params else None)} M | {first['step']} | "
-            f"{first['valid_loss']:.3f} | {first.get('bleu', 0):.2f} | {first.get('chrf', 0):.1f} "
-            f"| {fmt(p95_20w(arch_bench))} |"
+            f"| {label} | {fmt(params / 1e6 if params else None)} M | {final['step']} | "
+            f"{final['valid_loss']:.3f} | {final['bleu']:.2f} | {final['chrf']:.1f} "
+            f"| {fmt(p95_20w(arch_bench))} | {fmt(p95_20w(arch_bench, 'int8'))} "
+            f"| {fmt(int8.get('ms_per_output_token'), 2)} | {fmt(int8.get('output_tokens'))} |"
         )
     if metrics["comparison"]:
         comp = metrics["comparison"]
         minutes = next(iter(comp.values()))["elapsed_s"] / 60
-        fast = {a: c for a, c in comp.items() if (c["p95_ms_20w_greedy"] or 1e9) <= 50}
-        best = max(fast or comp, key=lambda a: (comp[a]["bleu"] or 0, -comp[a]["valid_loss"]))
+        best = max(comp, key=lambda a: (comp[a]["bleu"] or 0, -comp[a]["valid_loss"]))
         lowest = min(comp, key=lambda a: comp[a]["valid_loss"])
+        bundled_p95 = p95_20w(bench, "int8")
         lines += [
             "",
-            f"Budget: {minutes:.0f} minutes of training each. Best dev BLEU among the models "
-            f"that meet the 50 ms goal: **{best}**; lowest dev loss: **{lowest}**. "
-            "All three meet the latency goal.",
+            f"Budget: {minutes:.0f} minutes of training each (runs in `runs/compare/`). "
+            f"Best dev BLEU: **{best}**; lowest dev loss: **{lowest}**. The latency goal "
+            "(p95 ≤ 50 ms, 20 words, greedy, 2 cores) is judged on the trained, bundled "
+            f"model, whose output has a sensible length: {fmt(bundled_p95)} ms in int8 "
+            "(see Speed below), "
+            + ("within the goal." if (bundled_p95 or 1e9) <= 50 else "**over the goal**."),
         ]
-        spread = max(c["bleu"] or 0 for c in comp.values()) - min(
-            c["bleu"] or 0 for c in comp.values()
-        )
-        if spread < 1.0:
+        if best != "transformer":
             lines += [
                 "",
-                f"**This budget did not separate the architectures**: dev BLEU differs by "
-                f"{spread:.2f} points, all still near zero, so the measurement cannot pick a "
-                "winner. The Transformer was trained further because it is the architecture "
-                "that keeps improving longest on more data in the literature the project "
-                "follows (Multi30k tutorial: Transformer 36.5 vs GRU+attention 28.1 BLEU; "
-                "see ANCHOR_SCORES.md), and because its layer-by-layer attention feeds the "
-                "app's alignment panel. A longer comparison (the same script with a larger "
-                "COMPARE_MINUTES, or on a GPU) should settle it.",
+                f"**The measurement favours {best}**, yet the bundle is a Transformer: its "
+                "run had already been trained for longer before this comparison was rerun.",
             ]
         metrics["comparison_choice"] = best
 
@@ -205,7 +213,7 @@ def main(argv=None) -> int:
         f"- Parameters: {parameters(args.model) / 1e6:.1f} M; bundle "
         f"{sum(f.stat().st_size for f in args.model.iterdir()) / 1e6:.1f} MB "
         f"(weights {config['weights']['dtype']}).",
-        "- Command: `COMPARE_MINUTES=5 MAIN_MINUTES=100 bash scripts/train_base.sh` "
+        "- Command: `COMPARE_MINUTES=20 MAIN_MINUTES=145 bash scripts/train_base.sh` "
         "(config `configs/transformer.toml`; data from `scripts/prepare_data.py`).",
         f"- Steps: {last.get('step', 'n/a')}, epochs completed: {last.get('epoch', 'n/a')}, "
         f"training time {fmt(last.get('elapsed_s', 0) / 60)} min; best dev BLEU "
@@ -216,9 +224,10 @@ def main(argv=None) -> int:
         "(checkpoint with optimiser, schedule and data position) with a larger budget: "
         "stage 1 to 50 minutes (`MAIN_MINUTES=50`), stage 2 to 100 minutes "
         "(`MAIN_MINUTES=100`; part of it shared the 2 cores with packaging builds, hence "
-        "fewer steps per minute). The table below ends each stage with an evaluation. The "
-        "model was still improving when stage 2 ended; it can be trained further the same "
-        "way, or from this bundle with `translator-train finetune`.",
+        "fewer steps per minute), stage 3 to 145 minutes (`MAIN_MINUTES=145`). The table "
+        "below ends each stage with an evaluation. The model was still improving when "
+        "stage 3 ended; it can be trained further the same way, or from this bundle with "
+        "`translator-train finetune`.",
     ]
     evals = [r for r in main_log if "bleu" in r]
     if evals:
@@ -279,12 +288,18 @@ def main(argv=None) -> int:
             lines.append(f"| {prec} | {fmt(p95_20w(bench, prec))} | {fmt(q.get('bleu'))} |")
         prec = bench.get("precisions", {})
         if "int8" in prec and "fp32" in prec:
+            int8_ms, fp32_ms = p95_20w(bench, "int8"), p95_20w(bench, "fp32")
+            within = [p for p in ("fp32", "int8") if (p95_20w(bench, p) or 1e9) <= 50]
+            goal = {
+                0: "neither meets the 50 ms goal",
+                1: f"the 50 ms goal being met only by {within[0]}",
+                2: "both within the 50 ms goal",
+            }[len(within)]
             lines += [
                 "",
                 f"The app and `translator-app translate` use precision `auto`: int8 dynamic "
-                f"quantisation on the CPU (p95 {fmt(p95_20w(bench, 'int8'))} ms against "
-                f"{fmt(p95_20w(bench, 'fp32'))} ms for fp32, the 50 ms goal being met only by "
-                "int8, at the BLEU shown), fp32 on CUDA.",
+                f"quantisation on the CPU (p95 {fmt(int8_ms)} ms against {fmt(fp32_ms)} ms "
+                f"for fp32, {goal}, at the BLEU shown), fp32 on CUDA.",
             ]
         lines += [
             "",

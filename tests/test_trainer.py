@@ -242,3 +242,29 @@ def test_exclude_test_removes_test_sentences(tmp_path, capsys):
     assert cli.main(["train", str(cfg), "--exclude-test", str(test)]) == 0
     out = capsys.readouterr().out
     assert "dropped        2  German side in a test set" in out
+
+
+def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
+    from types import SimpleNamespace
+
+    from trainer.evaluate import evaluate_bundle, score_translations, spread_subset
+
+    assert spread_subset(10, 0) == list(range(10)) and spread_subset(3, 5) == [0, 1, 2]
+    assert spread_subset(100, 4) == [0, 25, 50, 75]
+
+    class Echo:  # greedy echoes the source; beam echoes it upper-cased
+        def translate(self, sources, beam):
+            return [SimpleNamespace(text=s if beam == 1 else s.upper()) for s in sources]
+
+    # An ordered set: the first half is translated right by greedy, the second half wrong.
+    pairs = [(f"the word{i} is here today", f"the word{i} is here today") for i in range(20)]
+    pairs += [(f"wrong{i} there", f"quite other{i} words entirely") for i in range(20)]
+    scores = evaluate_bundle(Echo(), pairs, beam=2, beam_limit=8)
+    beam = scores["beam2"]
+    assert beam["pairs"] == 8 and scores["greedy"]["pairs"] == 40
+    idx = spread_subset(40, 8)
+    expected = score_translations([pairs[i][0] for i in idx], [pairs[i][1] for i in idx])
+    assert beam["greedy_same_pairs"]["bleu"] == round(expected["bleu"], 2)
+    # Spread, not the first 8 (which greedy gets all right): half right, half wrong.
+    assert 0 < beam["greedy_same_pairs"]["bleu"] < 100
+    assert "greedy_same_pairs" not in evaluate_bundle(Echo(), pairs, 2, 0)["beam2"]

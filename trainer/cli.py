@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     tr.add_argument(
+        "--out-dir", type=Path, help="run folder, overriding [train] out_dir (same config, new run)"
+    )
+    tr.add_argument(
         "--max-minutes",
         type=float,
         help="training-time budget, overriding [train] max_minutes (raise it to continue a run)",
@@ -119,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--beam", type=int, default=4)
     ev.add_argument("--limit", type=int, default=0, help="only the first N pairs")
     ev.add_argument(
-        "--beam-limit", type=int, default=0, help="beam search on the first N pairs only"
+        "--beam-limit",
+        type=int,
+        default=0,
+        help="beam search on N pairs spread over the set only (greedy runs on all)",
     )
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
     ev.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")

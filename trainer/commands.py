@@ -92,6 +92,10 @@ def cmd_train(args) -> int:
         cfg = dataclasses.replace(
             cfg, train=dataclasses.replace(cfg.train, max_minutes=args.max_minutes)
         )
+    if args.out_dir is not None:
+        cfg = dataclasses.replace(
+            cfg, train=dataclasses.replace(cfg.train, out_dir=str(args.out_dir))
+        )
     out = Path(cfg.train.out_dir)
     if args.resume:
         tokenizer = Tokenizer.from_file(out / "spm.model")

@@ -45,29 +45,46 @@ def bleu_by_length(sources: Sequence[str], hyps: Sequence[str], refs: Sequence[s
     return rows
 
 
+def spread_subset(n: int, limit: int) -> list[int]:
+    """Indices of ``limit`` pairs spread evenly over ``n`` (all of them when ``limit`` is 0
+    or at least ``n``). Test sets are often ordered (Tatoeba's by sentence id, some by
+    length), so their first N pairs are no sample of the whole set."""
+    if not limit or limit >= n:
+        return list(range(n))
+    return [i * n // limit for i in range(limit)]
+
+
 def evaluate_bundle(
     translator, pairs: Sequence[tuple[str, str]], beam: int, beam_limit: int = 0
 ) -> dict:
     """Greedy and beam translations of ``pairs``: scores, timing, by-length BLEU.
-    ``beam_limit``: beam search on the first N pairs only (it costs several times greedy)."""
+    ``beam_limit``: beam search on N pairs spread over the set only (it costs several times
+    greedy); the beam result then also holds greedy's scores on those same pairs
+    (``greedy_same_pairs``), so the two searches are compared on equal terms."""
     result = {}
+    greedy_hyps: list[str] = []
     for name, b in (("greedy", 1), (f"beam{beam}", beam)):
-        subset = pairs[:beam_limit] if (b > 1 and beam_limit) else pairs
-        sources = [de for de, _ in subset]
-        refs = [en for _, en in subset]
+        idx = spread_subset(len(pairs), beam_limit if b > 1 else 0)
+        sources = [pairs[i][0] for i in idx]
+        refs = [pairs[i][1] for i in idx]
         start = time.perf_counter()
         hyps = [t.text for t in translator.translate(sources, beam=b)]
         seconds = time.perf_counter() - start
         result[name] = {
             **{k: round(v, 2) for k, v in score_translations(hyps, refs).items()},
             "seconds": round(seconds, 1),
-            "pairs": len(subset),
+            "pairs": len(idx),
             "by_length": bleu_by_length(sources, hyps, refs),
             "examples": [
                 {"source": s, "reference": r, "translation": h}
                 for s, r, h in list(zip(sources, refs, hyps, strict=True))[:5]
             ],
         }
+        if b == 1:
+            greedy_hyps = hyps
+        elif len(idx) < len(pairs):
+            same = score_translations([greedy_hyps[i] for i in idx], refs)
+            result[name]["greedy_same_pairs"] = {k: round(v, 2) for k, v in same.items()}
     return result
 
 
