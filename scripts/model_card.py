@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
+
+from translator_app.core.paths import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -317,16 +318,10 @@ def main(argv=None) -> int:
         "without document context. Domains it saw most: everyday short sentences, image "
         "captions, software documentation.",
     ]
-    _write(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
-    _write(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
+    write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
+    write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     print(f"wrote {args.model / 'MODEL_CARD.md'} and metrics.json")
     return 0
-
-
-def _write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, "utf-8")
-    os.replace(tmp, path)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
 from pathlib import Path
 
 from trainer.data import DataError, read_all
 from translator_app.cli_common import run_main
+from translator_app.core.paths import write_atomic
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,11 +168,7 @@ def run_spm(args) -> int:
         input_sentence_size=args.max_sentences,
         num_threads=os.cpu_count() or 1,
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{args.out.name}.", dir=args.out.parent)
-    with os.fdopen(fd, "wb") as f:
-        f.write(model)
-    os.replace(tmp, args.out)
+    write_atomic(args.out, model)
     tok = Tokenizer(model)
     print(
         f"wrote {args.out}: {tok.vocab_size} pieces ({args.model_type}, byte fallback) "

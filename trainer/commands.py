@@ -88,14 +88,9 @@ def cmd_train(args) -> int:
         cfg = dataclasses.replace(
             cfg, data=dataclasses.replace(cfg.data, exclude_test=cfg.data.exclude_test + extra)
         )
-    if args.max_minutes is not None:
-        cfg = dataclasses.replace(
-            cfg, train=dataclasses.replace(cfg.train, max_minutes=args.max_minutes)
-        )
-    if args.out_dir is not None:
-        cfg = dataclasses.replace(
-            cfg, train=dataclasses.replace(cfg.train, out_dir=str(args.out_dir))
-        )
+    overrides = {"max_minutes": args.max_minutes, "out_dir": args.out_dir and str(args.out_dir)}
+    overrides = {k: v for k, v in overrides.items() if v is not None}
+    cfg = dataclasses.replace(cfg, train=dataclasses.replace(cfg.train, **overrides))
     out = Path(cfg.train.out_dir)
     if args.resume:
         tokenizer = Tokenizer.from_file(out / "spm.model")

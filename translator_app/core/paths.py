@@ -1,9 +1,12 @@
-"""Where the bundled model lives: next to the sources, or inside a frozen app."""
+"""Where the app's files live (the bundled model, next to the sources or inside a frozen
+app; the per-user folders), and how they are written without ever leaving half a file."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 
 
@@ -50,11 +53,40 @@ def user_models_dir() -> Path:
     return user_data_dir() / "models"
 
 
-def safe_name(name: str) -> str:
+def safe_name(name: str, keep_spaces: bool = False) -> str:
     """A model name as a folder name: other characters become ``_``; never hidden or empty
     (the app does not list hidden folders)."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._") or "model"
+    allowed = "-_. " if keep_spaces else "-_."
+    return "".join(c if c.isalnum() or c in allowed else "_" for c in name).strip("._ ") or "model"
 
 
 def user_cache_dir() -> Path:
     return _user_dir("TRANSLATOR_CACHE_DIR", "cache")
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to a temporary file beside ``path``, then rename it
+    over ``path``: a crash mid-write leaves the previous file intact."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A plain open (not mkstemp, which makes 0600 files) so the file gets the umask's mode.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def aside_path(path: Path) -> Path:
+    """Where a damaged user file is kept: ``NAME.damaged-YYYYmmdd-HHMMSS`` beside it."""
+    return path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+
+
+def move_aside(path: Path) -> Path:
+    """Move a damaged file out of the way (best effort) and return where it went."""
+    aside = aside_path(path)
+    with contextlib.suppress(OSError):
+        os.replace(path, aside)
+    return aside

@@ -306,7 +306,7 @@ def _batches(jobs: list[_Job], batch_tokens: int, max_sentences: int = 64) -> li
 def auto_precision(device: torch.device) -> str:
     """int8 on the CPU where PyTorch has a quantized engine, else fp32. Measured on the
     base model (bench/bench_translate.py --test, see its model card): int8 cuts greedy
-    latency about 3x on 2 cores at the same BLEU; bf16 autocast helps only with AMX."""
+    latency 2-3x on 2 cores at the same BLEU; bf16 autocast helps only with AMX."""
     if device.type == "cpu" and any(e in ("x86", "fbgemm") for e in _quantized_engines()):
         return "int8"
     return "fp32"

@@ -9,10 +9,7 @@ and :attr:`CorrectionsStore.problem` says so once.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,6 +25,8 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QVBoxLayout,
 )
+
+from translator_app.core.paths import aside_path, write_atomic
 
 Pair = tuple[str, str]
 
@@ -105,10 +104,7 @@ class CorrectionsStore:
         """Atomically rewrite the file; a file with unreadable lines is first kept aside."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self._unreadable and self.path.exists():
-            aside = self.path.with_name(
-                f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
-            )
-            shutil.copy2(self.path, aside)
+            shutil.copy2(self.path, aside_path(self.path))
             self._unreadable = False
         self.export(self.path)
 
@@ -118,14 +114,7 @@ class CorrectionsStore:
 
 def write_tsv(path: Path, pairs: list[Pair]) -> None:
     """Write ``german<TAB>english`` lines atomically (a temporary file, then renamed)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(f"{_clean(de)}\t{_clean(en)}\n" for de, en in pairs)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, "".join(f"{_clean(de)}\t{_clean(en)}\n" for de, en in pairs))
 
 
 class CorrectionsDialog(QDialog):

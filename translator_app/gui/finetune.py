@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from trainer.data import DataError, base_suffix, partner, read_pairs
 from trainer.dataset import FilterReport, filter_pairs, split_heldout
+from translator_app.core.paths import safe_name
 from translator_app.gui.corrections import Pair, write_tsv
 
 MIN_PAIRS = 10
@@ -224,9 +225,9 @@ def remove_leftovers(out: Path) -> None:
 
 def rename_bundle(path: Path, new_name: str) -> Path:
     """Rename a fine-tuned bundle's folder (its name in the model list)."""
-    clean = "".join(c if c.isalnum() or c in "-_. " else "_" for c in new_name).strip(" .")
-    if not clean:
+    if not new_name.strip(" ._"):
         raise ValueError("the name is empty")
+    clean = safe_name(new_name, keep_spaces=True)
     target = path.with_name(clean)
     if target.exists():
         raise FileExistsError(f"a model named {clean} already exists")

@@ -10,12 +10,12 @@ A damaged database never stops the app: it is moved aside, a fresh one is create
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from translator_app.core.paths import move_aside
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history (
@@ -65,9 +65,7 @@ class History:
         return db
 
     def _recover(self, error: Exception) -> sqlite3.Connection:
-        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        with contextlib.suppress(OSError):
-            os.replace(self.path, aside)
+        aside = move_aside(self.path)
         self.problem = (
             f"The history database {self.path} was damaged ({error}); a new one was started "
             f"and the old file was kept as {aside.name}."

@@ -8,15 +8,12 @@ file written by a newer or older version still loads.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from translator_app.core.paths import user_config_dir
+from translator_app.core.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
 DEVICES = ("auto", "cpu", "cuda")
@@ -54,7 +51,7 @@ class Settings:
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
         except (OSError, UnicodeDecodeError, ValueError) as e:
-            aside = _move_aside(path)
+            aside = move_aside(path)
             settings = cls()
             settings.problem = (
                 f"The settings file {path} was damaged ({_short(e)}); "
@@ -84,19 +81,8 @@ class Settings:
 
     def save(self) -> None:
         """Atomic write: a crash mid-save leaves the previous file intact."""
-        path = self.path()
-        path.parent.mkdir(parents=True, exist_ok=True)
         data = {k: v for k, v in dataclasses.asdict(self).items() if k != "problem"}
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-
-
-def _move_aside(path: Path) -> Path:
-    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    with contextlib.suppress(OSError):
-        os.replace(path, aside)
-    return aside
+        write_atomic(self.path(), json.dumps(data, indent=2) + "\n")
 
 
 def _short(e: Exception) -> str:
