@@ -99,13 +99,19 @@ def test_invalid_utf8_on_stdin(bundle_dir, capsys, monkeypatch):
         monkeypatch,
     )
     out, err = capsys.readouterr()
-    assert code == 1
-    assert err.strip() == "error: standard input line 2 is not valid UTF-8 (byte 0)"
+    # One bad line no longer fails the rest: it is translated with U+FFFD for the bad
+    # bytes, and a warning names it.
+    assert code == 0
+    assert err.strip() == (
+        "warning: standard input line 2 is not valid UTF-8 (byte 0); "
+        "its invalid bytes were replaced by U+FFFD"
+    )
+    assert len(out.splitlines()) == 2 and "\ufffd" not in out
 
 
 def test_bad_numbers(bundle_dir, capsys):
     assert cli.main(["translate", "--model", str(bundle_dir), "--beam", "0", "x"]) == 1
-    assert "--beam must be at least 1" in capsys.readouterr().err
+    assert "--beam must be an integer from 1 to 64, got 0" in capsys.readouterr().err
 
 
 def test_no_command_opens_the_window_or_explains_there_is_no_display(capsys, monkeypatch):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from translator_app.cli_common import run_main
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 
 class CliError(Exception):
@@ -80,10 +82,13 @@ def _stdin_lines(stream) -> Iterator[list[str]]:
     for number, raw in enumerate(stream, start=1):
         try:
             line = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise CliError(
-                f"standard input line {number} is not valid UTF-8 (byte {e.start})"
-            ) from None
+        except UnicodeDecodeError as e:  # translate the rest of the line and go on
+            print(
+                f"warning: standard input line {number} is not valid UTF-8 (byte {e.start}); "
+                "its invalid bytes were replaced by U+FFFD",
+                file=sys.stderr,
+            )
+            line = raw.decode("utf-8", "replace")
         batch.append(line.rstrip("\r\n"))
         if interactive or len(batch) >= STDIN_BATCH_LINES:
             yield batch
@@ -123,6 +128,7 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
 
 def _load(args):
     from translator_app.core import BundleError, Translator, bundled_model_dir, load_bundle
+    from translator_app.core.limits import check_search
 
     path = args.model or bundled_model_dir()
     if args.model is None and not path.exists():
@@ -130,10 +136,10 @@ def _load(args):
             f"no model is bundled at {path}; pass --model DIR with a model directory "
             "(translator-train writes them)"
         )
-    if args.beam is not None and args.beam < 1:
-        raise CliError("--beam must be at least 1")
-    if args.nbest < 1:
-        raise CliError("--nbest must be at least 1")
+    try:
+        check_search(beam=args.beam, nbest=args.nbest)
+    except ValueError as e:
+        raise CliError(f"--{e}") from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -153,7 +159,14 @@ def run_translate(args) -> int:
     if args.beam is not None and args.nbest > args.beam:
         args.beam = args.nbest
     if args.text:
-        for text in args.text:
+        for number, text in enumerate(args.text, start=1):
+            if _SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)
+                print(
+                    f"warning: argument {number} is not valid UTF-8 text; "
+                    "its invalid bytes were replaced by U+FFFD",
+                    file=sys.stderr,
+                )
+                text = _SURROGATES.sub("\ufffd", text)
             _write_lines(translator, text.split("\n"), args, sys.stdout)
     else:
         for lines in _stdin_lines(sys.stdin.buffer):

@@ -28,6 +28,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
+from .limits import MAX_SOURCE_TOKENS, check_number, check_search
 from .model import build_model
 from .seq2seq import EncoderDecoder
 from .tokenizer import Tokenizer
@@ -68,16 +69,15 @@ class SearchDefaults:
     max_source_tokens: int = 200
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.beam, int) and self.beam >= 1):
-            raise ValueError(f"beam must be a positive integer, got {self.beam!r}")
-        if not (isinstance(self.max_source_tokens, int) and self.max_source_tokens >= 8):
-            raise ValueError(
-                f"max_source_tokens must be an integer >= 8, got {self.max_source_tokens!r}"
-            )
-        for name in ("length_penalty", "max_len_a", "max_len_b"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} must be a non-negative number, got {value!r}")
+        check_search(
+            beam=self.beam,
+            max_len_a=self.max_len_a,
+            max_len_b=self.max_len_b,
+            length_penalty=self.length_penalty,
+        )
+        check_number(
+            "max_source_tokens", self.max_source_tokens, 8, MAX_SOURCE_TOKENS, integer=True
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SearchDefaults:

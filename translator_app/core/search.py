@@ -203,12 +203,14 @@ def beam_search(
     hist_attn = torch.zeros(batch * k, 0, src_len, device=device)
     hist_layers = None
     finished: list[list[Hypothesis]] = [[] for _ in range(batch)]
-    done = [False] * batch
+    # Sentences still decoding (their original index); a finished sentence leaves the
+    # batch, so later steps and the history tensors only hold live ones.
+    active = list(range(batch))
     rank = torch.arange(2 * k, device=device)
-    row_base = (torch.arange(batch, device=device) * k).unsqueeze(1)
 
     for step in range(int(limits.max())):
         _check(should_stop)
+        n = len(active)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
         logp = _constrain(logp, step, limits, forced, cfg)
@@ -219,44 +221,42 @@ def beam_search(
             new = out.layers.float().unsqueeze(1)
             layers_all = new if hist_layers is None else torch.cat([hist_layers, new], 1)
 
-        cand = (scores.view(-1, 1) + logp).view(batch, k * vocab)
+        cand = (scores.view(-1, 1) + logp).view(n, k * vocab)
         top_scores, top_idx = cand.topk(2 * k, dim=1)
-        rows = row_base + torch.div(top_idx, vocab, rounding_mode="floor")  # [B, 2K]
+        row_base = (torch.arange(n, device=device) * k).unsqueeze(1)
+        rows = row_base + torch.div(top_idx, vocab, rounding_mode="floor")  # [n, 2K]
         toks = top_idx % vocab
         is_eos = toks == cfg.eos_id
 
         # Hypotheses ending here, among the K best candidates of a live sentence.
         ending = (is_eos[:, :k] & torch.isfinite(top_scores[:, :k])).nonzero().tolist()
         for b, j in ending:
-            if done[b]:
+            orig = active[b]
+            if len(finished[orig]) >= k:
                 continue
             r = int(rows[b, j])
-            length = step + 1
             lp = float(top_scores[b, j])
-            s = src_lens[b]
-            finished[b].append(
+            s = src_lens[orig]
+            finished[orig].append(
                 Hypothesis(
                     tokens=tuple(hist_tokens[r].tolist()) + (cfg.eos_id,),
                     logprob=lp,
-                    score=lp / length_penalty(length, alpha),
-                    attention=attn_all[r, :, :s].cpu(),
-                    layers=layers_all[r, ..., :s].cpu() if layers_all is not None else None,
+                    score=lp / length_penalty(step + 1, alpha),
+                    # clone: a view (and .cpu() of a CPU tensor is one) would keep the
+                    # whole step history of every beam alive with each hypothesis.
+                    attention=attn_all[r, :, :s].clone().cpu(),
+                    layers=layers_all[r, ..., :s].clone().cpu() if layers_all is not None else None,
                 )
             )
-        for b in range(batch):
-            if not done[b] and len(finished[b]) >= k:
-                done[b] = True
-        if all(done):
-            break
 
         # The K best candidates that did not end continue.
         alive = (is_eos.long() * 2 * k + rank).topk(k, dim=1, largest=False).indices.sort(1).values
         scores = top_scores.gather(1, alive)
-        # A sentence whose live beams all have probability 0 (past its length limit,
-        # or a forced prefix leaving one path) cannot produce anything new.
-        for b in (~torch.isfinite(scores).any(1)).nonzero().flatten().tolist():
-            done[b] = True
-        if all(done):
+        # A sentence is done with K finished hypotheses, or when its live beams all have
+        # probability 0 (past its length limit, or a forced prefix leaving one path).
+        dead = (~torch.isfinite(scores).any(1)).tolist()
+        keep = [b for b in range(n) if not dead[b] and len(finished[active[b]]) < k]
+        if not keep:
             break
         sel = rows.gather(1, alive).view(-1)
         prev = toks.gather(1, alive).view(-1)
@@ -265,5 +265,19 @@ def beam_search(
         hist_attn = attn_all.index_select(0, sel)
         if layers_all is not None:
             hist_layers = layers_all.index_select(0, sel)
+        del out, attn_all, layers_all
+        if len(keep) < n:  # free what the finished sentences held
+            beams = torch.tensor(
+                [b * k + j for b in keep for j in range(k)], dtype=torch.long, device=device
+            )
+            active = [active[b] for b in keep]
+            scores = scores[torch.tensor(keep, device=device)]
+            state = select_state(state, beams)
+            prev, limits = prev[beams], limits[beams]
+            hist_tokens, hist_attn = hist_tokens[beams], hist_attn[beams]
+            if hist_layers is not None:
+                hist_layers = hist_layers[beams]
+            if forced is not None:
+                forced = forced[beams]
 
     return [sorted(f, key=lambda h: -h.score)[:nbest] for f in finished]

@@ -7,15 +7,23 @@ output keeps every line break, blank line and line indentation of the input.
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pysbd
 
-# pysbd's rules are written for running prose; a very long unbroken line would only cost
-# time, and the translator splits over-long sentences into pieces anyway.
+from .limits import MAX_SEGMENT_CHARS
+
+# pysbd's rules are written for running prose and slow down on very long strings, so a
+# longer line is first cut into windows of at most this many characters (at the last
+# sentence end, else the last space, before the limit).
 _MAX_SBD_CHARS = 5000
+_SENTENCE_END = re.compile(r"[.!?…][\"'»«“”)\]]*\s+")
+_CLAUSE_END = re.compile(r"[,;:–—)\]]\s+")
+_SPACE = re.compile(r"\s+")
 _local = threading.local()
 
 
@@ -36,35 +44,80 @@ def _segmenter() -> pysbd.Segmenter:
     return seg
 
 
-def _split_line(line: str) -> list[str]:
-    if len(line) > _MAX_SBD_CHARS:
-        return [line]
-    return _segmenter().segment(line)
+def _cut(text: str, start: int, limit: int, patterns) -> int:
+    """Where to end a piece of ``text`` that begins at ``start`` and may be at most
+    ``limit`` long: after the last match of the first pattern that has one in the second
+    half of the window, else a hard cut that does not separate a combining mark (or a
+    lone surrogate) from the character before it."""
+    end = start + limit
+    if end >= len(text):
+        return len(text)
+    window = text[start:end]
+    for pattern in patterns:
+        last = None
+        for m in pattern.finditer(window, limit // 2):
+            last = m
+        if last is not None:
+            return start + last.end()
+    cut = end
+    while cut > start + 1 and (
+        unicodedata.combining(text[cut]) or "\udc00" <= text[cut] <= "\udfff"
+    ):
+        cut -= 1
+    return cut if cut > start + 1 else end
+
+
+def _bounded(text: str, start: int, end: int, limit: int, patterns) -> list[tuple[int, int]]:
+    """``text[start:end]`` as consecutive spans of at most ``limit`` characters."""
+    spans = []
+    while end - start > limit:
+        cut = _cut(text[:end], start, limit, patterns)
+        spans.append((start, cut))
+        start = cut
+    spans.append((start, end))
+    return spans
+
+
+def _sentences(line: str) -> list[tuple[int, int]]:
+    """Sentence spans of one line, stripped, each at most MAX_SEGMENT_CHARS long."""
+    spans: list[tuple[int, int]] = []
+    for w_start, w_end in _bounded(line, 0, len(line), _MAX_SBD_CHARS, (_SENTENCE_END, _SPACE)):
+        window = line[w_start:w_end]
+        pos = 0
+        for piece in _segmenter().segment(window):
+            stripped = piece.strip()
+            if not stripped:
+                continue
+            found = window.find(stripped, pos)
+            if found < 0:  # pysbd altered the text: keep the rest of the window whole
+                rest = window[pos:].strip()
+                if rest:
+                    found = window.index(rest, pos)
+                    spans.append((w_start + found, w_start + found + len(rest)))
+                break
+            spans.append((w_start + found, w_start + found + len(stripped)))
+            pos = found + len(stripped)
+    bounded = []
+    for start, end in spans:
+        for a, b in _bounded(line, start, end, MAX_SEGMENT_CHARS, (_CLAUSE_END, _SPACE)):
+            piece = line[a:b]
+            lead = len(piece) - len(piece.lstrip())
+            body = piece.strip()
+            if body:
+                bounded.append((a + lead, a + lead + len(body)))
+    return bounded
 
 
 def split_sentences(text: str) -> list[Segment]:
-    """Sentences of ``text`` with their character offsets; blank lines yield none."""
+    """Sentences of ``text`` with their character offsets; blank lines yield none. A
+    sentence longer than MAX_SEGMENT_CHARS is cut at clause ends or spaces, so that every
+    character of the input is in one bounded segment."""
     segments: list[Segment] = []
     offset = 0
     for line_no, line in enumerate(text.split("\n")):
         if line.strip():
-            pos = 0
-            for piece in _split_line(line):
-                stripped = piece.strip()
-                if not stripped:
-                    continue
-                found = line.find(stripped, pos)
-                if found < 0:  # pysbd altered the text: keep the rest of the line whole
-                    rest = line[pos:].strip()
-                    start = line.index(rest, pos)
-                    segments.append(
-                        Segment(offset + start, offset + start + len(rest), rest, line_no)
-                    )
-                    break
-                segments.append(
-                    Segment(offset + found, offset + found + len(stripped), stripped, line_no)
-                )
-                pos = found + len(stripped)
+            for start, end in _sentences(line):
+                segments.append(Segment(offset + start, offset + end, line[start:end], line_no))
         offset += len(line) + 1
     return segments
 

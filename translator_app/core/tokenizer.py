@@ -18,6 +18,7 @@ import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 Span = tuple[int, int]
+REPLACEMENT = "\ufffd"
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,17 @@ def _pieces_from_proto(proto, text: str) -> Pieces:
             begin, end = table[min(begin, len(table) - 1)], table[min(end, len(table) - 1)]
         spans.append((begin, end))
     return Pieces(text, tuple(ids), tuple(pieces), tuple(spans))
+
+
+def _without_replacement_chars(p: Pieces) -> Pieces:
+    """``p`` with every U+FFFD removed from its text and its spans shifted to match."""
+    if REPLACEMENT not in p.text:
+        return p
+    before = [0] * (len(p.text) + 1)  # U+FFFD characters before each offset
+    for i, ch in enumerate(p.text):
+        before[i + 1] = before[i] + (ch == REPLACEMENT)
+    spans = tuple((b - before[b], e - before[e]) for b, e in p.spans)
+    return Pieces(p.text.replace(REPLACEMENT, ""), p.ids, p.pieces, spans)
 
 
 class Tokenizer:
@@ -100,14 +112,13 @@ class Tokenizer:
         return self.sp.encode(list(texts), out_type=int)
 
     def decode(self, ids: Iterable[int]) -> Pieces:
-        """Text exactly as SentencePiece detokenises it, with pieces and their spans in
-        that text. BOS/EOS/padding are dropped."""
+        """Text as SentencePiece detokenises it, with pieces and their spans in that text.
+        BOS/EOS/padding are dropped. Byte pieces that do not form valid UTF-8 (a model can
+        emit the first bytes of "€" and then a word) decode to U+FFFD in SentencePiece;
+        those characters are removed, so that no replacement character reaches the user."""
         ids = [int(i) for i in ids if int(i) not in self._specials]
         proto = self.sp.decode(ids, out_type="proto")
-        return _pieces_from_proto(proto, proto.text)
-
-    def decode_text(self, ids: Iterable[int]) -> str:
-        return self.sp.decode([int(i) for i in ids if int(i) not in self._specials])
+        return _without_replacement_chars(_pieces_from_proto(proto, proto.text))
 
 
 def train_sentencepiece(

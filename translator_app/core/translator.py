@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from .bundle import Bundle, load_bundle
+from .limits import MAX_SENTENCE_TOKENS, check_search
 from .search import Hypothesis, beam_search, greedy_search
 from .segment import Segment, join_translations, split_sentences
 from .tokenizer import Span
@@ -25,6 +26,9 @@ from .tokenizer import Span
 EOS_PIECE = "</s>"
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
+# tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 # A sentence's translation is one line: byte-fallback output of line breaks or control
 # characters becomes spaces (one for one, so piece spans stay valid).
 _OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -36,6 +40,10 @@ def _frozen(t: torch.Tensor | None) -> np.ndarray | None:
         return None
     a = t.detach().to("cpu", torch.float32).numpy()
     return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
+
+
+class InvalidTextWarning(UserWarning):
+    """A text held characters that are not valid Unicode; they were replaced."""
 
 
 @dataclass(frozen=True)
@@ -154,8 +162,7 @@ class Translator:
         ``should_stop`` is polled every step and raises ``SearchCancelled``."""
         search = self.bundle.search
         beam = search.beam if beam is None else beam
-        if beam < 1 or nbest < 1:
-            raise ValueError("beam and nbest must be at least 1")
+        check_search(beam=beam, nbest=nbest, length_penalty=length_penalty)
         beam = max(beam, nbest)
         alpha = search.length_penalty if length_penalty is None else length_penalty
         eos = self.tokenizer.eos_id
@@ -163,10 +170,25 @@ class Translator:
         encoded, jobs = [], []
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
+            if _SURROGATE.search(clean):
+                warnings.warn(
+                    f"text {i + 1} holds lone surrogates (not valid Unicode); "
+                    "they were replaced by U+FFFD",
+                    InvalidTextWarning,
+                    stacklevel=2,
+                )
+                clean = _SURROGATE.sub("\ufffd", clean)
             enc = self.tokenizer.encode(clean) if clean.strip() else None
             encoded.append(enc)
             if enc is None or not enc.ids:
                 continue
+            if len(enc.ids) > MAX_SENTENCE_TOKENS:
+                # The merged attention of one text grows with the square of its length.
+                raise ValueError(
+                    f"text {i + 1} is {len(enc.ids)} tokens long, more than the "
+                    f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
+                    "which splits long text"
+                )
             prefix = tuple(prefixes[i]) if prefixes else ()
             step = self.max_source_tokens - 1
             for c, start in enumerate(range(0, len(enc.ids), step)):

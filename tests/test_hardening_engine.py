@@ -1,0 +1,204 @@
+"""Hardening of the engine (#15): memory and time bounds, caps on search settings, clear
+errors for bad input. Each test fails on the code before the fix."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from conftest import tiny_model
+from translator_app.core import beam_search
+from translator_app.core.limits import MAX_BEAM, MAX_SEGMENT_CHARS, check_search, parse_json
+from translator_app.core.segment import split_sentences
+
+
+def _batch(tokenizer, texts):
+    ids = [tokenizer.encode(t).ids + (tokenizer.eos_id,) for t in texts]
+    width = max(map(len, ids))
+    src = torch.zeros(len(ids), width, dtype=torch.long)
+    for i, row in enumerate(ids):
+        src[i, : len(row)] = torch.tensor(row)
+    return src, src != 0
+
+
+# ------------------------------------------------------------------ search memory
+def test_beam_hypotheses_own_their_attention(tokenizer):
+    """A finished hypothesis holds a copy of its own rows, not a view of the whole step
+    history of every beam (which kept 909 MB alive for 9 MB of results)."""
+    model = tiny_model(tokenizer)
+    src, mask = _batch(tokenizer, ["Das Haus ist groß.", "Guten Morgen!"])
+    hyps = beam_search(model, src, mask, beam_size=4, nbest=4, all_layers=True)
+    for sentence in hyps:
+        for h in sentence:
+            for t in (h.attention, h.layers):
+                assert t.untyped_storage().nbytes() == t.numel() * t.element_size()
+
+
+def test_beam_search_drops_finished_sentences_from_the_batch(tokenizer):
+    """Once a short sentence has its hypotheses, later steps run on the live ones only."""
+    model = tiny_model(tokenizer)
+    widths = []
+    step = model.step
+
+    def counting_step(state, prev, all_layers=False):
+        widths.append(prev.size(0))
+        return step(state, prev, all_layers)
+
+    model.step = counting_step
+    src, mask = _batch(
+        tokenizer, ["Ja", "Wir treffen uns am dritten Oktober in Berlin am Bahnhof."]
+    )
+    hyps = beam_search(model, src, mask, beam_size=3, max_len_a=1.0, max_len_b=1)
+    assert widths[0] == 6 and widths[-1] == 3
+    assert all(len(h) == 1 for h in hyps)
+
+
+# ------------------------------------------------------------------ search caps
+@pytest.mark.parametrize(
+    "settings",
+    [
+        dict(beam=100_000),
+        dict(beam=0),
+        dict(nbest=MAX_BEAM + 1),
+        dict(max_len_a=math.nan),
+        dict(max_len_a=math.inf),
+        dict(max_len_b=10**12),
+        dict(max_len_b=-1),
+        dict(length_penalty=math.nan),
+    ],
+)
+def test_search_settings_are_capped(settings):
+    with pytest.raises(ValueError, match=next(iter(settings))):
+        check_search(**settings)
+
+
+def test_bundle_search_defaults_are_capped():
+    from translator_app.core import SearchDefaults
+
+    with pytest.raises(ValueError, match="max_len_a"):
+        SearchDefaults(max_len_a=math.nan)
+    with pytest.raises(ValueError, match="beam"):
+        SearchDefaults(beam=100_000)
+    with pytest.raises(ValueError, match="max_len_b"):
+        SearchDefaults(max_len_b=2**70)
+
+
+def test_translator_rejects_huge_beam_before_allocating(make_bundle):
+    from translator_app.core import Translator
+
+    tr = Translator.load(make_bundle(), "cpu")
+    with pytest.raises(ValueError, match="beam"):
+        tr.translate(["Hallo"], beam=100_000)
+
+
+def test_cli_rejects_a_huge_beam(make_bundle, capsys):
+    from translator_app.cli import main
+
+    assert main(["translate", "--model", str(make_bundle()), "--beam", "100000", "Hallo"]) != 0
+    err = capsys.readouterr().err
+    assert "beam" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ long input
+def _covered(text: str, segments) -> str:
+    return "".join(text[s.start : s.end] for s in segments)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Das ist ein Satz. " * 6000,  # 108,000 characters on one line
+        "1234567890" * 5000,  # 50,000 digits, no boundary at all
+        "a" + "\u0301" * 5000,  # one letter with 5,000 combining accents
+        ("Wort " * 30 + ", ") * 200,  # one endless sentence with commas
+    ],
+)
+def test_long_lines_are_split_into_bounded_segments_keeping_every_character(text):
+    segments = split_sentences(text)
+    assert len(segments) > 1
+    assert max(len(s.text) for s in segments) <= MAX_SEGMENT_CHARS
+    for s in segments:
+        assert text[s.start : s.end] == s.text
+    # Every non-space character of the input is in exactly one segment, in order.
+    assert _covered(text, segments).replace(" ", "") == text.replace(" ", "")
+
+
+def test_long_line_is_split_at_sentence_boundaries_first():
+    text = " ".join(f"Das ist der Satz Nummer {i}." for i in range(2000))  # > 50,000 chars
+    segments = split_sentences(text)
+    assert len(segments) == 2000
+    assert segments[1234].text == "Das ist der Satz Nummer 1234."
+
+
+def test_translate_document_of_a_long_line_translates_all_of_it(make_bundle):
+    from translator_app.core import Translator
+
+    tr = Translator.load(make_bundle(), "cpu")
+    text = "Das Haus ist groß. " * 400  # 7,600 characters, one line
+    doc = tr.translate_document(text, beam=1)
+    assert len(doc.translations) == 400
+    biggest = max(t.attention.size for t in doc.translations)
+    assert biggest < 200 * 200
+
+
+def test_translate_refuses_one_sentence_too_long_for_the_attention_bound(make_bundle):
+    from translator_app.core import Translator
+
+    tr = Translator.load(make_bundle(), "cpu")
+    with pytest.raises(ValueError, match="translate_document"):
+        tr.translate(["\U0001f600" * 1000])  # 4,000 byte pieces
+
+
+# ------------------------------------------------------------------ JSON nesting
+def test_deeply_nested_json_is_a_value_error():
+    with pytest.raises(ValueError, match="nested"):
+        parse_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="nested"):
+        parse_json('{"a": ' * 100 + "1" + "}" * 100)
+    assert parse_json('{"a": [1, {"b": 2}]}') == {"a": [1, {"b": 2}]}
+
+
+# ------------------------------------------------------------------ invalid text
+def test_split_byte_pieces_never_decode_to_replacement_characters(tokenizer):
+    """The model may emit the first bytes of "€" and then a word; the user never sees
+    U+FFFD (1,509 of 1,994 fuzz outputs had one)."""
+    ids = [
+        tokenizer.sp.piece_to_id(p) for p in ("<0x35>", "<0xE2>", "<0x82>", "▁Haus", "<0xAC>", ".")
+    ]
+    assert tokenizer.unk_id not in ids
+    dec = tokenizer.decode(ids)
+    assert "\ufffd" not in dec.text
+    assert dec.text == "5 Haus."
+    assert len(dec.spans) == len(ids)
+    for (b, e), piece in zip(dec.spans, dec.pieces, strict=True):
+        if piece.startswith("▁") and len(piece) > 1:
+            assert dec.text[b:e].strip() == piece[1:]
+    assert all(0 <= b <= e <= len(dec.text) for b, e in dec.spans)
+
+
+def test_valid_byte_pieces_still_decode(tokenizer):
+    ids = list(tokenizer.encode("Das kostet 5 €.").ids)
+    assert tokenizer.decode(ids).text == "Das kostet 5 €."
+
+
+def test_lone_surrogates_are_replaced_per_text(make_bundle):
+    from translator_app.core import Translator
+    from translator_app.core.translator import InvalidTextWarning
+
+    tr = Translator.load(make_bundle(), "cpu")
+    with pytest.warns(InvalidTextWarning, match="text 2"):
+        out = tr.translate(["Guten Morgen", "Hallo \ud800 Welt", "Danke"], beam=1)
+    assert len(out) == 3 and all(t.best is not None for t in out)
+    assert out[1].source == "Hallo \ud800 Welt"
+
+
+def test_cli_argument_with_undecodable_bytes(make_bundle, capsys):
+    from translator_app.cli import main
+
+    bad = b"Hallo \xff Welt".decode("utf-8", "surrogateescape")
+    assert main(["translate", "--model", str(make_bundle()), "--beam", "1", bad, "Danke"]) == 0
+    out, err = capsys.readouterr()
+    assert "argument 1 is not valid UTF-8" in err and "Traceback" not in err
+    assert len(out.splitlines()) == 2
