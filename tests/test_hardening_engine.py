@@ -202,3 +202,117 @@ def test_cli_argument_with_undecodable_bytes(make_bundle, capsys):
     out, err = capsys.readouterr()
     assert "argument 1 is not valid UTF-8" in err and "Traceback" not in err
     assert len(out.splitlines()) == 2
+
+
+# ------------------------------------------------------------------ hostile bundles
+def _edit_config(bundle, **changes):
+    import json
+
+    path = bundle / "config.json"
+    cfg = json.loads(path.read_text("utf-8"))
+    for key, value in changes.items():
+        if key == "model":
+            cfg["model"].update(value)
+        else:
+            cfg[key] = value
+    path.write_text(json.dumps(cfg), "utf-8")
+
+
+def _peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def test_huge_config_is_refused_before_anything_is_allocated(make_bundle):
+    """d_model 16,384 x 64 layers allocated gigabytes before failing; the shapes are now
+    compared with the weights file's header on the meta device first."""
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, model=dict(d_model=16384, ff_dim=16384, enc_layers=64, dec_layers=64))
+    before = _peak_rss_mb()
+    with pytest.raises(BundleError, match="model.safetensors: weights do not match config.json"):
+        load_bundle(bundle, "cpu")
+    assert _peak_rss_mb() - before < 500
+
+
+def test_config_beyond_the_limits_names_the_field(make_bundle):
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, model=dict(enc_layers=10**6))
+    with pytest.raises(BundleError, match=r"config.json: .*enc_layers=1000000 is larger than"):
+        load_bundle(bundle, "cpu")
+
+
+def test_files_as_a_list_is_a_clear_error(make_bundle):
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, files=["model.safetensors"])
+    with pytest.raises(BundleError, match='config.json: "files" must be a JSON object'):
+        load_bundle(bundle, "cpu")
+
+
+def test_deeply_nested_config_is_a_clear_error(make_bundle):
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    (bundle / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(BundleError, match="config.json: .*nested"):
+        load_bundle(bundle, "cpu")
+
+
+def test_card_linked_outside_the_bundle_is_refused(make_bundle, tmp_path):
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private")
+    (bundle / "MODEL_CARD.md").unlink()
+    (bundle / "MODEL_CARD.md").symlink_to(secret)
+    with pytest.raises(BundleError, match="MODEL_CARD.md: is a link to a file outside"):
+        load_bundle(bundle, "cpu")
+
+
+@pytest.mark.parametrize("name", ["MODEL_CARD.md", "metrics.json", "spm.model"])
+def test_oversized_bundle_files_are_not_read_whole(make_bundle, name):
+    import os
+
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, files={})
+    with open(bundle / name, "r+b") as f:
+        os.truncate(f.fileno(), 4 * 1024**3)  # sparse: 4 GiB that costs no disk
+    before = _peak_rss_mb()
+    with pytest.raises(BundleError, match=f"{name}: is larger than"):
+        load_bundle(bundle, "cpu")
+    assert _peak_rss_mb() - before < 300
+
+
+def test_empty_spm_model_is_one_clear_error(make_bundle, capfd):
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, files={})
+    (bundle / "spm.model").write_bytes(b"")
+    with pytest.raises(BundleError, match="spm.model: is empty"):
+        load_bundle(bundle, "cpu")
+    assert capfd.readouterr().err == ""  # no C++ log lines first
+
+
+def test_finite_but_absurd_weights_are_refused_at_load(make_bundle):
+    from safetensors.torch import load_file, save_file
+
+    from translator_app.core import BundleError, load_bundle
+
+    bundle = make_bundle()
+    _edit_config(bundle, files={})
+    tensors = load_file(str(bundle / "model.safetensors"))
+    name = next(k for k in tensors if k.endswith("weight") and tensors[k].dim() == 2)
+    tensors[name] = torch.full_like(tensors[name], 1e30)
+    save_file(tensors, str(bundle / "model.safetensors"))
+    with pytest.raises(BundleError, match=f"tensor {name} holds values beyond"):
+        load_bundle(bundle, "cpu")

@@ -24,11 +24,20 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from safetensors import SafetensorError
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
-from .limits import MAX_SOURCE_TOKENS, check_number, check_search
+from .limits import (
+    MAX_CARD_BYTES,
+    MAX_CONFIG_BYTES,
+    MAX_SOURCE_TOKENS,
+    MAX_SPM_BYTES,
+    MAX_WEIGHT_ABS,
+    check_number,
+    check_search,
+    parse_json,
+)
 from .model import build_model
 from .seq2seq import EncoderDecoder
 from .tokenizer import Tokenizer
@@ -41,7 +50,6 @@ SPM_FILE = "spm.model"
 CARD_FILE = "MODEL_CARD.md"
 METRICS_FILE = "metrics.json"
 BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
-_MAX_JSON_BYTES = 4 * 1024 * 1024
 
 
 class BundleError(Exception):
@@ -110,16 +118,19 @@ def _sha256(path: Path) -> str:
 
 
 def tied_aliases(model: torch.nn.Module) -> set[str]:
-    """State-dict names that share storage with an earlier name (tied embeddings); the
-    weights file stores each shared tensor once, under its first name."""
-    seen: dict[int, str] = {}
+    """State-dict names of parameters and buffers that are the same tensor as an earlier
+    name (tied embeddings); the weights file stores each shared tensor once, under its
+    first name. By identity, so that it also works on the meta device (no storage)."""
+    seen: set[int] = set()
     aliases = set()
-    for name, tensor in model.state_dict().items():
-        ptr = tensor.data_ptr()
-        if ptr in seen and tensor.numel():
+    named = [
+        *model.named_parameters(remove_duplicate=False),
+        *model.named_buffers(remove_duplicate=False),
+    ]
+    for name, tensor in named:
+        if id(tensor) in seen:
             aliases.add(name)
-        else:
-            seen[ptr] = name
+        seen.add(id(tensor))
     return aliases
 
 
@@ -195,22 +206,54 @@ def save_bundle(
     return out_dir
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    if path.stat().st_size > _MAX_JSON_BYTES:
-        raise BundleError(
-            path, f"is larger than {_MAX_JSON_BYTES // 1024 // 1024} MB; not a bundle file"
-        )
+def _read_bounded(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, refusing a file larger than ``limit`` without reading it
+    whole (``stat`` can be fooled by a growing file or a device; the read is bounded)."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise BundleError(path, f"cannot be read ({e.strerror or e})") from None
+    if len(data) > limit:
+        raise BundleError(path, f"is larger than {_size(limit)}; not a bundle file")
+    return data
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    raw = _read_bounded(path, MAX_CONFIG_BYTES)
+    try:
+        data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise BundleError(path, f"is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise BundleError(
             path, f"is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
         ) from None
+    except ValueError as e:  # nested too deeply
+        raise BundleError(path, f"is not a usable JSON file ({e})") from None
     if not isinstance(data, dict):
         raise BundleError(path, "must hold a JSON object")
     return data
+
+
+def _inside(path: Path, name: str) -> Path:
+    """``path / name``, refusing a symlink that leads out of the bundle folder (a card
+    linked to a system file must not be shown, a weights file linked to a device must
+    not be read)."""
+    target = path / name
+    try:
+        real, root = target.resolve(strict=True), path.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, or a symlink loop
+        raise BundleError(target, "is missing from the model directory") from None
+    if not real.is_relative_to(root):
+        raise BundleError(target, "is a link to a file outside the model directory; refused")
+    if not real.is_file():
+        raise BundleError(target, "is not a regular file")
+    return target
 
 
 def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:
@@ -226,14 +269,35 @@ def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, l
     return torch.device("cuda" if name == "auto" else name), []
 
 
-def _check_weights(path: Path, model: EncoderDecoder) -> dict[str, torch.Tensor]:
+def _expected_shapes(config: ModelConfig, path: Path) -> dict[str, torch.Tensor]:
+    """The tensors ``config`` needs, built on the meta device: shapes and dtypes only,
+    nothing allocated, so a config asking for 64 layers of width 16,384 costs nothing."""
     try:
-        tensors = load_file(str(path))
+        with torch.device("meta"):
+            model = build_model(config)
+    except (RuntimeError, ValueError, MemoryError) as e:
+        raise BundleError(path, f"model config cannot be built ({_first_line(e)})") from None
+    aliases = tied_aliases(model)
+    return {k: v for k, v in model.state_dict().items() if k not in aliases}
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0][:200] if text else type(e).__name__
+
+
+def _check_header(path: Path, expected: dict[str, torch.Tensor]) -> None:
+    """Compare the weights file's header (names, shapes, dtypes) with the config before
+    any tensor is read."""
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            slices = {k: f.get_slice(k) for k in f.keys()}  # noqa: SIM118 - not a dict
+            shapes = {k: tuple(v.get_shape()) for k, v in slices.items()}
+            dtypes = {k: v.get_dtype() for k, v in slices.items()}
     except (SafetensorError, OSError, ValueError, RuntimeError) as e:
-        raise BundleError(path, f"weights are truncated or corrupt ({e})") from None
-    expected = {k: v for k, v in model.state_dict().items() if k not in tied_aliases(model)}
-    missing = sorted(set(expected) - set(tensors))
-    unexpected = sorted(set(tensors) - set(expected))
+        raise BundleError(path, f"weights are truncated or corrupt ({_first_line(e)})") from None
+    missing = sorted(set(expected) - set(shapes))
+    unexpected = sorted(set(shapes) - set(expected))
     if missing or unexpected:
         parts = []
         if missing:
@@ -247,16 +311,33 @@ def _check_weights(path: Path, model: EncoderDecoder) -> dict[str, torch.Tensor]
             )
         raise BundleError(path, "weights do not match config.json: " + "; ".join(parts))
     for k, want in expected.items():
-        got = tensors[k]
-        if tuple(got.shape) != tuple(want.shape):
+        if shapes[k] != tuple(want.shape):
             raise BundleError(
                 path,
-                f"tensor {k} has shape {tuple(got.shape)}, config.json implies {tuple(want.shape)}",
+                f"tensor {k} has shape {shapes[k]}, config.json implies {tuple(want.shape)}",
             )
-        if got.is_floating_point() != want.is_floating_point():
-            raise BundleError(path, f"tensor {k} has dtype {got.dtype}, expected {want.dtype}")
-        if got.is_floating_point() and not bool(torch.isfinite(got).all()):
+        floating = dtypes[k].startswith(("F", "BF"))
+        if floating != want.is_floating_point():
+            raise BundleError(path, f"tensor {k} has dtype {dtypes[k]}, expected {want.dtype}")
+
+
+def _check_weights(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Header first (nothing allocated), then the values: finite and of sane size."""
+    _check_header(path, expected)
+    try:
+        tensors = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, RuntimeError, MemoryError) as e:
+        raise BundleError(path, f"weights cannot be read ({_first_line(e)})") from None
+    for k, got in tensors.items():
+        if not got.is_floating_point() or not got.numel():
+            continue
+        if not bool(torch.isfinite(got).all()):
             raise BundleError(path, f"tensor {k} contains NaN or infinite values")
+        # Finite but absurd values (1e30) break int8 quantisation at translate time.
+        if float(got.abs().max()) > MAX_WEIGHT_ABS:
+            raise BundleError(
+                path, f"tensor {k} holds values beyond ±{MAX_WEIGHT_ABS:g}; the file is corrupt"
+            )
     return tensors
 
 
@@ -268,8 +349,7 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
     if not path.is_dir():
         raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
     for name in BUNDLE_FILES:
-        if not (path / name).is_file():
-            raise BundleError(path / name, "is missing from the model directory")
+        _inside(path, name)
 
     cfg_path = path / CONFIG_FILE
     cfg = _read_json(cfg_path)
@@ -285,9 +365,14 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
     except (ConfigError, TypeError) as e:
         raise BundleError(cfg_path, str(e)) from None
 
-    for name, meta in (cfg.get("files") or {}).items():
-        if name not in (WEIGHTS_FILE, SPM_FILE) or not isinstance(meta, dict):
+    files = cfg.get("files") or {}
+    if not isinstance(files, dict):
+        raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
+    for name, meta in files.items():
+        if name not in (WEIGHTS_FILE, SPM_FILE):
             continue
+        if not isinstance(meta, dict):
+            raise BundleError(cfg_path, f'"files"."{name}" must be a JSON object')
         size = (path / name).stat().st_size
         if meta.get("bytes") is not None and size != meta["bytes"]:
             raise BundleError(
@@ -300,10 +385,15 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
             )
 
     spm_path = path / SPM_FILE
+    spm_bytes = _read_bounded(spm_path, MAX_SPM_BYTES)
+    if not spm_bytes:
+        raise BundleError(spm_path, "is empty; not a SentencePiece model")
     try:
-        tokenizer = Tokenizer.from_file(spm_path)
+        tokenizer = Tokenizer(spm_bytes)
     except (RuntimeError, OSError) as e:
-        raise BundleError(spm_path, f"is not a valid SentencePiece model ({e})") from None
+        raise BundleError(
+            spm_path, f"is not a valid SentencePiece model ({_first_line(e)})"
+        ) from None
     if tokenizer.vocab_size != config.vocab_size:
         raise BundleError(
             spm_path, f"has {tokenizer.vocab_size} pieces but the model expects {config.vocab_size}"
@@ -315,8 +405,14 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
                 spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
             )
 
-    model = build_model(config)
-    tensors = _check_weights(path / WEIGHTS_FILE, model)
+    tensors = _check_weights(path / WEIGHTS_FILE, _expected_shapes(config, cfg_path))
+    try:
+        model = build_model(config)
+    except (RuntimeError, MemoryError) as e:  # the weights file was just as large
+        raise BundleError(
+            cfg_path, f"the model does not fit in memory ({_first_line(e)})"
+        ) from None
+
     model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
     model.eval()
 
@@ -337,7 +433,7 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
 
     card_path = path / CARD_FILE
     try:
-        card = card_path.read_text("utf-8")
+        card = _read_bounded(card_path, MAX_CARD_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise BundleError(card_path, "is not UTF-8 text") from None
     metrics = _read_json(path / METRICS_FILE)

@@ -12,11 +12,22 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from .limits import MAX_HEADS, MAX_LAYERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
+
 ARCHITECTURES = ("rnn", "transformer")
 RNN_TYPES = ("gru", "lstm")
 SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
 DECODER_STYLES = ("bahdanau", "luong")
 POSITION_KINDS = ("sinusoidal", "learned")
+
+
+_CAPS = {
+    "vocab_size": MAX_VOCAB,
+    "enc_layers": MAX_LAYERS,
+    "dec_layers": MAX_LAYERS,
+    "n_heads": MAX_HEADS,
+    "max_positions": MAX_POSITIONS,
+}
 
 
 class ConfigError(ValueError):
@@ -70,10 +81,14 @@ class ModelConfig:
                 p.append(f"{name}={value!r} is not one of {', '.join(options)}")
 
         def positive(*names: str) -> None:
+            """Positive integers, at most the limit of their kind (core/limits)."""
             for name in names:
                 value = getattr(self, name)
+                cap = _CAPS.get(name, MAX_WIDTH)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                     p.append(f"{name}={value!r} must be a positive integer")
+                elif value > cap:
+                    p.append(f"{name}={value!r} is larger than the limit {cap}")
 
         choice("arch", ARCHITECTURES)
         positive("vocab_size", "enc_layers", "dec_layers")
