@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from translator_app.core.limits import MAX_LINE_CHARS
+
 Pair = tuple[str, str]
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -42,18 +44,55 @@ def base_suffix(path: Path) -> str:
     return Path(path.stem).suffix if path.suffix in (".gz", ".xz") else path.suffix
 
 
+# A line longer than this (in UTF-8 bytes) is not a sentence pair: the file is binary or
+# broken. It is refused while streaming, so a 2 GiB line is never held in memory.
+MAX_LINE_BYTES = 4 * MAX_LINE_CHARS
+_CHUNK_BYTES = 1 << 20
+
+
+class _Position:
+    """The line a reader has reached, for messages about a file that breaks off."""
+
+    def __init__(self) -> None:
+        self.line = 0
+
+
+def _read_error(path: Path, pos: _Position, e: BaseException) -> DataError:
+    """A truncated or corrupt compressed file: say how far the reading got."""
+    if pos.line:
+        return DataError(path, pos.line + 1, f"cannot be read after line {pos.line} ({e})")
+    return DataError(path, None, f"cannot be read ({e})")
+
+
+def _bounded_lines(f: BinaryIO, path: Path, pos: _Position) -> Iterator[bytes]:
+    while True:
+        raw = f.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        pos.line += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise DataError(
+                path,
+                pos.line,
+                f"line is longer than {MAX_LINE_CHARS:,} characters; not a text file of "
+                "sentence pairs?",
+            )
+        yield raw
+
+
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    pos = _Position()
     try:
         with open_binary(path) as f:
-            for number, raw in enumerate(f, start=1):
+            for raw in _bounded_lines(f, path, pos):
                 try:
-                    yield number, raw.decode("utf-8").rstrip("\r\n")
+                    yield pos.line, raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as e:
                     raise DataError(
-                        path, number, f"invalid UTF-8 (byte {e.start} of the line)"
+                        path, pos.line, f"invalid UTF-8 (byte {e.start} of the line)"
                     ) from None
     except (OSError, EOFError, lzma.LZMAError) as e:
-        raise DataError(path, None, f"cannot be read ({e})") from None
+        raise _read_error(path, pos, e) from None
 
 
 def read_tsv(path: Path) -> Iterator[tuple[int, Pair]]:
@@ -91,15 +130,24 @@ def read_aligned(de_path: Path, en_path: Path) -> Iterator[tuple[int, Pair]]:
 
 
 def read_tmx(path: Path) -> Iterator[tuple[int, Pair]]:
-    """Translation units with a German and an English variant (``xml:lang`` de*/en*)."""
+    """Translation units with a German and an English variant (``xml:lang`` de*/en*).
+    Read in bounded parts (a TMX may be one long line); a unit larger than MAX_LINE_BYTES
+    is refused."""
+    pos = _Position()  # lines fully read, for messages
     try:
         with open_binary(path) as f:
-            parser = ET.XMLPullParser(events=("end",))
-            number = 0
-            for number, raw in enumerate(f, start=1):
-                parser.feed(raw)
-                for _, elem in parser.read_events():
+            parser = ET.XMLPullParser(events=("start", "end"))
+            unit_bytes = 0
+            # Lines, or 1 MB parts of a longer line: line numbers stay exact.
+            while chunk := f.readline(_CHUNK_BYTES):
+                parser.feed(chunk)
+                unit_bytes += len(chunk)
+                line = pos.line + 1
+                for event, elem in parser.read_events():
                     if elem.tag != "tu":
+                        continue
+                    if event == "start":
+                        unit_bytes = 0
                         continue
                     texts = {}
                     for tuv in elem.iter("tuv"):
@@ -107,15 +155,22 @@ def read_tmx(path: Path) -> Iterator[tuple[int, Pair]]:
                         seg = tuv.find("seg")
                         if seg is not None and lang in ("de", "en"):
                             texts[lang] = "".join(seg.itertext())
-                    if "de" in texts and "en" in texts:
-                        yield number, (texts["de"], texts["en"])
                     elem.clear()
+                    if "de" in texts and "en" in texts:
+                        yield line, (texts["de"], texts["en"])
+                if unit_bytes > MAX_LINE_BYTES:
+                    raise DataError(
+                        path,
+                        line,
+                        f"a translation unit is longer than {MAX_LINE_CHARS:,} characters",
+                    )
+                pos.line += chunk.endswith(b"\n")
             parser.close()
     except ET.ParseError as e:
         line = e.position[0] if e.position else None
         raise DataError(path, line, f"malformed TMX ({str(e).split(':')[0]})") from None
     except (OSError, EOFError, lzma.LZMAError) as e:
-        raise DataError(path, None, f"cannot be read ({e})") from None
+        raise _read_error(path, pos, e) from None
 
 
 def partner(path: Path, lang_suffix: str) -> Path:
