@@ -99,7 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--bf16", choices=("auto", "on", "off"), default="auto")
     ft.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     ft.add_argument("--work-dir", type=Path, help="checkpoints (default: your cache folder)")
-    ft.add_argument("--resume", action="store_true")
+    ft.add_argument(
+        "--checkpoint-every",
+        type=int,
+        default=100,
+        help="steps between checkpoints (also one at every epoch's end); a kill loses at most this many",
+    )
+    ft.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped fine-tune: the one in --work-dir or of --name, else the latest",
+    )
     ft.add_argument(
         "--progress",
         choices=("text", "json"),

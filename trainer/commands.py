@@ -10,6 +10,7 @@ import dataclasses
 import json
 import os
 import platform
+import shutil
 import time
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from trainer.dataset import (
     test_sentences,
 )
 from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
-from trainer.train import eval_bundle, load_checkpoint, train
+from trainer.train import checkpoint_spm, eval_bundle, load_checkpoint, train
 from translator_app.core import (
     ModelConfig,
     Tokenizer,
@@ -93,7 +94,8 @@ def cmd_train(args) -> int:
     cfg = dataclasses.replace(cfg, train=dataclasses.replace(cfg.train, **overrides))
     out = Path(cfg.train.out_dir)
     if args.resume:
-        tokenizer = Tokenizer.from_file(out / "spm.model")
+        # The checkpoint carries its tokenizer: spm.model beside it is only a copy.
+        tokenizer = Tokenizer(checkpoint_spm(load_checkpoint(out / "checkpoints" / "last.pt")))
     elif cfg.data.spm:
         tokenizer = Tokenizer.from_file(cfg.data.spm)
     else:
@@ -135,15 +137,48 @@ def _is_main() -> bool:
 
 
 # ------------------------------------------------------------------------ finetune
+RUN_FILE = "finetune-run.json"
+
+
+def latest_finetune(runs: Path) -> Path:
+    """The most recently checkpointed fine-tune in ``runs`` (the cache folder)."""
+    found = (
+        [
+            p
+            for p in runs.glob("*")
+            if (p / RUN_FILE).is_file() and (p / "checkpoints" / "last.pt").is_file()
+        ]
+        if runs.is_dir()
+        else []
+    )
+    if not found:
+        raise ValueError(f"no stopped fine-tune to resume in {runs}; give --work-dir or --name")
+    return max(found, key=lambda p: (p / "checkpoints" / "last.pt").stat().st_mtime)
+
+
 def cmd_finetune(args) -> int:
-    from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
+    from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir, write_atomic
 
     base = load_bundle(args.model, "cpu")
     tokenizer = base.tokenizer
-    name = args.name or f"{base.name}-finetuned-{time.strftime('%Y%m%d-%H%M%S')}"
-    out = args.out or user_models_dir() / safe_name(name)
+    runs = user_cache_dir() / "finetune"
+    work = args.work_dir
+    if args.resume and work is None and not args.name:
+        work = latest_finetune(runs)
+    run_file = work / RUN_FILE if work else None
+    if args.resume and run_file and run_file.is_file():
+        run = json.loads(run_file.read_text("utf-8"))
+        name, out = run["name"], Path(run["out"])
+    else:
+        name = args.name or f"{base.name}-finetuned-{time.strftime('%Y%m%d-%H%M%S')}"
+        out = args.out or user_models_dir() / safe_name(name)
+    work = work or runs / safe_name(name)
     if out.exists():
         raise ValueError(f"{out} already exists; choose another --out or --name")
+    if args.resume and not (work / "checkpoints" / "last.pt").is_file():
+        raise ValueError(f"{work}: no fine-tune to resume there (no checkpoints/last.pt)")
+    if args.checkpoint_every < 1:
+        raise ValueError("--checkpoint-every must be at least 1")
     data_cfg = DataConfig(
         train=tuple(str(p) for p in args.data),
         valid=str(args.valid or ""),
@@ -156,7 +191,6 @@ def cmd_finetune(args) -> int:
     )
     per_epoch = max(1, len(make_batches(train_data, args.batch_tokens)))
     steps = args.steps or args.epochs * per_epoch
-    work = args.work_dir or user_cache_dir() / "finetune" / safe_name(name)
     tc = TrainConfig(
         out_dir=str(work),
         steps=steps,
@@ -165,7 +199,7 @@ def cmd_finetune(args) -> int:
         warmup=min(100, max(1, steps // 10)),
         schedule="constant",
         eval_every=min(per_epoch, steps),
-        checkpoint_every=min(per_epoch, steps),
+        checkpoint_every=min(per_epoch, steps, args.checkpoint_every),
         patience=args.patience,
         select_by="loss",
         seed=args.seed,
@@ -179,6 +213,8 @@ def cmd_finetune(args) -> int:
     print(
         f"base model on {len(valid_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
     )
+    # What --resume needs to find this run again without repeating its --name.
+    write_atomic(work / RUN_FILE, json.dumps({"name": name, "out": str(out)}) + "\n")
     info |= {
         "command": "finetune",
         "base_model": base.name,
@@ -215,6 +251,8 @@ def cmd_finetune(args) -> int:
     metrics = {"heldout": {"pairs": len(valid_pairs), "base": before, "finetuned": after}}
     bundle = export_checkpoint(best, out, name=name, extra_metrics=metrics)
     print(f"new model: {bundle}")
+    if work.parent == runs:  # our own cache folder: the run is done, nothing to resume
+        shutil.rmtree(work, ignore_errors=True)
     if args.progress == "json":
         print(json.dumps({"done": str(bundle), **metrics}), flush=True)
     return 0
@@ -305,7 +343,7 @@ def export_checkpoint(
     model = build_model(cfg)
     model.load_state_dict(ckpt["model"])
     model.eval()
-    spm_bytes = bytes(ckpt["spm"].numpy().tobytes())
+    spm_bytes = checkpoint_spm(ckpt)
     state = json.loads(ckpt["state"])
     name = name or Path(out).name
     metrics = {"validation": state.get("last_eval", {}), **(extra_metrics or {})}

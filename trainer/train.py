@@ -9,9 +9,9 @@ resumed run ends with the same weights as an uninterrupted one (on the CPU).
 
 from __future__ import annotations
 
+import io
 import json
 import math
-import os
 import signal
 import time
 from dataclasses import asdict, dataclass, field
@@ -27,6 +27,7 @@ from trainer.evaluate import score_translations
 from trainer.progress import Progress
 from translator_app.core import Bundle, SearchDefaults, Tokenizer, Translator, build_model
 from translator_app.core.hardware import has_amx_bf16
+from translator_app.core.paths import write_atomic
 
 CHECKPOINT_FORMAT = "translator-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -81,11 +82,17 @@ def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> to
 
 
 def save_checkpoint(path: Path, payload: dict) -> None:
-    """Write atomically: a crash leaves the previous checkpoint intact."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    torch.save(payload, tmp)
-    os.replace(tmp, path)
+    """Write atomically: a crash or a full disk leaves the previous checkpoint intact and
+    no temporary file behind; a failure is one OSError naming the checkpoint."""
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
+    try:
+        write_atomic(path, buffer.getbuffer())
+    except OSError as e:
+        raise OSError(
+            f"{path}: could not write the checkpoint ({e.strerror or e}); "
+            "the previous checkpoint is kept"
+        ) from None
 
 
 def load_checkpoint(path: Path) -> dict:
@@ -103,6 +110,11 @@ def load_checkpoint(path: Path) -> dict:
             f"{path}: checkpoint version {ckpt.get('version')!r} is not {CHECKPOINT_VERSION}"
         )
     return ckpt
+
+
+def checkpoint_spm(ckpt: dict) -> bytes:
+    """The SentencePiece model a checkpoint was trained with (stored as uint8 tensor)."""
+    return bytes(ckpt["spm"].numpy().tobytes())
 
 
 def eval_bundle(
@@ -195,8 +207,9 @@ def train(
         raise ValueError(f"only {len(batches)} batches of training data for {dist.world} processes")
     if dist.is_main:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "spm.model").write_bytes(tokenizer.model_proto)
-        (out / "run_config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+        # Atomic: a kill mid-write must not break --resume (which reads spm.model).
+        write_atomic(out / "spm.model", tokenizer.model_proto)
+        write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
         log(
             f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
             f"{' with bf16 autocast' if bf16 else ''}, {dist.world} process(es): "

@@ -17,8 +17,8 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from .limits import (
     parse_json,
 )
 from .model import build_model
+from .paths import apply_umask, export_tmp_name
 from .seq2seq import EncoderDecoder
 from .tokenizer import Tokenizer
 
@@ -109,10 +110,20 @@ class Bundle:
     warnings: tuple[str, ...] = ()
 
 
-def _sha256(path: Path) -> str:
+class LoadCancelled(Exception):
+    """Raised when ``should_stop()`` returned True while a bundle was loading."""
+
+
+def _poll(should_stop: Callable[[], bool] | None) -> None:
+    if should_stop is not None and should_stop():
+        raise LoadCancelled()
+
+
+def _sha256(path: Path, should_stop: Callable[[], bool] | None = None) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
+            _poll(should_stop)
             h.update(block)
     return h.hexdigest()
 
@@ -153,7 +164,9 @@ def save_bundle(
     if out_dir.exists() and not overwrite:
         raise BundleError(out_dir, "already exists (choose another output directory)")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    # Named with our pid, so that the app can remove it after a kill (remove_orphans).
+    tmp = out_dir.parent / export_tmp_name(out_dir.name)
+    tmp.mkdir()
     try:
         aliases = tied_aliases(model)
         dtype = torch.float16 if fp16 else torch.float32
@@ -193,6 +206,7 @@ def save_bundle(
         )
         (tmp / CARD_FILE).write_text(card if card.endswith("\n") else card + "\n", "utf-8")
         (tmp / METRICS_FILE).write_text(json.dumps(metrics, indent=2) + "\n", "utf-8")
+        apply_umask(tmp)
         if out_dir.exists():
             old = out_dir.with_name(f".{out_dir.name}.old")
             shutil.rmtree(old, ignore_errors=True)
@@ -341,8 +355,14 @@ def _check_weights(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, t
     return tensors
 
 
-def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle:
-    """Load and validate a bundle directory; see the module docstring for its layout."""
+def load_bundle(
+    path: str | Path,
+    device: str | torch.device = "auto",
+    should_stop: Callable[[], bool] | None = None,
+) -> Bundle:
+    """Load and validate a bundle directory; see the module docstring for its layout.
+    ``should_stop`` is polled between the steps (and while hashing): when it returns True
+    the load is abandoned with :class:`LoadCancelled` (the app closing, a newer load)."""
     path = Path(path)
     if not path.exists():
         raise BundleError(path, "no such model directory")
@@ -379,11 +399,12 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
                 path / name,
                 f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)",
             )
-        if meta.get("sha256") and _sha256(path / name) != meta["sha256"]:
+        if meta.get("sha256") and _sha256(path / name, should_stop) != meta["sha256"]:
             raise BundleError(
                 path / name, "checksum does not match config.json (file is corrupt or was replaced)"
             )
 
+    _poll(should_stop)
     spm_path = path / SPM_FILE
     spm_bytes = _read_bounded(spm_path, MAX_SPM_BYTES)
     if not spm_bytes:
@@ -405,7 +426,9 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
                 spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
             )
 
+    _poll(should_stop)
     tensors = _check_weights(path / WEIGHTS_FILE, _expected_shapes(config, cfg_path))
+    _poll(should_stop)
     try:
         model = build_model(config)
     except (RuntimeError, MemoryError) as e:  # the weights file was just as large
@@ -415,6 +438,7 @@ def load_bundle(path: str | Path, device: str | torch.device = "auto") -> Bundle
 
     model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
     model.eval()
+    _poll(should_stop)
 
     try:
         target, notes = resolve_device(device)

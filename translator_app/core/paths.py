@@ -3,8 +3,9 @@ app; the per-user folders), and how they are written without ever leaving half a
 
 from __future__ import annotations
 
-import contextlib
 import os
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -64,7 +65,7 @@ def user_cache_dir() -> Path:
     return _user_dir("TRANSLATOR_CACHE_DIR", "cache")
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
+def write_atomic(path: Path, data: str | bytes | memoryview) -> None:
     """Write ``data`` (text as UTF-8) to a temporary file beside ``path``, then rename it
     over ``path``: a crash mid-write leaves the previous file intact."""
     path = Path(path)
@@ -72,7 +73,8 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     # A plain open (not mkstemp, which makes 0600 files) so the file gets the umask's mode.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        with open(tmp, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -84,9 +86,93 @@ def aside_path(path: Path) -> Path:
     return path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
 
 
-def move_aside(path: Path) -> Path:
-    """Move a damaged file out of the way (best effort) and return where it went."""
+def move_aside(path: Path) -> Path | None:
+    """Move a damaged file out of the way; where it went, or None when it could not be
+    moved (a read-only folder): then it is still at ``path`` and must not be overwritten."""
     aside = aside_path(path)
-    with contextlib.suppress(OSError):
+    try:
         os.replace(path, aside)
+    except OSError:
+        return None
     return aside
+
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the OS tells it (Linux);
+    elsewhere by the set-and-restore dance."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def apply_umask(folder: Path) -> None:
+    """Give ``folder`` and the files in it the modes a plain ``mkdir``/``open`` would
+    (some writers, such as safetensors and mkdtemp, make owner-only files)."""
+    mask = current_umask()
+    for f in folder.iterdir():
+        if f.is_file() and not f.is_symlink():
+            f.chmod(0o666 & ~mask)
+    folder.chmod(0o777 & ~mask)
+
+
+# ------------------------------------------------------------- leftovers of killed runs
+OWNER_FILE = ".owner-pid"
+# save_bundle's temporary folder: ".NAME.PID.RANDOM" beside the bundle.
+_EXPORT_TMP = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}$")
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists. On Windows, where signal 0 would end the process,
+    every pid counts as alive (leftovers are then kept, never a live run's files lost)."""
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, owned by someone else
+        return True
+    return True
+
+
+def export_tmp_name(name: str) -> str:
+    return f".{name}.{os.getpid()}.{os.urandom(4).hex()}"
+
+
+def claim(folder: Path) -> None:
+    """Mark ``folder`` as this process's work (see :func:`remove_orphans`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / OWNER_FILE).write_text(str(os.getpid()))
+
+
+def _owner(folder: Path) -> int | None:
+    m = _EXPORT_TMP.match(folder.name)
+    if m:
+        return int(m.group(1))
+    try:
+        return int((folder / OWNER_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def remove_orphans(parent: Path) -> list[Path]:
+    """Remove the folders in ``parent`` left by processes that were killed: export
+    temporaries (``.NAME.PID.RANDOM``) and claimed work folders whose process is gone.
+    Folders of running processes, and anything without an owner, are kept."""
+    removed = []
+    if not parent.is_dir():
+        return removed
+    for child in parent.iterdir():
+        if not child.is_dir() or child.is_symlink():
+            continue
+        pid = _owner(child)
+        if pid is not None and pid != os.getpid() and not pid_alive(pid):
+            shutil.rmtree(child, ignore_errors=True)
+            removed.append(child)
+    return removed

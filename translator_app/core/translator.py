@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .bundle import Bundle, load_bundle
+from .bundle import Bundle, LoadCancelled, load_bundle
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .search import Hypothesis, beam_search, greedy_search
 from .segment import Segment, join_translations, split_sentences
@@ -141,8 +141,18 @@ class Translator:
         self.max_source_tokens = min(bundle.search.max_source_tokens, self.max_positions // 2)
 
     @classmethod
-    def load(cls, path: str | Path, device: str = "auto", precision: str = "fp32") -> Translator:
-        return cls(load_bundle(path, device), precision)
+    def load(
+        cls,
+        path: str | Path,
+        device: str = "auto",
+        precision: str = "fp32",
+        should_stop: Callable[[], bool] | None = None,
+    ) -> Translator:
+        """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
+        bundle = load_bundle(path, device, should_stop)
+        if should_stop is not None and should_stop():
+            raise LoadCancelled()
+        return cls(bundle, precision)
 
     # ----------------------------------------------------------------- sentences
     def translate(

@@ -113,13 +113,10 @@ class AlignmentPanel(QWidget):
 
     # ------------------------------------------------------------------ data
     def show_translation(self, translation: Translation | None, row: int | None = None) -> None:
+        if translation is self.translation and row == self.current_row:
+            return  # a redraw of a long sentence costs the GUI thread most of a second
         self.translation, self.current_row = translation, row
         self.redraw()
-
-    def set_current_row(self, row: int | None) -> None:
-        if row != self.current_row:
-            self.current_row = row
-            self.redraw()
 
     def redraw(self) -> None:
         fig = self.figure

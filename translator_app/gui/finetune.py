@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
 from trainer.data import DataError, base_suffix, partner, read_pairs
 from trainer.dataset import FilterReport, filter_pairs, split_heldout
-from translator_app.core.paths import safe_name
+from translator_app.core.paths import claim, safe_name
 from translator_app.gui.corrections import Pair, write_tsv
 
 MIN_PAIRS = 10
@@ -152,7 +152,7 @@ class FinetuneProcess(QObject):
         job = self.job
         if job.out.exists():
             raise FileExistsError(f"{job.out} already exists")
-        job.work.mkdir(parents=True, exist_ok=True)
+        claim(job.work)  # removed at the next start if the app is killed mid-run
         write_tsv(job.work / "train.tsv", list(job.train_pairs))
         write_tsv(job.work / "heldout.tsv", list(job.heldout_pairs))
         env = QProcessEnvironment.systemEnvironment()

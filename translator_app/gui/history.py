@@ -5,7 +5,9 @@ fill the history with prefixes of one sentence. So an entry is *updated* while t
 keeps editing the same text (within ``merge_seconds``) and a new one is started otherwise.
 
 A damaged database never stops the app: it is moved aside, a fresh one is created, and
-:attr:`History.problem` says so once.
+:attr:`History.problem` says so once. A database that cannot be opened (locked by another
+process, a read-only or full folder) is not damaged: it is left alone and the session
+runs without history (:attr:`History.available` is False).
 """
 
 from __future__ import annotations
@@ -39,21 +41,33 @@ class Entry:
 
 
 class History:
-    def __init__(self, path: Path, merge_seconds: float = 10.0) -> None:
+    def __init__(self, path: Path, merge_seconds: float = 10.0, busy_timeout: float = 2.0) -> None:
         self.path = path
         self.merge_seconds = merge_seconds
+        self.busy_timeout = busy_timeout
         self.problem = ""
         self._last_id: int | None = None
         self._last_time = 0.0
         self._last_source = ""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db: sqlite3.Connection | None = None
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self.db = self._open()
+        except sqlite3.OperationalError as e:
+            # Locked by another process, a read-only or full folder: the file is not
+            # damaged, so it is left alone and this session runs without history.
+            self.problem = _unavailable(path, e)
         except sqlite3.DatabaseError as e:
             self.db = self._recover(e)
+        except OSError as e:
+            self.problem = _unavailable(path, e)
+
+    @property
+    def available(self) -> bool:
+        return self.db is not None
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path)
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout)
         try:
             db.executescript(SCHEMA)
             db.execute("SELECT id, created, source, output, model FROM history LIMIT 1").fetchall()
@@ -64,20 +78,33 @@ class History:
             raise
         return db
 
-    def _recover(self, error: Exception) -> sqlite3.Connection:
+    def _recover(self, error: Exception) -> sqlite3.Connection | None:
         aside = move_aside(self.path)
+        if aside is None:
+            self.problem = (
+                f"The history database {self.path} is damaged ({error}) and could not be "
+                "moved aside; it was left as it is, and this session runs without history."
+            )
+            return None
+        try:
+            db = self._open()
+        except (sqlite3.DatabaseError, OSError) as e:
+            db = None
+            started = f"a new one could not be started ({e}), so this session runs without history"
+        else:
+            started = "a new one was started"
         self.problem = (
-            f"The history database {self.path} was damaged ({error}); a new one was started "
+            f"The history database {self.path} was damaged ({error}); {started}, "
             f"and the old file was kept as {aside.name}."
         )
-        return self._open()
+        return db
 
     # ---------------------------------------------------------------- writing
     def record(self, source: str, output: str, model: str, now: float | None = None) -> int:
         """Store a finished translation; returns the entry id."""
         now = time.time() if now is None else now
         source, output = source.strip(), output.strip()
-        if not source or not output:
+        if self.db is None or not source or not output:
             return self._last_id or 0
         continuing = (
             self._last_id is not None
@@ -100,12 +127,16 @@ class History:
         return self._last_id
 
     def delete(self, entry_id: int) -> None:
+        if self.db is None:
+            return
         with self.db:
             self.db.execute("DELETE FROM history WHERE id=?", (entry_id,))
         if entry_id == self._last_id:
             self._last_id = None
 
     def clear(self) -> None:
+        if self.db is None:
+            return
         with self.db:
             self.db.execute("DELETE FROM history")
         self._last_id = None
@@ -113,6 +144,8 @@ class History:
     # ---------------------------------------------------------------- reading
     def search(self, text: str = "", limit: int = 500) -> list[Entry]:
         """Newest first; ``text`` matches source or output, case-insensitively."""
+        if self.db is None:
+            return []
         like = f"%{_escape_like(text)}%"
         rows = self.db.execute(
             "SELECT id, created, source, output, model FROM history "
@@ -123,10 +156,23 @@ class History:
         return [Entry(*row) for row in rows]
 
     def __len__(self) -> int:
+        if self.db is None:
+            return 0
         return self.db.execute("SELECT COUNT(*) FROM history").fetchone()[0]
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+
+def _unavailable(path: Path, error: Exception) -> str:
+    locked = "locked" in str(error) or "busy" in str(error)
+    why = "it is in use by another program" if locked else str(error)
+    return (
+        f"The history is off for this session: {path} cannot be opened ({why}). "
+        "The file was left untouched."
+    )
 
 
 def _related(previous: str, current: str) -> bool:

@@ -13,9 +13,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from translator_app.core.limits import parse_json
 from translator_app.core.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
+MAX_SETTINGS_BYTES = 1024 * 1024
+_NOT_SAVED = ("problem", "keep_file")
 DEVICES = ("auto", "cpu", "cuda")
 
 
@@ -36,6 +39,8 @@ class Settings:
     history_enabled: bool = True
 
     problem: str = field(default="", repr=False, compare=False)  # set by load(), not saved
+    # The file on disk could not be read or moved aside: never overwrite it.
+    keep_file: bool = field(default=False, repr=False, compare=False)
 
     @classmethod
     def path(cls) -> Path:
@@ -47,20 +52,36 @@ class Settings:
         if not path.exists():
             return cls()
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+        except OSError as e:  # unreadable, not damaged: leave it, and do not overwrite it
+            settings = cls(keep_file=True)
+            settings.problem = (
+                f"The settings file {path} cannot be read ({_short(e)}); defaults are used "
+                "for this session and the file is left as it is."
+            )
+            return settings
+        try:
+            if len(raw) > MAX_SETTINGS_BYTES:
+                raise ValueError(f"larger than {MAX_SETTINGS_BYTES // 1024} KB")
+            data = parse_json(raw.decode("utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-        except (OSError, UnicodeDecodeError, ValueError) as e:
+        except (UnicodeDecodeError, ValueError) as e:
             aside = move_aside(path)
-            settings = cls()
+            settings = cls(keep_file=aside is None)
+            kept = (
+                f"the old file was kept as {aside.name}"
+                if aside
+                else "the file could not be moved aside, so it is left as it is and "
+                "this session's settings will not be saved over it"
+            )
             settings.problem = (
-                f"The settings file {path} was damaged ({_short(e)}); "
-                f"defaults are used and the old file was kept as {aside.name}."
+                f"The settings file {path} was damaged ({_short(e)}); defaults are used and {kept}."
             )
             return settings
         settings = cls()
         for f in dataclasses.fields(cls):
-            if f.name == "problem" or f.name not in data:
+            if f.name in _NOT_SAVED or f.name not in data:
                 continue
             value, default = data[f.name], getattr(settings, f.name)
             if isinstance(value, type(default)) and not (
@@ -81,7 +102,9 @@ class Settings:
 
     def save(self) -> None:
         """Atomic write: a crash mid-save leaves the previous file intact."""
-        data = {k: v for k, v in dataclasses.asdict(self).items() if k != "problem"}
+        if self.keep_file:
+            return
+        data = {k: v for k, v in dataclasses.asdict(self).items() if k not in _NOT_SAVED}
         write_atomic(self.path(), json.dumps(data, indent=2) + "\n")
 
 

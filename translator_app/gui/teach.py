@@ -52,12 +52,17 @@ COMPARE_SENTENCES = 5
 
 
 class _Comparer(QObject):
-    """Translates held-out sentences with two bundles in a thread (never the GUI's)."""
+    """Translates held-out sentences with two bundles in a thread (never the GUI's).
+    Results carry the id of the run they belong to, with the references they are shown
+    against, so that a late result can never be paired with another run's sentences."""
 
-    done = Signal(object)  # tuple of (base Translation, new Translation) pairs
-    failed = Signal(str)
+    done = Signal(int, object)  # run id, tuple of (base, new Translation, reference)
+    failed = Signal(int, str)  # run id, message
 
-    def run(self, base: str, new: str, sentences: list[str]) -> None:
+    def run(self, run_id: int, base: str, new: str, pairs: list[tuple[str, str]]) -> None:
+        sentences = [de for de, _ in pairs]
+        references = [en for _, en in pairs]
+
         def work() -> None:
             from translator_app.core import Translator
 
@@ -65,9 +70,9 @@ class _Comparer(QObject):
                 a = Translator.load(base, "cpu").translate(sentences, beam=1)
                 b = Translator.load(new, "cpu").translate(sentences, beam=1)
             except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
-                self.failed.emit(str(e))
+                self.failed.emit(run_id, str(e))
                 return
-            self.done.emit(tuple(zip(a, b, strict=True)))
+            self.done.emit(run_id, tuple(zip(a, b, references, strict=True)))
 
         threading.Thread(target=work, name="compare-models", daemon=True).start()
 
@@ -85,6 +90,8 @@ class TeachDialog(QDialog):
         self.new_path: Path | None = None
         self.heldout: list[tuple[str, str]] = []
         self.comparison: tuple = ()
+        self.compare_id = 0  # the comparison whose results are wanted
+        self.comparing = False
         self.started_at = 0.0
         self.setWindowTitle("Teach the model")
         self.setAccessibleName("Teach the model")
@@ -313,6 +320,7 @@ class TeachDialog(QDialog):
         use.clicked.connect(self._use)
         keep = QPushButton("&Keep and close")
         keep.clicked.connect(self.accept)
+        self.folder_buttons = (rename, delete, use)
         row = QHBoxLayout()
         row.addWidget(self.rename_edit, 1)
         row.addWidget(rename)
@@ -346,24 +354,44 @@ class TeachDialog(QDialog):
         self.rename_edit.setText(self.new_path.name)
         self.sentence_box.clear()
         self.pages.setCurrentIndex(2)
-        sentences = [de for de, _ in self.heldout[:COMPARE_SENTENCES]]
+        self.compare_id += 1
+        self._set_comparing(True)
         self.comparer = _Comparer(self)
         self.comparer.done.connect(self._on_compared)
-        self.comparer.failed.connect(lambda m: self.result_label.setText(f"Comparison: {m}"))
-        self.comparer.run(self.base, str(self.new_path), sentences)
+        self.comparer.failed.connect(self._on_compare_failed)
+        self.comparer.run(
+            self.compare_id, self.base, str(self.new_path), self.heldout[:COMPARE_SENTENCES]
+        )
 
-    def _on_compared(self, pairs: tuple) -> None:
-        self.comparison = pairs
+    def _set_comparing(self, on: bool) -> None:
+        """While the comparison reads the new model's folder, it must not be renamed or
+        deleted under it."""
+        self.comparing = on
+        for button in self.folder_buttons:
+            button.setEnabled(not on)
+            button.setToolTip("Wait for the comparison to finish" if on else "")
+
+    def _on_compared(self, run_id: int, triples: tuple) -> None:
+        if run_id != self.compare_id:
+            return  # a comparison of an earlier run
+        self._set_comparing(False)
+        self.comparison = triples
         self.sentence_box.clear()
-        self.sentence_box.addItems([base.source for base, _ in pairs])
+        self.sentence_box.addItems([base.source for base, _, _ in triples])
+
+    def _on_compare_failed(self, run_id: int, message: str) -> None:
+        if run_id != self.compare_id:
+            return
+        self._set_comparing(False)
+        self.result_label.setText(f"Comparison: {message}")
 
     def _show_sentence(self, index: int) -> None:
         if not 0 <= index < len(self.comparison):
             return
-        reference = self.heldout[index][1]
+        *translations, reference = self.comparison[index]
         for (label, panel), t in zip(
             ((self.base_text, self.base_panel), (self.new_text, self.new_panel)),
-            self.comparison[index],
+            translations,
             strict=True,
         ):
             label.setText(f"{html.escape(t.text)}<br><i>reference: {html.escape(reference)}</i>")
@@ -373,6 +401,8 @@ class TeachDialog(QDialog):
         """Rename the new model's folder; returns a message for the user."""
         if self.new_path is None:
             return ""
+        if self.comparing:
+            return "Wait for the comparison to finish"
         try:
             target = rename_bundle(self.new_path, new_name)
         except (OSError, ValueError) as e:
@@ -393,7 +423,7 @@ class TeachDialog(QDialog):
             self.delete()
 
     def delete(self) -> None:
-        if self.new_path is None:
+        if self.new_path is None or self.comparing:
             return
         remove_leftovers(self.new_path)
         self.model_removed.emit(str(self.new_path))

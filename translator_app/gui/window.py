@@ -25,16 +25,19 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
+    QToolButton,
+    QWidget,
 )
 
 from translator_app.core import bundled_model_dir
-from translator_app.core.paths import user_data_dir
+from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.corrections import CorrectionsDialog, CorrectionsStore, pairs_from_edit
 from translator_app.gui.dialogs import (
@@ -96,6 +99,11 @@ class MainWindow(QMainWindow):
         self.load_id = -1
         self._shown_errors: set[str] = set()
         self.last_error = ""
+        self._notices: list[str] = []
+        # What the highlights and the panel show now: a mouse move that changes none of
+        # it costs no Qt call and no redraw.
+        self._shown_link: tuple | None = None
+        self._coverage: tuple[Rendered | None, list] = (None, [])
         self._focus_side = "source"
 
         self._build_editors()
@@ -113,7 +121,10 @@ class MainWindow(QMainWindow):
         self.alignment_dock.setVisible(self.settings.show_alignment)
         for problem in (self.settings.problem, self.history.problem, self.corrections.problem):
             if problem:
-                self.show_error(problem)
+                self.show_notice(problem)
+        # What killed runs left behind: export temporaries and Teach work folders.
+        for folder in (user_models_dir(), user_cache_dir() / "teach"):
+            remove_orphans(folder)
         self.load_model(model or self.settings.model or str(bundled_model_dir()))
 
     # ------------------------------------------------------------------ build
@@ -167,6 +178,26 @@ class MainWindow(QMainWindow):
         self.correction_label.setAccessibleName("Correction mode")
         self.statusBar().addWidget(self.correction_label)
         self.correction_label.hide()
+        # Problems with the user's files stay in view until dismissed: a status message
+        # would be replaced by the next "Loaded …" within seconds.
+        self.notice = QWidget()
+        self.notice.setAccessibleName("Notice")
+        row = QHBoxLayout(self.notice)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.notice_label = QLabel()
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.notice_label.setStyleSheet(
+            "color: palette(highlighted-text); background: palette(highlight); padding: 2px 6px;"
+        )
+        dismiss = QToolButton()
+        dismiss.setText("Dismiss")
+        dismiss.setAccessibleName("Dismiss the notice")
+        dismiss.clicked.connect(self.dismiss_notices)
+        row.addWidget(self.notice_label, 1)
+        row.addWidget(dismiss)
+        self.statusBar().addWidget(self.notice, 1)
+        self.notice.hide()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
         action = QAction(text, self)
@@ -286,7 +317,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
-        self.worker.shutdown()
+        self.worker.shutdown()  # cancels a model load in progress; never blocks long
         self.history.close()
         super().closeEvent(event)
 
@@ -394,7 +425,12 @@ class MainWindow(QMainWindow):
         if seconds is not None:
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         self._update_links()
-        if rendered.source.strip() and self.settings.history_enabled and self.model_info:
+        if (
+            rendered.source.strip()
+            and self.settings.history_enabled
+            and self.history.available
+            and self.model_info
+        ):
             try:
                 self.history.record(rendered.source, rendered.output, self.model_info.name)
             except Exception as e:  # noqa: BLE001 - a history problem must not stop translating
@@ -415,7 +451,6 @@ class MainWindow(QMainWindow):
         edit = self.source_edit if side == "source" else self.output_edit
         pos = edit.textCursor().position() if pos is None else pos
         link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
-        self._apply_highlights(link)
         sentence = (
             link.sentence
             if link
@@ -423,6 +458,15 @@ class MainWindow(QMainWindow):
         )
         if sentence is None and r.translations:
             sentence = 0
+        shown = (link, sentence, self.settings.coverage_hint)
+        if (
+            self._shown_link is not None
+            and self._shown_link[0] is r
+            and self._shown_link[1] == shown
+        ):
+            return  # the same word under the mouse: nothing to redo
+        self._shown_link = (r, shown)
+        self._apply_highlights(link)
         if sentence is not None and r.translations[sentence] is not None:
             row = link.piece if link and link.side == "output" else None
             self.alignment.show_translation(r.translations[sentence], row)
@@ -443,12 +487,17 @@ class MainWindow(QMainWindow):
                 color.setAlpha(int(40 + 180 * share))
                 other_box.append(_selection(other_doc, start, end, background=color))
         if self.settings.coverage_hint and self.rendered is not None and not self.stale:
-            for start, end in weak_coverage(self.rendered):
+            if self._coverage[0] is not self.rendered:  # once per translation, not per move
+                self._coverage = (self.rendered, weak_coverage(self.rendered))
+            for start, end in self._coverage[1]:
                 src_sel.append(_selection(self.source_edit, start, end, wavy=True))
         self.source_edit.setExtraSelections(src_sel)
         self.output_edit.setExtraSelections(out_sel)
 
     def _clear_highlights(self) -> None:
+        if self._shown_link is None and not self.source_edit.extraSelections():
+            return
+        self._shown_link = None
         self.source_edit.setExtraSelections([])
         self.output_edit.setExtraSelections([])
 
@@ -638,6 +687,9 @@ class MainWindow(QMainWindow):
             self.save_settings()
 
     def history_dialog(self) -> None:
+        if not self.history.available:
+            self.show_notice(self.history.problem or "The history is not available")
+            return
         dialog = HistoryDialog(self.history, self)
         dialog.reuse.connect(self.source_edit.setPlainText)
         dialog.exec()
@@ -740,6 +792,20 @@ class MainWindow(QMainWindow):
         self._shown_errors.add(text)
         self.statusBar().showMessage(text, 15000)
         self.last_error = text
+
+    def show_notice(self, text: str) -> None:
+        """A problem the user must see (a damaged or unusable file of theirs): it stays in
+        the status bar until dismissed."""
+        if text in self._notices:
+            return
+        self._notices.append(text)
+        self.notice_label.setText("\n".join(self._notices))
+        self.notice.show()
+        self.last_error = text
+
+    def dismiss_notices(self) -> None:
+        self._notices.clear()
+        self.notice.hide()
 
 
 def _selection(edit, start: int, end: int, background=None, underline=False, wavy=False):

@@ -17,7 +17,13 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
-from translator_app.core import BundleError, SearchCancelled, Translation, Translator
+from translator_app.core import (
+    BundleError,
+    LoadCancelled,
+    SearchCancelled,
+    Translation,
+    Translator,
+)
 
 
 @dataclass(frozen=True)
@@ -103,12 +109,18 @@ class TranslationWorker(QObject):
             self._translate = None
             self._latest_translate_id = -1
 
-    def shutdown(self, timeout: float = 5.0) -> None:
+    def shutdown(self, timeout: float = 3.0) -> None:
+        """Stop the thread: a running decode or model load is abandoned at its next
+        check (within a fraction of a second), so closing the window never hangs."""
         with self._cond:
             self._closing = True
             self._translate = None
+            self._load = None
             self._cond.notify()
         self._thread.join(timeout)
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
 
     # ----------------------------------------------------------- worker thread
     def _run(self) -> None:
@@ -128,6 +140,8 @@ class TranslationWorker(QObject):
                     self._do_load(job)
                 else:
                     self._do_translate(job)
+            except LoadCancelled:
+                continue
             except Exception as e:  # noqa: BLE001 - every failure becomes one signal
                 message = _describe(e)
                 if isinstance(job, LoadRequest):
@@ -139,7 +153,13 @@ class TranslationWorker(QObject):
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            translator = Translator.load(job.path, device=job.device, precision=job.precision)
+            translator = Translator.load(
+                job.path,
+                device=job.device,
+                precision=job.precision,
+                # Closing the window, or a newer load request, abandons this one.
+                should_stop=lambda: self._closing or self._load is not None,
+            )
         bundle = translator.bundle
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
