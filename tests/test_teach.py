@@ -135,6 +135,11 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
         pass
     new = Path(blocker.args[0])
     assert new.name == "my-texts" and (new / "model.safetensors").is_file()
+    # While the comparison reads the new folder it cannot be renamed or deleted under it
+    # (that made the comparison fail with "no such model directory").
+    assert dialog.comparing and not dialog.folder_buttons[0].isEnabled()
+    assert dialog.rename("too-early") == "Wait for the comparison to finish"
+    assert new.is_dir() and not new.with_name("too-early").exists()
     assert steps and steps[-1]["step"] == steps[-1]["total"]
     # At once in the Model menu.
     assert any(a.data() == str(new) for a in w.model_actions)
@@ -145,6 +150,11 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert dialog.scores.item(1, 1).text() == f"{metrics['finetuned']['bleu']:.2f}"
     qtbot.waitUntil(lambda: dialog.sentence_box.count() > 0, timeout=60_000)
     assert dialog.base_panel.translation is not None and dialog.new_panel.translation is not None
+    # Each result carries its references; a late result of an earlier run is dropped.
+    shown = dialog.comparison
+    assert [ref for _, _, ref in shown] == [en for _, en in dialog.heldout[: len(shown)]]
+    dialog._on_compared(dialog.compare_id - 1, ())
+    assert dialog.comparison is shown and dialog.sentence_box.count() == len(shown)
     # Rename, then delete: the base model is never touched.
     base_files = sorted(p.name for p in Path(w.model_info.path).iterdir())
     assert dialog.rename("renamed").startswith("Renamed")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import Translation
 
 AVERAGE = -1
+DRAW_DELAY_MS = 40
 
 
 def display_piece(piece: str) -> str:
@@ -58,6 +59,9 @@ class AlignmentPanel(QWidget):
         self.current_row: int | None = None
         self._default_layer = 0
 
+        self._draw_timer = QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.timeout.connect(self._draw)
         self.figure = Figure(figsize=(5, 4), layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setAccessibleName("Attention heatmap")
@@ -113,12 +117,31 @@ class AlignmentPanel(QWidget):
 
     # ------------------------------------------------------------------ data
     def show_translation(self, translation: Translation | None, row: int | None = None) -> None:
+        """Show ``translation`` with English piece ``row`` outlined. The matrix is ready at
+        once; the picture is drawn when the mouse rests (see :meth:`redraw`)."""
         if translation is self.translation and row == self.current_row:
-            return  # a redraw of a long sentence costs the GUI thread most of a second
+            return  # nothing changed: no redraw
         self.translation, self.current_row = translation, row
         self.redraw()
 
     def redraw(self) -> None:
+        """Update the matrix now and draw it after ``DRAW_DELAY_MS`` without a newer
+        change: drawing a heatmap costs the GUI thread 50 ms to most of a second, and a
+        mouse sweeping over the text must not pay it at every move."""
+        t = self.translation
+        if t is None or t.best is None:
+            self.matrix = np.zeros((0, 0), dtype=np.float32)
+        else:
+            self.matrix = attention_matrix(t, self.layer_box.currentData(), self._head())
+        self._draw_timer.start(DRAW_DELAY_MS)
+
+    def flush(self) -> None:
+        """Draw a pending change now (before an export, in tests)."""
+        if self._draw_timer.isActive():
+            self._draw_timer.stop()
+            self._draw()
+
+    def _draw(self) -> None:
         fig = self.figure
         fig.clear()
         pal = self.palette()
@@ -127,10 +150,8 @@ class AlignmentPanel(QWidget):
         fig.set_facecolor(bg)
         t = self.translation
         if t is None or t.best is None:
-            self.matrix = np.zeros((0, 0), dtype=np.float32)
             self.canvas.draw_idle()
             return
-        self.matrix = attention_matrix(t, self.layer_box.currentData(), self._head())
         ax = fig.add_subplot(111)
         ax.set_facecolor(bg)
         image = ax.imshow(self.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
@@ -157,6 +178,7 @@ class AlignmentPanel(QWidget):
 
     # ---------------------------------------------------------------- export
     def export(self, path: str) -> None:
+        self.flush()
         self.figure.savefig(path, facecolor=self.figure.get_facecolor())
         self.exported.emit(path)
 

@@ -196,7 +196,8 @@ class MainWindow(QMainWindow):
         dismiss.clicked.connect(self.dismiss_notices)
         row.addWidget(self.notice_label, 1)
         row.addWidget(dismiss)
-        self.statusBar().addWidget(self.notice, 1)
+        # Permanent: a temporary status message would hide a normal status-bar widget.
+        self.statusBar().insertPermanentWidget(0, self.notice, 1)
         self.notice.hide()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
