@@ -111,30 +111,44 @@ def greedy_search(
     Returns one list holding one :class:`Hypothesis` per sentence.
     """
     cfg = model.config
-    batch = src.size(0)
+    batch, src_len = src.shape
+    device = src.device
     limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
-    forced = _forced_tensor(prefixes, batch, src.device)
+    forced = _forced_tensor(prefixes, batch, device)
     state = model.start(src, src_mask)
-    prev = torch.full((batch,), cfg.bos_id, dtype=torch.long, device=src.device)
-    done = torch.zeros(batch, dtype=torch.bool, device=src.device)
-    logprob = torch.zeros(batch, device=src.device)
+    prev = torch.full((batch,), cfg.bos_id, dtype=torch.long, device=device)
+    logprob = torch.zeros(batch, device=device)
+    # Rows still decoding; a finished sentence leaves the batch, so the model only runs
+    # on live ones (garbage input makes some rows run to the length limit).
+    active = torch.arange(batch, device=device)
     tokens, attns, layers = [], [], []
     for step in range(int(limits.max())):
         _check(should_stop)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
-        logp = _constrain(logp, step, limits, forced, cfg)
+        logp = _constrain(
+            logp, step, limits[active], forced[active] if forced is not None else None, cfg
+        )
         best_lp, tok = logp.max(-1)
-        tok = torch.where(done, torch.full_like(tok, cfg.eos_id), tok)
-        logprob += torch.where(done, torch.zeros_like(best_lp), best_lp)
-        tokens.append(tok)
-        attns.append(out.attention.float())
+        logprob[active] += best_lp
+        tok_all = torch.full((batch,), cfg.eos_id, dtype=torch.long, device=device)
+        tok_all[active] = tok
+        tokens.append(tok_all)
+        attn_all = torch.zeros(batch, src_len, device=device)
+        attn_all[active] = out.attention.float()
+        attns.append(attn_all)
         if all_layers:
-            layers.append(out.layers.float())
-        done |= tok == cfg.eos_id
-        if bool(done.all()):
+            layer_all = out.layers.new_zeros((batch, *out.layers.shape[1:]), dtype=torch.float32)
+            layer_all[active] = out.layers.float()
+            layers.append(layer_all)
+        live = tok != cfg.eos_id
+        if not bool(live.any()):
             break
-        prev, state = tok, out.state
+        if bool(live.all()):
+            prev, state = tok, out.state
+        else:
+            keep = live.nonzero().flatten()
+            active, prev, state = active[keep], tok[keep], select_state(out.state, keep)
 
     tok_mat = torch.stack(tokens, 1).cpu()
     attn_mat = torch.stack(attns, 1).cpu()
