@@ -316,3 +316,24 @@ def test_finite_but_absurd_weights_are_refused_at_load(make_bundle):
     save_file(tensors, str(bundle / "model.safetensors"))
     with pytest.raises(BundleError, match=f"tensor {name} holds values beyond"):
         load_bundle(bundle, "cpu")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\U0001f1e9\U0001f1ea" * 400,  # flags: 8 byte pieces per 2 characters
+        "\ufdfa" * 300,  # NFKC makes 18 characters of each
+        "😀 " * 400,
+    ],
+)
+def test_document_segments_never_exceed_the_sentence_token_limit(make_bundle, text):
+    """A 500-character segment of emoji was 2,001 tokens and failed the whole document
+    (found by bench/bench_fuzz.py)."""
+    from translator_app.core import Translator
+    from translator_app.core.limits import MAX_SENTENCE_TOKENS
+
+    tr = Translator.load(make_bundle(), "cpu")
+    segments = split_sentences(text)
+    assert max(len(tr.tokenizer.encode(s.text).ids) for s in segments) <= MAX_SENTENCE_TOKENS
+    doc = tr.translate_document(text, beam=1)
+    assert len(doc.translations) == len(segments) and "\ufffd" not in doc.output

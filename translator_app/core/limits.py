@@ -23,6 +23,10 @@ MAX_SOURCE_TOKENS = 4096  # chunk size a bundle may ask for
 # that every piece is one the model can translate and the attention kept for the panel
 # stays small (a 500-character piece is at most 2,000 byte pieces long).
 MAX_SEGMENT_CHARS = 500
+# ... and at most this many UTF-8 bytes after NFKC normalisation, which bounds its tokens
+# (every token covers at least one byte; emoji are 4-8 byte pieces each, and NFKC can turn
+# one character into 18). So a document's sentence never exceeds MAX_SENTENCE_TOKENS.
+MAX_SEGMENT_BYTES = 1990
 # One text given to Translator.translate (no sentence splitting) may be this many
 # SentencePiece tokens long; translate_document splits any longer text.
 MAX_SENTENCE_TOKENS = 2000

@@ -7,6 +7,8 @@ output keeps every line break, blank line and line indentation of the input.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import threading
 import unicodedata
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import pysbd
 
-from .limits import MAX_SEGMENT_CHARS
+from .limits import MAX_SEGMENT_BYTES, MAX_SEGMENT_CHARS
 
 # pysbd's rules are written for running prose and slow down on very long strings, so a
 # longer line is first cut into windows of at most this many characters (at the last
@@ -67,19 +69,47 @@ def _cut(text: str, start: int, limit: int, patterns) -> int:
     return cut if cut > start + 1 else end
 
 
-def _bounded(text: str, start: int, end: int, limit: int, patterns) -> list[tuple[int, int]]:
-    """``text[start:end]`` as consecutive spans of at most ``limit`` characters."""
-    spans = []
-    while end - start > limit:
-        cut = _cut(text[:end], start, limit, patterns)
+def _bounded(
+    text: str, start: int, end: int, limit: int, patterns, cost: list[int] | None = None
+) -> list[tuple[int, int]]:
+    """``text[start:end]`` as consecutive spans of at most ``limit`` characters and, with
+    ``cost`` (cumulative bytes per character of ``text[start:end]``), at most
+    MAX_SEGMENT_BYTES bytes."""
+    spans, origin = [], start
+    while True:
+        size = limit
+        if cost is not None:
+            budget = cost[start - origin] + MAX_SEGMENT_BYTES
+            hi = min(len(cost), start - origin + limit + 1)
+            fits = bisect.bisect_right(cost, budget, start - origin, hi)
+            size = max(1, fits - 1 - (start - origin))
+        if end - start <= size:
+            break
+        cut = _cut(text[:end], start, size, patterns)
         spans.append((start, cut))
         start = cut
     spans.append((start, end))
     return spans
 
 
+def _byte_cost(text: str) -> list[int] | None:
+    """Cumulative UTF-8 bytes of ``text`` after the tokenizer's NFKC normalisation, per
+    character (None when the whole text is within MAX_SEGMENT_BYTES). Each token of the
+    tokenizer covers at least one byte, so this bounds the tokens a piece becomes: one
+    character can grow to 18 (U+FDFA), a flag emoji is 8 byte pieces."""
+    if (
+        len(unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass"))
+        <= MAX_SEGMENT_BYTES
+    ):
+        return None
+    return [0, *itertools.accumulate(
+        len(unicodedata.normalize("NFKC", ch).encode("utf-8", "surrogatepass")) for ch in text
+    )]  # fmt: skip
+
+
 def _sentences(line: str) -> list[tuple[int, int]]:
-    """Sentence spans of one line, stripped, each at most MAX_SEGMENT_CHARS long."""
+    """Sentence spans of one line, stripped, each at most MAX_SEGMENT_CHARS long and at
+    most MAX_SEGMENT_BYTES once normalised."""
     spans: list[tuple[int, int]] = []
     for w_start, w_end in _bounded(line, 0, len(line), _MAX_SBD_CHARS, (_SENTENCE_END, _SPACE)):
         window = line[w_start:w_end]
@@ -99,7 +129,8 @@ def _sentences(line: str) -> list[tuple[int, int]]:
             pos = found + len(stripped)
     bounded = []
     for start, end in spans:
-        for a, b in _bounded(line, start, end, MAX_SEGMENT_CHARS, (_CLAUSE_END, _SPACE)):
+        cost = _byte_cost(line[start:end])
+        for a, b in _bounded(line, start, end, MAX_SEGMENT_CHARS, (_CLAUSE_END, _SPACE), cost):
             piece = line[a:b]
             lead = len(piece) - len(piece.lstrip())
             body = piece.strip()
