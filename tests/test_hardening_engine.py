@@ -337,3 +337,11 @@ def test_document_segments_never_exceed_the_sentence_token_limit(make_bundle, te
     assert max(len(tr.tokenizer.encode(s.text).ids) for s in segments) <= MAX_SENTENCE_TOKENS
     doc = tr.translate_document(text, beam=1)
     assert len(doc.translations) == len(segments) and "\ufffd" not in doc.output
+
+
+def test_text_pysbd_returns_nothing_for_is_still_one_segment():
+    """pysbd returns no sentence for some random Unicode, which left the whole input
+    untranslated (59 of 592 random-Unicode fuzz inputs)."""
+    text = "ⴌ⮠勊䴶\u09de ✵ᖋᇳઁ ᐃ℧ პ槙◎⏤ තᢊὍᘲ碑"
+    segments = split_sentences(text)
+    assert _covered(text, segments).replace(" ", "") == text.replace(" ", "")

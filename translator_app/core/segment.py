@@ -128,7 +128,7 @@ def _sentences(line: str) -> list[tuple[int, int]]:
             spans.append((w_start + found, w_start + found + len(stripped)))
             pos = found + len(stripped)
     bounded = []
-    for start, end in spans:
+    for start, end in _fill_gaps(line, spans):
         cost = _byte_cost(line[start:end])
         for a, b in _bounded(line, start, end, MAX_SEGMENT_CHARS, (_CLAUSE_END, _SPACE), cost):
             piece = line[a:b]
@@ -137,6 +137,22 @@ def _sentences(line: str) -> list[tuple[int, int]]:
             if body:
                 bounded.append((a + lead, a + lead + len(body)))
     return bounded
+
+
+def _fill_gaps(line: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` plus a span for every stretch of the line that they leave out and that
+    holds more than spaces: pysbd may return nothing for odd text, or alter a sentence so
+    that it is found further on. Every character of the input must be translated."""
+    filled, pos = [], 0
+    for start, end in [*spans, (len(line), len(line))]:
+        if start > pos and line[pos:start].strip():
+            gap = line[pos:start]
+            lead = len(gap) - len(gap.lstrip())
+            filled.append((pos + lead, pos + lead + len(gap.strip())))
+        if end > start:
+            filled.append((start, end))
+        pos = max(pos, end)
+    return filled
 
 
 def split_sentences(text: str) -> list[Segment]:
