@@ -25,14 +25,17 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
     QSplitter,
     QTextEdit,
-    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -149,7 +152,12 @@ class MainWindow(QMainWindow):
         self.splitter.setAccessibleName("Input and output")
         self.splitter.addWidget(self.source_edit)
         self.splitter.addWidget(self.output_edit)
-        self.setCentralWidget(self.splitter)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
         self.setAcceptDrops(True)
 
     def _build_alignment(self) -> None:
@@ -178,26 +186,25 @@ class MainWindow(QMainWindow):
         self.correction_label.setAccessibleName("Correction mode")
         self.statusBar().addWidget(self.correction_label)
         self.correction_label.hide()
-        # Problems with the user's files stay in view until dismissed: a status message
-        # would be replaced by the next "Loaded …" within seconds.
-        self.notice = QWidget()
+        # Problems with the user's files stay in view until dismissed (an info bar above
+        # the text): a status message would be replaced by the next "Loaded …" at once.
+        self.notice = QFrame()
         self.notice.setAccessibleName("Notice")
+        self.notice.setFrameShape(QFrame.StyledPanel)
+        self.notice.setAutoFillBackground(True)
+        self.notice.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         row = QHBoxLayout(self.notice)
-        row.setContentsMargins(0, 0, 0, 0)
+        row.setContentsMargins(8, 4, 8, 4)
         self.notice_label = QLabel()
         self.notice_label.setWordWrap(True)
         self.notice_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.notice_label.setStyleSheet(
-            "color: palette(highlighted-text); background: palette(highlight); padding: 2px 6px;"
-        )
-        dismiss = QToolButton()
-        dismiss.setText("Dismiss")
+        self.notice_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        dismiss = QPushButton("Dismiss")
         dismiss.setAccessibleName("Dismiss the notice")
         dismiss.clicked.connect(self.dismiss_notices)
         row.addWidget(self.notice_label, 1)
-        row.addWidget(dismiss)
-        # Permanent: a temporary status message would hide a normal status-bar widget.
-        self.statusBar().insertPermanentWidget(0, self.notice, 1)
+        row.addWidget(dismiss, 0, Qt.AlignTop)
+        self.centralWidget().layout().insertWidget(0, self.notice)
         self.notice.hide()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
