@@ -71,6 +71,30 @@ def tokenizer(spm_bytes):
     return Tokenizer(spm_bytes)
 
 
+def encode_batch(tokenizer, texts):
+    """Source ids (with EOS) of ``texts``, padded: (src [B, S], mask [B, S])."""
+    ids = [tokenizer.encode(t).ids + (tokenizer.eos_id,) for t in texts]
+    width = max(map(len, ids))
+    src = torch.zeros(len(ids), width, dtype=torch.long)
+    for i, row in enumerate(ids):
+        src[i, : len(row)] = torch.tensor(row)
+    return src, src != 0
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def translate_in(qtbot, window, text: str, timeout: int = 20_000) -> str:
+    """Type ``text`` into the window's German box and wait for the shown translation."""
+    with qtbot.waitSignal(window.translation_shown, timeout=timeout) as blocker:
+        window.source_edit.setPlainText(text)
+    return blocker.args[0]
+
+
 def tiny_config(tokenizer, variant: str = "transformer", **overrides):
     from translator_app.core import ModelConfig
 

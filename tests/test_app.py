@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
+from conftest import translate_in  # noqa: E402
 from translator_app.core import Translator  # noqa: E402
 from translator_app.gui.history import History  # noqa: E402
 from translator_app.gui.linking import alternatives, link_from_source  # noqa: E402
@@ -20,9 +21,7 @@ TIMEOUT = 20_000
 
 
 def translate(qtbot, window, text: str) -> str:
-    with qtbot.waitSignal(window.translation_shown, timeout=TIMEOUT) as blocker:
-        window.source_edit.setPlainText(text)
-    return blocker.args[0]
+    return translate_in(qtbot, window, text, TIMEOUT)
 
 
 def test_typing_translates_like_the_engine(qtbot, open_window, app_env):

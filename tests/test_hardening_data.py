@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import gzip
 import lzma
-import resource
 
 import pytest
 
+from conftest import peak_rss_mb
 from trainer.data import MAX_LINE_BYTES, DataError, read_pairs
-
-
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _write_xz_with_huge_line(path, total: int) -> None:
@@ -30,12 +26,12 @@ def test_a_huge_line_in_a_compressed_file_is_refused_while_streaming(tmp_path):
     path = tmp_path / "bomb.tsv.xz"
     _write_xz_with_huge_line(path, 256 << 20)
     assert path.stat().st_size < 1 << 20
-    before = _peak_rss_mb()
+    before = peak_rss_mb()
     pairs = read_pairs(path)
     assert next(pairs) == (1, ("Hallo", "Hello"))
     with pytest.raises(DataError, match=r"bomb.tsv.xz:2: line is longer than"):
         next(pairs)
-    assert _peak_rss_mb() - before < 100
+    assert peak_rss_mb() - before < 100
 
 
 def test_a_long_but_legal_line_is_read(tmp_path):

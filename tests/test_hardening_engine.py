@@ -8,19 +8,10 @@ import math
 import pytest
 import torch
 
-from conftest import tiny_model
+from conftest import encode_batch, peak_rss_mb, tiny_model
 from translator_app.core import beam_search
 from translator_app.core.limits import MAX_BEAM, MAX_SEGMENT_CHARS, check_search, parse_json
 from translator_app.core.segment import split_sentences
-
-
-def _batch(tokenizer, texts):
-    ids = [tokenizer.encode(t).ids + (tokenizer.eos_id,) for t in texts]
-    width = max(map(len, ids))
-    src = torch.zeros(len(ids), width, dtype=torch.long)
-    for i, row in enumerate(ids):
-        src[i, : len(row)] = torch.tensor(row)
-    return src, src != 0
 
 
 # ------------------------------------------------------------------ search memory
@@ -28,7 +19,7 @@ def test_beam_hypotheses_own_their_attention(tokenizer):
     """A finished hypothesis holds a copy of its own rows, not a view of the whole step
     history of every beam (which kept 909 MB alive for 9 MB of results)."""
     model = tiny_model(tokenizer)
-    src, mask = _batch(tokenizer, ["Das Haus ist groß.", "Guten Morgen!"])
+    src, mask = encode_batch(tokenizer, ["Das Haus ist groß.", "Guten Morgen!"])
     hyps = beam_search(model, src, mask, beam_size=4, nbest=4, all_layers=True)
     for sentence in hyps:
         for h in sentence:
@@ -47,7 +38,7 @@ def test_beam_search_drops_finished_sentences_from_the_batch(tokenizer):
         return step(state, prev, all_layers)
 
     model.step = counting_step
-    src, mask = _batch(
+    src, mask = encode_batch(
         tokenizer, ["Ja", "Wir treffen uns am dritten Oktober in Berlin am Bahnhof."]
     )
     hyps = beam_search(model, src, mask, beam_size=3, max_len_a=1.0, max_len_b=1)
@@ -218,12 +209,6 @@ def _edit_config(bundle, **changes):
     path.write_text(json.dumps(cfg), "utf-8")
 
 
-def _peak_rss_mb() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def test_huge_config_is_refused_before_anything_is_allocated(make_bundle):
     """d_model 16,384 x 64 layers allocated gigabytes before failing; the shapes are now
     compared with the weights file's header on the meta device first."""
@@ -231,10 +216,10 @@ def test_huge_config_is_refused_before_anything_is_allocated(make_bundle):
 
     bundle = make_bundle()
     _edit_config(bundle, model=dict(d_model=16384, ff_dim=16384, enc_layers=64, dec_layers=64))
-    before = _peak_rss_mb()
+    before = peak_rss_mb()
     with pytest.raises(BundleError, match="model.safetensors: weights do not match config.json"):
         load_bundle(bundle, "cpu")
-    assert _peak_rss_mb() - before < 500
+    assert peak_rss_mb() - before < 500
 
 
 def test_config_beyond_the_limits_names_the_field(make_bundle):
@@ -286,10 +271,10 @@ def test_oversized_bundle_files_are_not_read_whole(make_bundle, name):
     _edit_config(bundle, files={})
     with open(bundle / name, "r+b") as f:
         os.truncate(f.fileno(), 4 * 1024**3)  # sparse: 4 GiB that costs no disk
-    before = _peak_rss_mb()
+    before = peak_rss_mb()
     with pytest.raises(BundleError, match=f"{name}: is larger than"):
         load_bundle(bundle, "cpu")
-    assert _peak_rss_mb() - before < 300
+    assert peak_rss_mb() - before < 300
 
 
 def test_empty_spm_model_is_one_clear_error(make_bundle, capfd):

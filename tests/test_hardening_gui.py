@@ -18,15 +18,14 @@ from PySide6.QtCore import QEvent, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QMouseEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from conftest import translate_in  # noqa: E402
 from translator_app.gui.settings import Settings  # noqa: E402
 
 TIMEOUT = 60_000
 
 
 def translate(qtbot, window, text: str) -> str:
-    with qtbot.waitSignal(window.translation_shown, timeout=TIMEOUT) as blocker:
-        window.source_edit.setPlainText(text)
-    return blocker.args[0]
+    return translate_in(qtbot, window, text, TIMEOUT)
 
 
 def hover(edit, x: float, y: float) -> None:

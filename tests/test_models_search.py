@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from conftest import VARIANTS, tiny_config, tiny_model
+from conftest import encode_batch as batch
 from translator_app.core import (
     ConfigError,
     ModelConfig,
@@ -12,16 +13,6 @@ from translator_app.core import (
     greedy_search,
 )
 from translator_app.core.search import length_penalty
-
-
-def batch(tokenizer, texts):
-    ids = [tokenizer.encode(t).ids + (tokenizer.eos_id,) for t in texts]
-    width = max(map(len, ids))
-    src = torch.zeros(len(ids), width, dtype=torch.long)
-    for i, row in enumerate(ids):
-        src[i, : len(row)] = torch.tensor(row)
-    return src, src != 0
-
 
 SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]
 
