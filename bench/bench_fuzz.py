@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import resource
 import statistics
 import time
 import traceback
@@ -31,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import torch
+from bench_translate import peak_rss_mb  # the same measure as the latency benchmark
 
 from translator_app.core import Translator, bundled_model_dir
 from translator_app.core.hardware import describe
@@ -185,10 +185,6 @@ def covered(text: str, segments) -> bool:
     """Every non-space character of ``text`` lies in exactly one segment."""
     inside = "".join(text[s.start : s.end] for s in segments)
     return "".join(inside.split()) == "".join(text.split())
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:

@@ -142,15 +142,11 @@ RUN_FILE = "finetune-run.json"
 
 def latest_finetune(runs: Path) -> Path:
     """The most recently checkpointed fine-tune in ``runs`` (the cache folder)."""
-    found = (
-        [
-            p
-            for p in runs.glob("*")
-            if (p / RUN_FILE).is_file() and (p / "checkpoints" / "last.pt").is_file()
-        ]
-        if runs.is_dir()
-        else []
-    )
+    found = [
+        p
+        for p in runs.glob("*")
+        if (p / RUN_FILE).is_file() and (p / "checkpoints" / "last.pt").is_file()
+    ]
     if not found:
         raise ValueError(f"no stopped fine-tune to resume in {runs}; give --work-dir or --name")
     return max(found, key=lambda p: (p / "checkpoints" / "last.pt").stat().st_mtime)

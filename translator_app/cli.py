@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -21,7 +20,6 @@ from translator_app.cli_common import run_main
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 
 class CliError(Exception):
@@ -155,18 +153,20 @@ def _load(args):
 
 
 def run_translate(args) -> int:
+    from translator_app.core.translator import LONE_SURROGATES
+
     translator = _load(args)
     if args.beam is not None and args.nbest > args.beam:
         args.beam = args.nbest
     if args.text:
         for number, text in enumerate(args.text, start=1):
-            if _SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)
+            if LONE_SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)
                 print(
                     f"warning: argument {number} is not valid UTF-8 text; "
                     "its invalid bytes were replaced by U+FFFD",
                     file=sys.stderr,
                 )
-                text = _SURROGATES.sub("\ufffd", text)
+                text = LONE_SURROGATES.sub("\ufffd", text)
             _write_lines(translator, text.split("\n"), args, sys.stdout)
     else:
         for lines in _stdin_lines(sys.stdin.buffer):

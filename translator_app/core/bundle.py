@@ -114,7 +114,7 @@ class LoadCancelled(Exception):
     """Raised when ``should_stop()`` returned True while a bundle was loading."""
 
 
-def _poll(should_stop: Callable[[], bool] | None) -> None:
+def raise_if_cancelled(should_stop: Callable[[], bool] | None) -> None:
     if should_stop is not None and should_stop():
         raise LoadCancelled()
 
@@ -123,7 +123,7 @@ def _sha256(path: Path, should_stop: Callable[[], bool] | None = None) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
-            _poll(should_stop)
+            raise_if_cancelled(should_stop)
             h.update(block)
     return h.hexdigest()
 
@@ -404,7 +404,7 @@ def load_bundle(
                 path / name, "checksum does not match config.json (file is corrupt or was replaced)"
             )
 
-    _poll(should_stop)
+    raise_if_cancelled(should_stop)
     spm_path = path / SPM_FILE
     spm_bytes = _read_bounded(spm_path, MAX_SPM_BYTES)
     if not spm_bytes:
@@ -426,9 +426,9 @@ def load_bundle(
                 spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
             )
 
-    _poll(should_stop)
+    raise_if_cancelled(should_stop)
     tensors = _check_weights(path / WEIGHTS_FILE, _expected_shapes(config, cfg_path))
-    _poll(should_stop)
+    raise_if_cancelled(should_stop)
     try:
         model = build_model(config)
     except (RuntimeError, MemoryError) as e:  # the weights file was just as large
@@ -438,7 +438,7 @@ def load_bundle(
 
     model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
     model.eval()
-    _poll(should_stop)
+    raise_if_cancelled(should_stop)
 
     try:
         target, notes = resolve_device(device)

@@ -46,14 +46,14 @@ def _segmenter() -> pysbd.Segmenter:
     return seg
 
 
-def _cut(text: str, start: int, limit: int, patterns) -> int:
-    """Where to end a piece of ``text`` that begins at ``start`` and may be at most
-    ``limit`` long: after the last match of the first pattern that has one in the second
-    half of the window, else a hard cut that does not separate a combining mark (or a
-    lone surrogate) from the character before it."""
+def _cut(text: str, start: int, stop: int, limit: int, patterns) -> int:
+    """Where to end a piece of ``text[start:stop]`` that may be at most ``limit`` long:
+    after the last match of the first pattern that has one in the second half of the
+    window, else a hard cut that does not separate a combining mark (or a lone
+    surrogate) from the character before it."""
     end = start + limit
-    if end >= len(text):
-        return len(text)
+    if end >= stop:
+        return stop
     window = text[start:end]
     for pattern in patterns:
         last = None
@@ -85,7 +85,7 @@ def _bounded(
             size = max(1, fits - 1 - (start - origin))
         if end - start <= size:
             break
-        cut = _cut(text[:end], start, size, patterns)
+        cut = _cut(text, start, end, size, patterns)
         spans.append((start, cut))
         start = cut
     spans.append((start, end))
@@ -119,11 +119,7 @@ def _sentences(line: str) -> list[tuple[int, int]]:
             if not stripped:
                 continue
             found = window.find(stripped, pos)
-            if found < 0:  # pysbd altered the text: keep the rest of the window whole
-                rest = window[pos:].strip()
-                if rest:
-                    found = window.index(rest, pos)
-                    spans.append((w_start + found, w_start + found + len(rest)))
+            if found < 0:  # pysbd altered the text: _fill_gaps keeps the rest whole
                 break
             spans.append((w_start + found, w_start + found + len(stripped)))
             pos = found + len(stripped)
@@ -131,12 +127,20 @@ def _sentences(line: str) -> list[tuple[int, int]]:
     for start, end in _fill_gaps(line, spans):
         cost = _byte_cost(line[start:end])
         for a, b in _bounded(line, start, end, MAX_SEGMENT_CHARS, (_CLAUSE_END, _SPACE), cost):
-            piece = line[a:b]
-            lead = len(piece) - len(piece.lstrip())
-            body = piece.strip()
-            if body:
-                bounded.append((a + lead, a + lead + len(body)))
+            span = _stripped(line, a, b)
+            if span:
+                bounded.append(span)
     return bounded
+
+
+def _stripped(line: str, start: int, end: int) -> tuple[int, int] | None:
+    """``line[start:end]`` without its surrounding spaces, as a span; None if blank."""
+    piece = line[start:end]
+    body = piece.strip()
+    if not body:
+        return None
+    lead = start + len(piece) - len(piece.lstrip())
+    return lead, lead + len(body)
 
 
 def _fill_gaps(line: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -145,10 +149,9 @@ def _fill_gaps(line: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]
     that it is found further on. Every character of the input must be translated."""
     filled, pos = [], 0
     for start, end in [*spans, (len(line), len(line))]:
-        if start > pos and line[pos:start].strip():
-            gap = line[pos:start]
-            lead = len(gap) - len(gap.lstrip())
-            filled.append((pos + lead, pos + lead + len(gap.strip())))
+        gap = _stripped(line, pos, start) if start > pos else None
+        if gap:
+            filled.append(gap)
         if end > start:
             filled.append((start, end))
         pos = max(pos, end)

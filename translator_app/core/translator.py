@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .bundle import Bundle, LoadCancelled, load_bundle
+from .bundle import Bundle, load_bundle, raise_if_cancelled
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .search import Hypothesis, beam_search, greedy_search
 from .segment import Segment, join_translations, split_sentences
@@ -28,7 +28,7 @@ PRECISIONS = ("auto", "fp32", "bf16", "int8")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
 # tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+LONE_SURROGATES = re.compile(r"[\ud800-\udfff]")
 # A sentence's translation is one line: byte-fallback output of line breaks or control
 # characters becomes spaces (one for one, so piece spans stay valid).
 _OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -150,8 +150,7 @@ class Translator:
     ) -> Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
         bundle = load_bundle(path, device, should_stop)
-        if should_stop is not None and should_stop():
-            raise LoadCancelled()
+        raise_if_cancelled(should_stop)  # before quantising, the slowest step left
         return cls(bundle, precision)
 
     # ----------------------------------------------------------------- sentences
@@ -180,14 +179,14 @@ class Translator:
         encoded, jobs = [], []
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
-            if _SURROGATE.search(clean):
+            if LONE_SURROGATES.search(clean):
                 warnings.warn(
                     f"text {i + 1} holds lone surrogates (not valid Unicode); "
                     "they were replaced by U+FFFD",
                     InvalidTextWarning,
                     stacklevel=2,
                 )
-                clean = _SURROGATE.sub("\ufffd", clean)
+                clean = LONE_SURROGATES.sub("\ufffd", clean)
             enc = self.tokenizer.encode(clean) if clean.strip() else None
             encoded.append(enc)
             if enc is None or not enc.ids:

@@ -152,13 +152,36 @@ class MainWindow(QMainWindow):
         self.splitter.setAccessibleName("Input and output")
         self.splitter.addWidget(self.source_edit)
         self.splitter.addWidget(self.output_edit)
+        self._build_notice()
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
+        column.addWidget(self.notice)
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.setAcceptDrops(True)
+
+    def _build_notice(self) -> None:
+        # Problems with the user's files stay in view until dismissed (an info bar above
+        # the text): a status message would be replaced by the next "Loaded …" at once.
+        self.notice = QFrame()
+        self.notice.setAccessibleName("Notice")
+        self.notice.setFrameShape(QFrame.StyledPanel)
+        self.notice.setAutoFillBackground(True)
+        self.notice.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        row = QHBoxLayout(self.notice)
+        row.setContentsMargins(8, 4, 8, 4)
+        self.notice_label = QLabel()
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.notice_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        dismiss = QPushButton("Dismiss")
+        dismiss.setAccessibleName("Dismiss the notice")
+        dismiss.clicked.connect(self.dismiss_notices)
+        row.addWidget(self.notice_label, 1)
+        row.addWidget(dismiss, 0, Qt.AlignTop)
+        self.notice.hide()
 
     def _build_alignment(self) -> None:
         self.alignment = AlignmentPanel()
@@ -186,26 +209,6 @@ class MainWindow(QMainWindow):
         self.correction_label.setAccessibleName("Correction mode")
         self.statusBar().addWidget(self.correction_label)
         self.correction_label.hide()
-        # Problems with the user's files stay in view until dismissed (an info bar above
-        # the text): a status message would be replaced by the next "Loaded …" at once.
-        self.notice = QFrame()
-        self.notice.setAccessibleName("Notice")
-        self.notice.setFrameShape(QFrame.StyledPanel)
-        self.notice.setAutoFillBackground(True)
-        self.notice.setBackgroundRole(QPalette.ColorRole.AlternateBase)
-        row = QHBoxLayout(self.notice)
-        row.setContentsMargins(8, 4, 8, 4)
-        self.notice_label = QLabel()
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.notice_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
-        dismiss = QPushButton("Dismiss")
-        dismiss.setAccessibleName("Dismiss the notice")
-        dismiss.clicked.connect(self.dismiss_notices)
-        row.addWidget(self.notice_label, 1)
-        row.addWidget(dismiss, 0, Qt.AlignTop)
-        self.centralWidget().layout().insertWidget(0, self.notice)
-        self.notice.hide()
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
         action = QAction(text, self)
@@ -503,8 +506,8 @@ class MainWindow(QMainWindow):
         self.output_edit.setExtraSelections(out_sel)
 
     def _clear_highlights(self) -> None:
-        if self._shown_link is None and not self.source_edit.extraSelections():
-            return
+        if self._shown_link is None:
+            return  # nothing is highlighted (only _update_links sets highlights)
         self._shown_link = None
         self.source_edit.setExtraSelections([])
         self.output_edit.setExtraSelections([])
@@ -803,7 +806,7 @@ class MainWindow(QMainWindow):
 
     def show_notice(self, text: str) -> None:
         """A problem the user must see (a damaged or unusable file of theirs): it stays in
-        the status bar until dismissed."""
+        the info bar above the text until dismissed."""
         if text in self._notices:
             return
         self._notices.append(text)
