@@ -50,6 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     tr.add_argument(
+        "--init",
+        type=Path,
+        metavar="BUNDLE",
+        help="warm start: begin from this bundle's weights and tokenizer (the config's "
+        "[model] must have its shape; set [train] schedule_offset to its steps)",
+    )
+    tr.add_argument(
         "--out-dir", type=Path, help="run folder, overriding [train] out_dir (same config, new run)"
     )
     tr.add_argument(
@@ -140,6 +147,17 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
     ev.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
 
+    av = sub.add_parser(
+        "average",
+        help="average the weights of a run's last checkpoints",
+        description="Write one checkpoint whose weights are the mean of the last N weight "
+        "snapshots (step-N.pt, kept by [train] keep_snapshots) of a run's checkpoints "
+        "folder, or of the checkpoint files given. Export it like any checkpoint.",
+    )
+    av.add_argument("checkpoints", type=Path, nargs="+", metavar="FOLDER_OR_FILE")
+    av.add_argument("--last", type=int, default=5, help="how many of a folder's newest snapshots")
+    av.add_argument("--out", type=Path, required=True, help="the averaged checkpoint to write")
+
     ex = sub.add_parser(
         "export",
         help="turn a checkpoint into a model bundle",
@@ -201,6 +219,7 @@ COMMANDS = {
     "train": _lazy("cmd_train"),
     "finetune": _lazy("cmd_finetune"),
     "eval": _lazy("cmd_eval"),
+    "average": _lazy("cmd_average"),
     "export": _lazy("cmd_export"),
 }
 

@@ -16,6 +16,13 @@ from pathlib import Path
 
 import torch
 
+from trainer.checkpoints import (
+    average_checkpoints,
+    checkpoint_spm,
+    load_checkpoint,
+    save_checkpoint,
+    snapshots,
+)
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.data import read_all
 from trainer.dataset import (
@@ -27,7 +34,7 @@ from trainer.dataset import (
     test_sentences,
 )
 from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
-from trainer.train import checkpoint_spm, eval_bundle, load_checkpoint, train
+from trainer.train import eval_bundle, train
 from translator_app.core import (
     ModelConfig,
     Tokenizer,
@@ -93,9 +100,16 @@ def cmd_train(args) -> int:
     overrides = {k: v for k, v in overrides.items() if v is not None}
     cfg = dataclasses.replace(cfg, train=dataclasses.replace(cfg.train, **overrides))
     out = Path(cfg.train.out_dir)
+    init = None
     if args.resume:
         # The checkpoint carries its tokenizer: spm.model beside it is only a copy.
         tokenizer = Tokenizer(checkpoint_spm(load_checkpoint(out / "checkpoints" / "last.pt")))
+    elif args.init:
+        # Warm start: the bundle's weights and its tokenizer; the config's model must fit them.
+        if (out / "checkpoints" / "last.pt").exists():
+            raise ValueError(f"{out} already holds a run; use --resume or another out_dir")
+        init = load_bundle(args.init, "cpu")
+        tokenizer = init.tokenizer
     elif cfg.data.spm:
         tokenizer = Tokenizer.from_file(cfg.data.spm)
     else:
@@ -115,6 +129,8 @@ def cmd_train(args) -> int:
         cfg.data.train, cfg.data, tokenizer, cfg.train.seed
     )
     info |= {"command": "train", "config_file": str(args.config), "hardware": describe()}
+    if init is not None:
+        info["warm_start"] = {"bundle": init.name, "path": str(init.path)}
     start = time.time()
     best = train(
         cfg,
@@ -122,6 +138,7 @@ def cmd_train(args) -> int:
         train_data,
         valid_data,
         valid_pairs,
+        init_weights=init.model.state_dict() if init is not None else None,
         resume=args.resume,
         device=args.device,
         info=info,
@@ -281,6 +298,27 @@ def cmd_eval(args) -> int:
     json_path, png_path = out / f"{stem}.json", out / f"{stem}.png"
     write_report(report, json_path, png_path)
     print(f"report: {json_path}\nplot: {png_path}")
+    return 0
+
+
+# ------------------------------------------------------------------------- average
+def cmd_average(args) -> int:
+    if args.last < 1:
+        raise ValueError("--last must be at least 1")
+    paths: list[Path] = []
+    for p in args.checkpoints:
+        if p.is_dir():
+            found = snapshots(p)[-args.last :]
+            if not found:
+                raise ValueError(f"{p}: no step-N.pt snapshots (set [train] keep_snapshots)")
+            paths += found
+        else:
+            paths.append(p)
+    save_checkpoint(args.out, average_checkpoints(paths))
+    steps = json.loads(load_checkpoint(args.out)["state"])["averaged_steps"]
+    print(
+        f"wrote {args.out}: the mean of {len(paths)} checkpoints (steps {', '.join(map(str, steps))})"
+    )
     return 0
 
 

@@ -41,16 +41,25 @@ class TrainConfig:
     lr: float = 7e-4
     warmup: int = 1000
     schedule: str = "inverse_sqrt"  # inverse_sqrt | cosine | constant
+    # Steps a warm-started model (--init) was already trained: the schedule's decay goes on
+    # from there instead of climbing back to the peak rate (the warm-up is still done).
+    schedule_offset: int = 0
     weight_decay: float = 0.01
     label_smoothing: float = 0.1
+    # Target word dropout: each decoder input token (BOS kept) becomes <unk> with this
+    # probability, so the decoder leans on the source more (Sennrich & Zhang 2019).
+    word_dropout: float = 0.0
     clip_norm: float = 1.0
     eval_every: int = 1000
     eval_sentences: int = 500  # validation sentences translated for BLEU
     checkpoint_every: int = 500
+    # Keep the model weights of the last N checkpoints (checkpoints/step-N.pt) for
+    # `translator-train average`; 0 keeps none.
+    keep_snapshots: int = 0
     patience: int = 10  # evaluations without improvement before stopping; 0 = never
     select_by: str = "bleu"  # bleu | loss: what "best checkpoint" means
     seed: int = 1
-    bf16: str = "auto"  # auto | on | off: autocast where the hardware does bf16 fast
+    bf16: str = "auto"  # auto | on | off; auto: CUDA with bf16, or a CPU with avx512_bf16/AMX
     threads: int = 0  # torch CPU threads; 0 = torch's default
 
 
@@ -108,6 +117,12 @@ def validate_train(t: TrainConfig) -> None:
     for key in ("steps", "batch_tokens", "eval_every", "checkpoint_every"):
         if getattr(t, key) < 1:
             raise ConfigError(f"[train] {key} must be at least 1")
+    for key in ("schedule_offset", "keep_snapshots"):
+        if getattr(t, key) < 0:
+            raise ConfigError(f"[train] {key} must not be negative")
+    for key in ("label_smoothing", "word_dropout"):
+        if not 0.0 <= getattr(t, key) < 1.0:
+            raise ConfigError(f"[train] {key} must be in [0, 1)")
 
 
 def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None) -> RunConfig:

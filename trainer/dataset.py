@@ -133,6 +133,18 @@ def make_batches(data: Encoded, batch_tokens: int) -> list[list[int]]:
     return batches
 
 
+def padding_fraction(data: Encoded, batches: list[list[int]]) -> float:
+    """The share of padding in the batches' token slots, both sides (BOS/EOS counted as
+    tokens): compute spent on nothing."""
+    slots = real = 0
+    for idx in batches:
+        for side in (data.src, data.tgt):
+            lengths = [len(side[i]) for i in idx]
+            slots += max(lengths) * len(lengths)
+            real += sum(lengths)
+    return 1 - real / slots if slots else 0.0
+
+
 def epoch_order(n_batches: int, seed: int, epoch: int) -> list[int]:
     """The batch order of one epoch: a pure function of (seed, epoch)."""
     g = torch.Generator().manual_seed(seed * 100_003 + epoch)

@@ -9,7 +9,6 @@ resumed run ends with the same weights as an uninterrupted one (on the CPU).
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import signal
@@ -20,17 +19,22 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from trainer.checkpoints import (
+    CHECKPOINT_FORMAT,
+    CHECKPOINT_VERSION,
+    TRAINING_ONLY,
+    load_checkpoint,
+    save_checkpoint,
+    snapshots,
+)
 from trainer.config import RunConfig
-from trainer.dataset import Encoded, collate, epoch_order, make_batches
+from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding_fraction
 from trainer.distributed import Dist
 from trainer.evaluate import score_translations
 from trainer.progress import Progress
 from translator_app.core import Bundle, SearchDefaults, Tokenizer, Translator, build_model
-from translator_app.core.hardware import has_amx_bf16
+from translator_app.core.hardware import has_fast_bf16_training
 from translator_app.core.paths import write_atomic
-
-CHECKPOINT_FORMAT = "translator-checkpoint"
-CHECKPOINT_VERSION = 1
 
 
 @dataclass
@@ -46,17 +50,22 @@ class TrainState:
     last_eval: dict = field(default_factory=dict)
 
 
-def lr_factor(schedule: str, warmup: int, total: int):
+def lr_factor(schedule: str, warmup: int, total: int, offset: int = 0):
+    """The learning-rate multiplier of each step: a linear warm-up over this run's first
+    ``warmup`` steps, times the schedule's decay at ``offset`` + step (``offset``: steps a
+    warm-started model was trained before)."""
+    warmup = max(1, warmup)
+
     def factor(step: int) -> float:
         step = step + 1
-        if step <= warmup:
-            return step / max(1, warmup)
+        ramp = min(1.0, step / warmup)
+        done = max(step + offset, warmup)
         if schedule == "inverse_sqrt":
-            return math.sqrt(max(1, warmup) / step)
+            return ramp * math.sqrt(warmup / done)
         if schedule == "cosine":
-            progress = (step - warmup) / max(1, total - warmup)
-            return 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
-        return 1.0
+            progress = (done - warmup) / max(1, total + offset - warmup)
+            return ramp * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+        return ramp
 
     return factor
 
@@ -66,7 +75,7 @@ def use_bf16(setting: str, device: torch.device) -> bool:
         return setting == "on"
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
-    return has_amx_bf16()  # emulated bf16 on other CPUs is slower than fp32
+    return has_fast_bf16_training()  # emulated bf16 on other CPUs is slower than fp32
 
 
 def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
@@ -81,40 +90,32 @@ def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> to
     return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.98), eps=1e-9)
 
 
-def save_checkpoint(path: Path, payload: dict) -> None:
-    """Write atomically: a crash or a full disk leaves the previous checkpoint intact and
-    no temporary file behind; a failure is one OSError naming the checkpoint."""
-    buffer = io.BytesIO()
-    torch.save(payload, buffer)
-    try:
-        write_atomic(path, buffer.getbuffer())
-    except OSError as e:
-        raise OSError(
-            f"{path}: could not write the checkpoint ({e.strerror or e}); "
-            "the previous checkpoint is kept"
-        ) from None
-
-
-def load_checkpoint(path: Path) -> dict:
-    """Load safely (tensors and plain values only, never code)."""
-    try:
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such checkpoint") from None
-    except Exception as e:  # unpickling errors of every kind
-        raise ValueError(f"{path}: not a readable checkpoint ({str(e).splitlines()[0]})") from None
-    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path}: not a translator checkpoint")
-    if ckpt.get("version") != CHECKPOINT_VERSION:
+def load_weights(model: torch.nn.Module, weights: dict) -> None:
+    """Start from another model's weights (fine-tuning, warm start); a model of another
+    shape is one clear error, not a half-loaded model."""
+    own = model.state_dict()
+    missing = sorted(set(own) - set(weights))
+    wrong = sorted(k for k in own if k in weights and weights[k].shape != own[k].shape)
+    if missing or wrong:
+        k = (wrong or missing)[0]
         raise ValueError(
-            f"{path}: checkpoint version {ckpt.get('version')!r} is not {CHECKPOINT_VERSION}"
+            f"the starting weights do not fit this model: {k} "
+            + (
+                f"is {tuple(weights[k].shape)}, expected {tuple(own[k].shape)}"
+                if wrong
+                else "is missing"
+            )
+            + f" ({len(missing) + len(wrong)} parameter(s) differ)"
         )
-    return ckpt
+    model.load_state_dict(weights, strict=False)
 
 
-def checkpoint_spm(ckpt: dict) -> bytes:
-    """The SentencePiece model a checkpoint was trained with (stored as uint8 tensor)."""
-    return bytes(ckpt["spm"].numpy().tobytes())
+def drop_words(tgt_in: torch.Tensor, p: float, pad: int, unk: int) -> torch.Tensor:
+    """Target word dropout: decoder input tokens become ``unk`` with probability ``p``;
+    BOS (column 0) and padding stay."""
+    drop = torch.rand(tgt_in.shape) < p
+    drop[:, 0] = False
+    return tgt_in.masked_fill(drop.to(tgt_in.device) & (tgt_in != pad), unk)
 
 
 def eval_bundle(
@@ -134,6 +135,20 @@ def eval_bundle(
     )
 
 
+def token_loss(
+    logits: torch.Tensor, tgt_out: torch.Tensor, pad: int, label_smoothing: float = 0.0
+) -> torch.Tensor:
+    """Summed cross-entropy over the non-padding target tokens, in fp32 whatever the
+    autocast. logits [B, T, V], tgt_out [B, T]."""
+    return F.cross_entropy(
+        logits.float().flatten(0, 1),
+        tgt_out.flatten(),
+        ignore_index=pad,
+        label_smoothing=label_smoothing,
+        reduction="sum",
+    )
+
+
 @torch.no_grad()
 def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -> float:
     """Mean token cross-entropy (no label smoothing) over a data set."""
@@ -143,12 +158,7 @@ def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -
         src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, cfg.pad_id, cfg.bos_id))
         with autocast:
             logits, _ = model(src, src != cfg.pad_id, tgt_in)
-        total += F.cross_entropy(
-            logits.float().flatten(0, 1),
-            tgt_out.flatten(),
-            ignore_index=cfg.pad_id,
-            reduction="sum",
-        ).item()
+        total += token_loss(logits, tgt_out, cfg.pad_id).item()
         tokens += int((tgt_out != cfg.pad_id).sum())
     return total / max(1, tokens)
 
@@ -181,11 +191,11 @@ def train(
     torch.manual_seed(tc.seed)
     model = build_model(cfg.model)
     if init_weights is not None:
-        model.load_state_dict(init_weights, strict=False)
+        load_weights(model, init_weights)
     model.to(dev)
     optimizer = make_optimizer(model, tc.lr, tc.weight_decay)
     scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lr_factor(tc.schedule, tc.warmup, tc.steps)
+        optimizer, lr_factor(tc.schedule, tc.warmup, tc.steps, tc.schedule_offset)
     )
     state = TrainState()
     if resume:
@@ -213,11 +223,12 @@ def train(
         log(
             f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
             f"{' with bf16 autocast' if bf16 else ''}, {dist.world} process(es): "
-            f"{len(train_data)} pairs in {len(batches)} batches of <= {tc.batch_tokens} tokens"
+            f"{len(train_data)} pairs in {len(batches)} batches of <= {tc.batch_tokens} tokens, "
+            f"{100 * padding_fraction(train_data, batches):.1f} % of them padding"
         )
 
-    def checkpoint(path: Path) -> None:
-        payload = {
+    def checkpoint_payload() -> dict:
+        return {
             "format": CHECKPOINT_FORMAT,
             "version": CHECKPOINT_VERSION,
             "model_config": json.dumps(cfg.model.to_dict()),
@@ -230,9 +241,19 @@ def train(
             "rng": torch.get_rng_state(),
             "spm": torch.frombuffer(bytearray(tokenizer.model_proto), dtype=torch.uint8),
         }
+
+    def checkpoint(path: Path) -> None:
+        payload = checkpoint_payload()
         if dev.type == "cuda":
             payload["cuda_rng"] = torch.cuda.get_rng_state()
         save_checkpoint(path, payload)
+
+    def snapshot() -> None:
+        """The weights alone, for checkpoint averaging; only the newest keep_snapshots stay."""
+        payload = {k: v for k, v in checkpoint_payload().items() if k not in TRAINING_ONLY}
+        save_checkpoint(last_path.parent / f"step-{state.step}.pt", payload)
+        for old in snapshots(last_path.parent)[: -tc.keep_snapshots]:
+            old.unlink(missing_ok=True)
 
     def evaluate() -> bool:
         """Validation loss and BLEU; keeps the best checkpoint. True = stop early."""
@@ -307,16 +328,12 @@ def train(
                 t0 = time.perf_counter()
                 idx = batches[mine[state.batch_in_epoch]]
                 src, tgt_in, tgt_out = (t.to(dev) for t in collate(train_data, idx, pad, bos))
+                if tc.word_dropout:
+                    tgt_in = drop_words(tgt_in, tc.word_dropout, pad, cfg.model.unk_id)
                 with autocast:
                     logits, _ = net(src, src != pad, tgt_in)
                 n_tokens = int((tgt_out != pad).sum())
-                loss = F.cross_entropy(
-                    logits.float().flatten(0, 1),
-                    tgt_out.flatten(),
-                    ignore_index=pad,
-                    label_smoothing=tc.label_smoothing,
-                    reduction="sum",
-                ) / max(1, n_tokens)
+                loss = token_loss(logits, tgt_out, pad, tc.label_smoothing) / max(1, n_tokens)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), tc.clip_norm)
                 optimizer.step()
@@ -343,6 +360,8 @@ def train(
                     or state.step == tc.steps
                 ):
                     checkpoint(last_path)
+                    if tc.keep_snapshots:
+                        snapshot()
                 if dist.agree(bool(interrupted)):
                     if dist.is_main:
                         checkpoint(last_path)

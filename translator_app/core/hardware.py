@@ -21,8 +21,12 @@ def cpu_flags() -> frozenset[str]:
     return frozenset()
 
 
-def has_amx_bf16() -> bool:
-    return "amx_bf16" in cpu_flags()
+def has_fast_bf16_training() -> bool:
+    """Whether bf16 autocast speeds up training on this CPU. Measured with
+    bench/bench_train.py: on an AVX-512 CPU with avx512_bf16 and no AMX, bf16 trained at
+    about twice the fp32 tokens/s; AMX does more. Without either, bf16 is emulated and
+    slower than fp32."""
+    return bool({"amx_bf16", "avx512_bf16"} & cpu_flags())
 
 
 def describe() -> str:

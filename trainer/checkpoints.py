@@ -1,0 +1,103 @@
+"""Checkpoints: written atomically, read safely (tensors and plain values only, never
+code), and averaged.
+
+A checkpoint is a dict: ``format``/``version``, the model and run configs and the run's
+info as JSON strings, the model's state dict, the SentencePiece model as a uint8 tensor,
+the training state as JSON, and (``last.pt`` only) optimiser, schedule and RNG state for
+``--resume``. Snapshots (``step-N.pt``) hold the same minus the training-only parts; the
+average of the last few is often a better model than any one of them (Vaswani et al.
+2017 averaged the last 5 or 20).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import torch
+
+from translator_app.core.paths import write_atomic
+
+CHECKPOINT_FORMAT = "translator-checkpoint"
+CHECKPOINT_VERSION = 1
+TRAINING_ONLY = ("optimizer", "scheduler", "rng", "cuda_rng")
+SNAPSHOT = re.compile(r"step-(\d+)\.pt")
+
+
+def save_checkpoint(path: Path, payload: dict) -> None:
+    """Write atomically: a crash or a full disk leaves the previous checkpoint intact and
+    no temporary file behind; a failure is one OSError naming the checkpoint."""
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
+    try:
+        write_atomic(path, buffer.getbuffer())
+    except OSError as e:
+        raise OSError(
+            f"{path}: could not write the checkpoint ({e.strerror or e}); "
+            "the previous checkpoint is kept"
+        ) from None
+
+
+def load_checkpoint(path: Path) -> dict:
+    """Load safely (tensors and plain values only, never code)."""
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such checkpoint") from None
+    except Exception as e:  # unpickling errors of every kind
+        raise ValueError(f"{path}: not a readable checkpoint ({str(e).splitlines()[0]})") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path}: not a translator checkpoint")
+    if ckpt.get("version") != CHECKPOINT_VERSION:
+        raise ValueError(
+            f"{path}: checkpoint version {ckpt.get('version')!r} is not {CHECKPOINT_VERSION}"
+        )
+    return ckpt
+
+
+def checkpoint_spm(ckpt: dict) -> bytes:
+    """The SentencePiece model a checkpoint was trained with (stored as uint8 tensor)."""
+    return bytes(ckpt["spm"].numpy().tobytes())
+
+
+def snapshots(folder: Path) -> list[Path]:
+    """The weight snapshots in a checkpoint folder, oldest step first."""
+    found = [
+        (int(m.group(1)), p) for p in folder.glob("step-*.pt") if (m := SNAPSHOT.fullmatch(p.name))
+    ]
+    return [p for _, p in sorted(found)]
+
+
+def average_checkpoints(paths: list[Path]) -> dict:
+    """One checkpoint whose weights are the mean of ``paths``' weights (same model and
+    tokenizer required); configs and training state are the newest one's, with the
+    averaged steps recorded in its state."""
+    if not paths:
+        raise ValueError("no checkpoints to average")
+    first = load_checkpoint(paths[0])
+    total = {k: v.double() if v.is_floating_point() else v for k, v in first["model"].items()}
+    steps = [json.loads(first["state"])["step"]]
+    newest = first
+    for path in paths[1:]:
+        ckpt = load_checkpoint(path)
+        if ckpt["model_config"] != first["model_config"] or not torch.equal(
+            ckpt["spm"], first["spm"]
+        ):
+            raise ValueError(f"{path}: another model or tokenizer than {paths[0]}; cannot average")
+        if ckpt["model"].keys() != total.keys():
+            raise ValueError(f"{path}: other parameters than {paths[0]}; cannot average")
+        for k, v in ckpt["model"].items():
+            if v.is_floating_point():
+                total[k] += v.double()
+        steps.append(json.loads(ckpt["state"])["step"])
+        if steps[-1] >= max(steps[:-1]):
+            newest = ckpt
+    averaged = {
+        k: (v / len(paths)).to(first["model"][k].dtype) if v.is_floating_point() else v
+        for k, v in total.items()
+    }
+    state = json.loads(newest["state"]) | {"averaged_steps": steps}
+    payload = {k: v for k, v in newest.items() if k not in TRAINING_ONLY}
+    return payload | {"model": averaged, "state": json.dumps(state)}
