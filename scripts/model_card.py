@@ -74,21 +74,19 @@ def main(argv=None) -> int:
     ap.add_argument("--reports", type=Path, default=ROOT / "eval-reports" / "base")
     ap.add_argument("--prepared", type=Path, default=ROOT / "data" / "prepared" / "report.json")
     ap.add_argument("--runs", type=Path, default=ROOT / "runs")
+    ap.add_argument("--history", type=Path, default=ROOT / "docs" / "base-model" / "history.json")
     args = ap.parse_args(argv)
     config = load(args.model / "config.json")
     if config is None:
         sys.exit(f"model_card: no bundle at {args.model}")
     data = load(args.prepared) or {}
     bench = load(args.reports / "bench.json")
-    main_log = (
-        [
-            json.loads(line)
-            for line in (args.runs / "transformer" / "log.jsonl").read_text().splitlines()
-            if line.strip()
-        ]
-        if (args.runs / "transformer" / "log.jsonl").exists()
-        else []
-    )
+    previous = load(args.model / "metrics.json")  # the export's: validation, averaged_steps
+    history = load(args.history) or {"stages": [], "comparison": {}}
+    for stage in history["stages"]:  # a run still on this machine refreshes its stage
+        log_path = ROOT / stage["run"] / "log.jsonl"
+        if log_path.exists():
+            stage["log"] = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
 
     metrics: dict = {"test_sets": {}, "published": {}, "comparison": {}, "bench": bench or {}}
     lines = [
@@ -181,6 +179,16 @@ def main(argv=None) -> int:
             f"| {fmt(p95_20w(arch_bench))} | {fmt(p95_20w(arch_bench, 'int8'))} "
             f"| {fmt(int8.get('ms_per_output_token'), 2)} | {fmt(int8.get('output_tokens'))} |"
         )
+    if not metrics["comparison"] and history.get("comparison"):
+        metrics["comparison"] = history["comparison"]  # the runs are not on this machine
+        lines += [
+            f"| {label} | | {c['step']} | {c['valid_loss']:.3f} | {c['bleu']:.2f} | "
+            f"{c['chrf']:.1f} | {fmt(c['p95_ms_20w_greedy'])} | {fmt(c['p95_ms_20w_greedy_int8'])} "
+            f"| {fmt(c['int8_ms_per_output_token'], 2)} | {fmt(c['output_tokens_20w'])} |"
+            for arch, label in ARCHS
+            if (c := history["comparison"].get(arch))
+        ]
+    history["comparison"] = metrics["comparison"]
     if metrics["comparison"]:
         comp = metrics["comparison"]
         minutes = next(iter(comp.values()))["elapsed_s"] / 60
@@ -205,7 +213,11 @@ def main(argv=None) -> int:
         metrics["comparison_choice"] = best
 
     # ---------------------------------------------------------------- training
-    last = main_log[-1] if main_log else {}
+    evals_all = [(st, r) for st in history["stages"] for r in st["log"] if "bleu" in r]
+    total_min = sum(st["log"][-1]["elapsed_s"] / 60 for st in history["stages"] if st["log"])
+    steps_done = sum(st["log"][-1]["step"] for st in history["stages"] if st["log"])
+    last = evals_all[-1][1] if evals_all else {}
+    averaged = (previous or {}).get("averaged_steps")
     lines += [
         "",
         "## Training",
@@ -214,30 +226,54 @@ def main(argv=None) -> int:
         f"- Parameters: {parameters(args.model) / 1e6:.1f} M; bundle "
         f"{sum(f.stat().st_size for f in args.model.iterdir()) / 1e6:.1f} MB "
         f"(weights {config['weights']['dtype']}).",
-        "- Command: `COMPARE_MINUTES=20 MAIN_MINUTES=145 bash scripts/train_base.sh` "
-        "(config `configs/transformer.toml`; data from `scripts/prepare_data.py`).",
-        f"- Steps: {last.get('step', 'n/a')}, epochs completed: {last.get('epoch', 'n/a')}, "
-        f"training time {fmt(last.get('elapsed_s', 0) / 60)} min; best dev BLEU "
-        f"{last.get('bleu', 'n/a')} at step {last.get('best_step', 'n/a')}.",
-        "- Hardware: 2 CPU cores (AMD EPYC, AVX-512, no AMX, so fp32: bf16 autocast is not "
-        "fast here); no GPU was available for this work.",
-        "- Trained in stages, one per work session, each resuming `runs/transformer` "
-        "(checkpoint with optimiser, schedule and data position) with a larger budget: "
-        "stage 1 to 50 minutes (`MAIN_MINUTES=50`), stage 2 to 100 minutes "
-        "(`MAIN_MINUTES=100`; part of it shared the 2 cores with packaging builds, hence "
-        "fewer steps per minute), stage 3 to 145 minutes (`MAIN_MINUTES=145`). The table "
-        "below ends each stage with an evaluation. The model was still improving when "
-        "stage 3 ended; it can be trained further the same way, or from this bundle with "
-        "`translator-train finetune`.",
+        f"- In all: {steps_done} steps, {total_min:.1f} min of training (evaluation "
+        "excluded) on 2 CPU cores (AMD EPYC with AVX-512 and avx512_bf16, no AMX); no GPU "
+        "was available for this work. Stages (`docs/base-model/history.json` keeps their "
+        "logs; data from `scripts/prepare_data.py`):",
     ]
-    evals = [r for r in main_log if "bleu" in r]
-    if evals:
-        lines += ["", "| step | minutes | dev loss | dev BLEU |", "|---|---|---|---|"]
+    for st in history["stages"]:
+        if not st["log"]:
+            continue
+        end = st["log"][-1]
+        lines.append(
+            f"  - {st['name']}: `{st['command']}` (config `{st['config']}`), {st['start']}, "
+            f"{st['precision']}; {end['step']} steps, {end.get('epoch', 'n/a')} epochs "
+            f"completed, {end['elapsed_s'] / 60:.1f} min, last dev BLEU {end.get('bleu', 'n/a')}."
+        )
+    if averaged:
+        lines.append(
+            f"- The bundle's weights are the average of {len(averaged)} checkpoints of the "
+            f"last stage (steps {', '.join(map(str, averaged))}; `translator-train average`), "
+            "which scored higher on dev than the last checkpoint alone."
+        )
+    if evals_all:
         lines += [
-            f"| {r['step']} | {r['elapsed_s'] / 60:.0f} | {r['valid_loss']:.3f} | {r['bleu']:.2f} |"
-            for r in evals
+            "",
+            "Dev = the first 600 pairs of `data/prepared/valid.tsv`, greedy; minutes are "
+            "training time since the first stage began.",
+            "",
+            "| stage | step | minutes | dev loss | dev BLEU |",
+            "|---|---|---|---|---|",
         ]
-    metrics["training"] = {"log": main_log}
+        offset_min, offset_steps = 0.0, 0
+        for st in history["stages"]:
+            for r in st["log"]:
+                if "bleu" in r:
+                    lines.append(
+                        f"| {st['name']} | {offset_steps + r['step']} | "
+                        f"{offset_min + r['elapsed_s'] / 60:.0f} | {r['valid_loss']:.3f} | "
+                        f"{r['bleu']:.2f} |"
+                    )
+            if st["log"]:
+                offset_min += st["log"][-1]["elapsed_s"] / 60
+                offset_steps += st["log"][-1]["step"]
+    metrics["training"] = {
+        "stages": history["stages"],
+        "minutes": round(total_min, 1),
+        "steps": steps_done,
+        "last_dev": last,
+        **({"averaged_steps": averaged} if averaged else {}),
+    }
 
     # ---------------------------------------------------------------- data
     lines += [
@@ -313,13 +349,14 @@ def main(argv=None) -> int:
         "",
         "## Limitations",
         "",
-        "A small model trained for under an hour on 2 CPU cores: expect errors on long and "
+        f"A small model trained for {total_min / 60:.1f} hours on 2 CPU cores: expect errors on long and "
         "news-style sentences, rare words and names. It translates sentence by sentence "
         "without document context. Domains it saw most: everyday short sentences, image "
         "captions, software documentation.",
     ]
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
     write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
+    write_atomic(args.history, json.dumps(history, indent=1) + "\n")
     print(f"wrote {args.model / 'MODEL_CARD.md'} and metrics.json")
     return 0
 

@@ -101,7 +101,8 @@ def test_snapshots_are_kept_and_their_average_exports(tmp_path, capsys):
 
 
 def test_average_refuses_other_models(tmp_path, trained_checkpoint, capsys):
-    cfg = config_with(tmp_path, "keep_snapshots = 1\n", steps=10, eval_every=10)
+    """An RNN snapshot and the Transformer fixture: other parameters, no mean."""
+    cfg = config_with(tmp_path, "keep_snapshots = 1\n", arch="rnn", steps=10, eval_every=10)
     assert cli.main(["train", str(cfg)]) == 0
     mine = snapshots(tmp_path / "run" / "checkpoints")[-1]
     out = tmp_path / "avg.pt"

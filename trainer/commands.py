@@ -381,6 +381,8 @@ def export_checkpoint(
     state = json.loads(ckpt["state"])
     name = name or Path(out).name
     metrics = {"validation": state.get("last_eval", {}), **(extra_metrics or {})}
+    if "averaged_steps" in state:
+        metrics["averaged_steps"] = state["averaged_steps"]
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
     save_bundle(
         out, model, spm_bytes, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite

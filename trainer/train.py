@@ -284,6 +284,7 @@ def train(
             "tokens_per_s": round(progress.tokens_per_s()),
             "elapsed_s": round(state.elapsed_s, 1),
             "best_step": state.best_step,
+            "bf16": bf16,
         }
         state.last_eval = record
         with open(out / "log.jsonl", "a", encoding="utf-8") as f:
