@@ -217,7 +217,8 @@ def main(argv=None) -> int:
     total_min = sum(st["log"][-1]["elapsed_s"] / 60 for st in history["stages"] if st["log"])
     steps_done = sum(st["log"][-1]["step"] for st in history["stages"] if st["log"])
     last = evals_all[-1][1] if evals_all else {}
-    averaged = (previous or {}).get("averaged_steps")
+    previous = previous or {}  # a card written before keeps them under "training"
+    averaged = previous.get("averaged_steps") or previous.get("training", {}).get("averaged_steps")
     lines += [
         "",
         "## Training",

@@ -24,13 +24,21 @@ def translate(qtbot, window, text: str) -> str:
 
 
 # ------------------------------------------------------------------ corrections
-def test_pairs_from_edit_follow_the_lines():
-    assert pairs_from_edit("Guten Morgen!\n\nDanke.", "Good day!\n\nThanks.") == [
-        ("Guten Morgen!", "Good day!"),
-        ("Danke.", "Thanks."),
+def test_pairs_from_edit_keep_only_the_edited_lines():
+    source, output = "Guten Morgen!\n\nDanke.\nTschüss.", "Good morning!\n\nThanks.\nBye."
+    assert pairs_from_edit(source, output, "Good day!\n\nThanks.\nBye.") == [
+        ("Guten Morgen!", "Good day!")
     ]
+    assert pairs_from_edit(source, output, "Good day!\n\nThanks.\nSee you.") == [
+        ("Guten Morgen!", "Good day!"),
+        ("Tschüss.", "See you."),
+    ]
+    assert pairs_from_edit(source, output, output) == []
     # The user joined two lines: the whole text is one pair.
-    assert pairs_from_edit("Eins.\nZwei.", "One. Two.") == [("Eins. Zwei.", "One. Two.")]
+    assert pairs_from_edit("Eins.\nZwei.", "One.\nTwo.", "One, two.") == [
+        ("Eins. Zwei.", "One, two.")
+    ]
+    assert pairs_from_edit("Eins.\nZwei.", "One.\nTwo.", "One. Two.") == []  # only joined
 
 
 def test_corrections_round_trip_through_storage(tmp_path):
@@ -63,11 +71,35 @@ def test_editing_the_output_stores_a_correction(qtbot, open_window):
     w.begin_correction()
     assert w.correcting and not w.output_edit.isReadOnly()
     w.output_edit.setPlainText("Good day!")
+    assert "“Guten Morgen!” → “Good day!”" in w.correction_label.text()
     assert w.save_correction() == 1
     assert not w.correcting and w.output_edit.isReadOnly()
     assert w.output_edit.toPlainText() == "Good day!"
     stored = CorrectionsStore(w.corrections.path)
     assert stored.pairs == [("Guten Morgen!", "Good day!")]
+
+
+def test_a_correction_keeps_only_the_lines_the_user_edited(qtbot, open_window):
+    """Correcting one line of a letter must not store the model's other lines (a later
+    fine-tune would learn their errors)."""
+    w = open_window()
+    output = translate(qtbot, w, "Guten Morgen!\nIch habe einen Hund.\nDas Haus ist groß.")
+    lines = output.split("\n")
+    assert len(lines) == 3
+    w.begin_correction()
+    assert "nothing edited yet" in w.correction_label.text()
+    w.output_edit.setPlainText("\n".join([lines[0], "I own a dog.", lines[2]]))
+    assert "keeps 1 edited pair(s)" in w.correction_label.text()
+    assert w.save_correction() == 1
+    assert CorrectionsStore(w.corrections.path).pairs == [("Ich habe einen Hund.", "I own a dog.")]
+
+
+def test_saving_an_unedited_correction_keeps_nothing(qtbot, open_window):
+    w = open_window()
+    translate(qtbot, w, "Guten Morgen!")
+    w.begin_correction()
+    assert w.save_correction() == 0 and not w.correcting
+    assert CorrectionsStore(w.corrections.path).pairs == []
 
 
 def test_corrections_dialog_edits_deletes_and_exports(qtbot, tmp_path):

@@ -28,6 +28,7 @@ from translator_app.core import Translation
 
 AVERAGE = -1
 DRAW_DELAY_MS = 40
+PLACEHOLDER = "Type German text to see which words each English word attended to."
 
 
 def display_piece(piece: str) -> str:
@@ -65,8 +66,8 @@ class AlignmentPanel(QWidget):
         self.figure = Figure(figsize=(5, 4), layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setAccessibleName("Attention heatmap")
-        self.canvas.setMinimumSize(240, 200)
-        self.title = QLabel("Type German text to see which words each English word attended to.")
+        self.canvas.setMinimumSize(160, 80)  # the panel may shrink: the text comes first
+        self.title = QLabel(PLACEHOLDER)
         self.title.setWordWrap(True)
         self.layer_box = QComboBox()
         self.layer_box.setAccessibleName("Attention layer")
@@ -142,34 +143,21 @@ class AlignmentPanel(QWidget):
             self._draw()
 
     def _draw(self) -> None:
-        fig = self.figure
-        fig.clear()
         pal = self.palette()
-        bg = pal.color(QPalette.ColorRole.Window).name()
-        fg = pal.color(QPalette.ColorRole.WindowText).name()
-        fig.set_facecolor(bg)
         t = self.translation
-        if t is None or t.best is None:
-            self.canvas.draw_idle()
-            return
-        ax = fig.add_subplot(111)
-        ax.set_facecolor(bg)
-        image = ax.imshow(self.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
-        src = [display_piece(p) for p in t.source_pieces]
-        tgt = [display_piece(p) for p in t.best.target_pieces]
-        ax.set_xticks(range(len(src)), src, rotation=60, ha="right", fontsize=8, color=fg)
-        ax.set_yticks(range(len(tgt)), tgt, fontsize=8, color=fg)
-        ax.tick_params(colors=fg)
-        for spine in ax.spines.values():
-            spine.set_color(fg)
-        if self.current_row is not None and 0 <= self.current_row < len(tgt):
-            ax.axhline(self.current_row - 0.5, color="#ff5555", linewidth=1.5)
-            ax.axhline(self.current_row + 0.5, color="#ff5555", linewidth=1.5)
-        bar = fig.colorbar(image, ax=ax, fraction=0.05)
-        bar.ax.tick_params(colors=fg, labelsize=8)
-        ax.set_xlabel("German pieces", color=fg)
-        ax.set_ylabel("English pieces", color=fg)
-        self.title.setText(f"“{_shorten(t.source)}” → “{_shorten(t.text)}”")
+        shown = t is not None and t.best is not None
+        self.export_button.setEnabled(shown)
+        self.title.setText(
+            f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
+        )
+        plot_heatmap(
+            self.figure,
+            t,
+            self.matrix,
+            self.current_row,
+            bg=pal.color(QPalette.ColorRole.Window).name(),
+            fg=pal.color(QPalette.ColorRole.WindowText).name(),
+        )
         self.canvas.draw_idle()
 
     def _head(self) -> int:
@@ -178,11 +166,25 @@ class AlignmentPanel(QWidget):
 
     # ---------------------------------------------------------------- export
     def export(self, path: str) -> None:
+        """Save the heatmap as an image (PNG or SVG by the suffix): drawn afresh on its own
+        figure, with the sentence as its title and without the cursor's row marks, so the
+        panel's own figure is never touched by the export."""
         self.flush()
-        self.figure.savefig(path, facecolor=self.figure.get_facecolor())
+        t = self.translation
+        if t is None or t.best is None:
+            raise ValueError("there is no heatmap to export yet")
+        rows, cols = self.matrix.shape
+        figure = Figure(figsize=(max(5.0, 2 + 0.25 * cols), max(4.0, 2 + 0.25 * rows)))
+        figure.set_layout_engine("constrained")
+        plot_heatmap(figure, t, self.matrix, None, bg="white", fg="black")
+        figure.suptitle(f"“{_shorten(t.source, 90)}” → “{_shorten(t.text, 90)}”", fontsize=9)
+        figure.savefig(path, facecolor="white")
         self.exported.emit(path)
 
     def export_dialog(self) -> None:
+        if self.translation is None or self.translation.best is None:
+            self.problem.emit("There is no heatmap to export yet: type some German first")
+            return
         path, _ = QFileDialog.getSaveFileName(
             self, "Export heatmap", "alignment.png", "PNG image (*.png);;SVG image (*.svg)"
         )
@@ -191,6 +193,35 @@ class AlignmentPanel(QWidget):
                 self.export(path)
             except (OSError, ValueError) as e:
                 self.problem.emit(f"Could not export the heatmap to {path}: {e}")
+
+
+def plot_heatmap(
+    fig: Figure, t: Translation | None, matrix: np.ndarray, row: int | None, bg: str, fg: str
+) -> None:
+    """Draw ``matrix`` ([English pieces, German pieces]) of ``t`` on ``fig`` (cleared
+    first; nothing but the background when there is no translation), with English piece
+    ``row`` marked."""
+    fig.clear()
+    fig.set_facecolor(bg)
+    if t is None or t.best is None:
+        return
+    ax = fig.add_subplot(111)
+    ax.set_facecolor(bg)
+    image = ax.imshow(matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
+    src = [display_piece(p) for p in t.source_pieces]
+    tgt = [display_piece(p) for p in t.best.target_pieces]
+    ax.set_xticks(range(len(src)), src, rotation=60, ha="right", fontsize=8, color=fg)
+    ax.set_yticks(range(len(tgt)), tgt, fontsize=8, color=fg)
+    ax.tick_params(colors=fg)
+    for spine in ax.spines.values():
+        spine.set_color(fg)
+    if row is not None and 0 <= row < len(tgt):
+        ax.axhline(row - 0.5, color="#ff5555", linewidth=1.5)
+        ax.axhline(row + 0.5, color="#ff5555", linewidth=1.5)
+    bar = fig.colorbar(image, ax=ax, fraction=0.05)
+    bar.ax.tick_params(colors=fg, labelsize=8)
+    ax.set_xlabel("German pieces", color=fg)
+    ax.set_ylabel("English pieces", color=fg)
 
 
 def _shorten(text: str, n: int = 60) -> str:

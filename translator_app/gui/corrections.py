@@ -36,19 +36,38 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("\t", " ").split())
 
 
-def pairs_from_edit(source: str, corrected: str) -> list[Pair]:
-    """The pairs to store for a corrected translation of ``source``.
+def pairs_from_edit(source: str, original: str, corrected: str) -> list[Pair]:
+    """The pairs to store when the user edited ``original`` (the translation of
+    ``source``) into ``corrected``: only what the user changed.
 
     The output keeps the input's line structure (one output line per input line), so when
-    both have the same number of non-blank lines, line *i* of each is one pair; when the
-    user changed the line structure, the whole text is one pair."""
+    all three have the same number of non-blank lines, line *i* of each is one pair, kept
+    only if its English was edited: an unedited line is the model's own output, and a
+    fine-tune would learn its errors. When the user changed the line structure, the whole
+    text is one pair."""
     src_lines = [line for line in source.splitlines() if line.strip()]
-    out_lines = [line for line in corrected.splitlines() if line.strip()]
-    if src_lines and len(src_lines) == len(out_lines):
-        pairs = list(zip(map(_clean, src_lines), map(_clean, out_lines), strict=True))
-    else:
+    old_lines = [_clean(line) for line in original.splitlines() if line.strip()]
+    new_lines = [_clean(line) for line in corrected.splitlines() if line.strip()]
+    if src_lines and len(src_lines) == len(new_lines) == len(old_lines):
+        pairs = [
+            (_clean(de), en)
+            for de, old, en in zip(src_lines, old_lines, new_lines, strict=True)
+            if en != old
+        ]
+    elif _clean(corrected) != _clean(original):
         pairs = [(_clean(source), _clean(corrected))]
+    else:
+        pairs = []
     return [(de, en) for de, en in pairs if de and en]
+
+
+def describe_pairs(pairs: list[Pair], limit: int = 3) -> str:
+    """A short preview of the pairs a save would keep, for the correction-mode label."""
+    if not pairs:
+        return "nothing edited yet"
+    shown = "; ".join(f"“{de}” → “{en}”" for de, en in pairs[:limit])
+    more = f" and {len(pairs) - limit} more" if len(pairs) > limit else ""
+    return f"keeps {len(pairs)} edited pair(s): {shown}{more}"
 
 
 class CorrectionsStore:

@@ -8,8 +8,10 @@ decides its translation: model, beam, n-best and the sentence text.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -71,6 +73,29 @@ class Rendered:
             if start <= pos <= end and self.translations[i] is not None:
                 return i
         return None
+
+
+# Qt counts text positions in UTF-16 code units, Python in code points: a character
+# outside the Basic Multilingual Plane (an emoji, 😀) is one Python character and two
+# Qt positions. Every position that crosses between the text boxes and the spans of the
+# rendered translation goes through these two functions.
+@lru_cache(maxsize=8)
+def _astral(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(Python index, Qt position) of each character outside the BMP (cached per text:
+    one scan per translation, not per mouse move)."""
+    where = [i for i, c in enumerate(text) if ord(c) > 0xFFFF] if not text.isascii() else []
+    return tuple(where), tuple(i + k for k, i in enumerate(where))
+
+
+def to_qt(text: str, index: int) -> int:
+    """The Qt position of Python index ``index`` in ``text``."""
+    return index + bisect_left(_astral(text)[0], index)
+
+
+def from_qt(text: str, pos: int) -> int:
+    """The Python index of Qt position ``pos`` in ``text`` (the middle of a surrogate
+    pair maps to the end of its character)."""
+    return pos - bisect_right(_astral(text)[1], pos - 2)
 
 
 def piece_at(spans, offset: int) -> int | None:

@@ -112,11 +112,22 @@ class History:
             and _related(self._last_source, source)
         )
         with self.db:
+            # One entry per (source, output, model): a model reload or a forced
+            # re-decode that gives the same result moves the entry up, not a copy.
+            same = self.db.execute(
+                "SELECT id FROM history WHERE source=? AND output=? AND model=? AND id!=?",
+                (source, output, model, self._last_id if continuing else -1),
+            ).fetchone()
+            if continuing and same is not None:
+                self.db.execute("DELETE FROM history WHERE id=?", (same[0],))
             if continuing:
                 self.db.execute(
                     "UPDATE history SET created=?, source=?, output=?, model=? WHERE id=?",
                     (now, source, output, model, self._last_id),
                 )
+            elif same is not None:
+                self.db.execute("UPDATE history SET created=? WHERE id=?", (now, same[0]))
+                self._last_id = same[0]
             else:
                 cur = self.db.execute(
                     "INSERT INTO history (created, source, output, model) VALUES (?,?,?,?)",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from translator_app.core.translator import EOS_PIECE
 from translator_app.gui.document import Rendered, coverage, piece_at
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
@@ -112,6 +113,8 @@ def alignment_pairs(rendered: Rendered, sentence: int, piece: int, top: int = 5)
     order = np.argsort(-row)[:top]
     out = []
     for k in order:
+        if t.source_pieces[k] == EOS_PIECE or round(float(row[k]), 2) == 0.0:
+            continue  # the end marker is no German word, and 0.00 says nothing
         start, end = t.source_spans[k]
         label = t.source[start:end] if end > start else t.source_pieces[k]
         out.append((label.strip() or t.source_pieces[k], float(row[k])))

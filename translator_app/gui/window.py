@@ -42,14 +42,19 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.corrections import CorrectionsDialog, CorrectionsStore, pairs_from_edit
+from translator_app.gui.corrections import (
+    CorrectionsDialog,
+    CorrectionsStore,
+    describe_pairs,
+    pairs_from_edit,
+)
 from translator_app.gui.dialogs import (
     HistoryDialog,
     ModelCardDialog,
     SettingsDialog,
     ShortcutsDialog,
 )
-from translator_app.gui.document import Document, Rendered, render
+from translator_app.gui.document import Document, Rendered, from_qt, render, to_qt
 from translator_app.gui.history import History
 from translator_app.gui.linking import (
     Link,
@@ -91,7 +96,7 @@ class MainWindow(QMainWindow):
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
         self.correcting = False  # the user is editing the English output
-        self.correction_source = ""
+        self.correction_source = self.correction_original = ""
         self.teach: TeachDialog | None = None
         self.model_info: ModelInfo | None = None
         self.loading_path: str | None = None
@@ -108,6 +113,7 @@ class MainWindow(QMainWindow):
         self._shown_link: tuple | None = None
         self._coverage: tuple[Rendered | None, list] = (None, [])
         self._focus_side = "source"
+        self._setting_output = False
 
         self._build_editors()
         self._build_alignment()
@@ -119,8 +125,12 @@ class MainWindow(QMainWindow):
         self.apply_settings()
         if self.settings.geometry:
             self.restoreGeometry(QByteArray.fromBase64(self.settings.geometry.encode()))
-        if self.settings.window_state:
-            self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+        # The user's own split between text and panel comes back with the window state;
+        # the first time, the text gets about two thirds of the height (see showEvent).
+        self._first_layout = not (
+            self.settings.window_state
+            and self.restoreState(QByteArray.fromBase64(self.settings.window_state.encode()))
+        )
         self.alignment_dock.setVisible(self.settings.show_alignment)
         for problem in (self.settings.problem, self.history.problem, self.corrections.problem):
             if problem:
@@ -142,11 +152,21 @@ class MainWindow(QMainWindow):
             Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
         )
         self.source_edit.textChanged.connect(self._on_text_changed)
+        self.output_edit.textChanged.connect(self._on_correction_edited)
         self.source_edit.cursorPositionChanged.connect(lambda: self._on_cursor("source"))
         self.output_edit.cursorPositionChanged.connect(lambda: self._on_cursor("output"))
         for edit in (self.source_edit, self.output_edit):
             edit.viewport().setMouseTracking(True)
             edit.viewport().installEventFilter(self)
+            # Tab moves on to the next control (a tab in German text is never wanted);
+            # the read-only English takes focus too, so arrows walk its words and the
+            # panel follows them.
+            edit.setTabChangesFocus(True)
+            edit.setFocusPolicy(Qt.StrongFocus)
+            edit.setStyleSheet(
+                "QPlainTextEdit { border: 1px solid palette(mid); }"
+                "QPlainTextEdit:focus { border: 2px solid palette(highlight); }"
+            )
         self.source_edit.installEventFilter(self)
         self.splitter = QSplitter()
         self.splitter.setAccessibleName("Input and output")
@@ -326,6 +346,12 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.show_error(f"Could not save the settings: {e}")
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._first_layout:
+            self._first_layout = False
+            self.resizeDocks([self.alignment_dock], [max(120, self.height() // 3)], Qt.Vertical)
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
         self.worker.shutdown()  # cancels a model load in progress; never blocks long
@@ -362,7 +388,11 @@ class MainWindow(QMainWindow):
         self.device_label.setText(f"Device: {info.device}")
         self.alignment.set_model_shape(info.layers, info.heads, info.alignment_layer)
         for w in info.warnings:
-            self.show_error(w)
+            self.show_notice(w)  # stays until read: "Loaded … on cpu" would overwrite it
+        if self.settings.device == "cuda" and not info.device.startswith("cuda"):
+            # CUDA was asked for and is not usable here: tick (and save) what is really in
+            # use. "auto" takes CUDA by itself once the machine has it.
+            self.settings.device = "auto"
         self.rebuild_model_menu()
         self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
         self.translate_now()
@@ -432,10 +462,11 @@ class MainWindow(QMainWindow):
         if self.correcting:
             return  # shown when the correction is saved or discarded
         if self.output_edit.toPlainText() != rendered.output:
-            self.output_edit.setPlainText(rendered.output)
+            self._set_output(rendered.output)
         if seconds is not None:
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         self._update_links()
+        self._keep_in_view()
         if (
             rendered.source.strip()
             and self.settings.history_enabled
@@ -449,9 +480,47 @@ class MainWindow(QMainWindow):
         self.translation_shown.emit(rendered.output)
 
     # ------------------------------------------------------------- alignment
+    def _set_output(self, text: str) -> None:
+        """Replace the output text, keeping its scroll position and cursor; the panel keeps
+        following the side the user is on (setPlainText moves the output's cursor to 0,
+        which is not the user's doing)."""
+        edit = self.output_edit
+        cursor, scroll = edit.textCursor().position(), edit.verticalScrollBar().value()
+        self._setting_output = True
+        try:
+            edit.setPlainText(text)
+            restored = edit.textCursor()
+            restored.setPosition(min(cursor, len(text.encode("utf-16-le")) // 2))
+            edit.setTextCursor(restored)
+        finally:
+            self._setting_output = False
+        edit.verticalScrollBar().setValue(scroll)
+
     def _on_cursor(self, side: str) -> None:
+        if side == "output" and self._setting_output:
+            return
         self._focus_side = side
         self._update_links()
+        self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        """Scroll the other box so that the sentence under the cursor shows on both sides
+        (typing at the end of a long text must not leave the English at the top)."""
+        r = self.rendered
+        if r is None or self.stale or self.correcting:
+            return
+        if self._focus_side == "source":
+            i = r.sentence_at_source(from_qt(r.source, self.source_edit.textCursor().position()))
+            if i is None:
+                return
+            other, text, (start, end) = self.output_edit, r.output, r.output_spans[i]
+        else:
+            i = r.sentence_at_output(from_qt(r.output, self.output_edit.textCursor().position()))
+            if i is None:
+                return
+            seg = r.segments[i]
+            other, text, (start, end) = self.source_edit, r.source, (seg.start, seg.end)
+        _scroll_into_view(other, to_qt(text, start), to_qt(text, end))
 
     def _update_links(self, side: str | None = None, pos: int | None = None) -> None:
         side = side or self._focus_side
@@ -461,6 +530,7 @@ class MainWindow(QMainWindow):
             return
         edit = self.source_edit if side == "source" else self.output_edit
         pos = edit.textCursor().position() if pos is None else pos
+        pos = from_qt(r.source if side == "source" else r.output, pos)
         link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
         sentence = (
             link.sentence
@@ -492,16 +562,21 @@ class MainWindow(QMainWindow):
             other_box = out_sel if link.side == "source" else src_sel
             own_doc = self.source_edit if link.side == "source" else self.output_edit
             other_doc = self.output_edit if link.side == "source" else self.source_edit
-            own_box.append(_selection(own_doc, *link.own, underline=True))
+            r = self.rendered
+            own_text = r.source if link.side == "source" else r.output
+            other_text = r.output if link.side == "source" else r.source
+            own_box.append(_selection(own_doc, own_text, *link.own, underline=True))
             for start, end, share in link.ranges:
                 color = QColor(base)
                 color.setAlpha(int(40 + 180 * share))
-                other_box.append(_selection(other_doc, start, end, background=color))
+                other_box.append(_selection(other_doc, other_text, start, end, background=color))
         if self.settings.coverage_hint and self.rendered is not None and not self.stale:
             if self._coverage[0] is not self.rendered:  # once per translation, not per move
                 self._coverage = (self.rendered, weak_coverage(self.rendered))
             for start, end in self._coverage[1]:
-                src_sel.append(_selection(self.source_edit, start, end, wavy=True))
+                src_sel.append(
+                    _selection(self.source_edit, self.rendered.source, start, end, wavy=True)
+                )
         self.source_edit.setExtraSelections(src_sel)
         self.output_edit.setExtraSelections(out_sel)
 
@@ -543,16 +618,31 @@ class MainWindow(QMainWindow):
         return super().eventFilter(obj, event)
 
     # -------------------------------------------- word details, alternatives
-    def word_menu_at_cursor(self) -> None:
-        rect = self.output_edit.cursorRect()
-        self._word_menu(rect.bottomLeft())
+    def word_menu_at_cursor(self) -> QMenu | None:
+        """Ctrl+D: the details of the English word highlighted now. From the German side
+        that is the word the German under the cursor attended to most."""
+        r = self.rendered
+        pos = self.output_edit.textCursor().position()
+        if self._focus_side == "source" and r is not None and not self.stale:
+            link = link_from_source(r, from_qt(r.source, self.source_edit.textCursor().position()))
+            if link is None or not link.ranges:
+                self.show_message("No English word is linked to the German under the cursor")
+                return None
+            pos = to_qt(r.output, max(link.ranges, key=lambda x: x[2])[0])
+        menu = self.word_menu(pos)
+        if menu is not None:
+            cursor = QTextCursor(self.output_edit.document())
+            cursor.setPosition(pos)
+            rect = self.output_edit.cursorRect(cursor)
+            menu.popup(self.output_edit.viewport().mapToGlobal(rect.bottomLeft()))
+        return menu
 
     def word_menu(self, pos: int) -> QMenu | None:
         """The menu for the English piece at output position ``pos`` (None: no word)."""
         r = self.rendered
         if r is None or self.stale:
             return None
-        link = link_from_output(r, pos)
+        link = link_from_output(r, from_qt(r.output, pos))
         if link is None:
             return None
         t = r.translations[link.sentence]
@@ -563,7 +653,9 @@ class MainWindow(QMainWindow):
         for label, weight in alignment_pairs(r, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
         alts = alternatives(t, link.piece, eos_id=self._eos_id())
-        menu.addSection("Alternatives" if alts else "No alternatives (raise n-best in Settings)")
+        menu.addSection("Alternatives")
+        if not alts:  # Qt hides an empty last section, so the hint is an item of its own
+            menu.addAction("None here (raise n-best in Settings)").setEnabled(False)
         for alt in alts[:8]:
             a = menu.addAction(f"{alt.label}    — {alt.example}")
             a.triggered.connect(
@@ -574,7 +666,9 @@ class MainWindow(QMainWindow):
     def _word_menu(self, point: QPoint) -> None:
         menu = self.word_menu(self.output_edit.textCursor().position())
         if menu is not None:
-            menu.popup(self.output_edit.viewport().mapToGlobal(point))
+            # Below the clicked line, so the word stays readable beside its details.
+            below = QPoint(point.x(), self.output_edit.cursorRect().bottom() + 4)
+            menu.popup(self.output_edit.viewport().mapToGlobal(below))
 
     def _eos_id(self) -> int:
         return self.model_info.eos_id if self.model_info else 3
@@ -600,10 +694,10 @@ class MainWindow(QMainWindow):
                 raise ValueError(f"larger than {MAX_OPEN_BYTES // 1_000_000} MB")
             text = p.read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            self.show_error(f"Could not open {path}: not UTF-8 text (byte {e.start})")
+            self.show_notice(f"Could not open {path}: not UTF-8 text (byte {e.start})")
             return False
         except (OSError, ValueError) as e:
-            self.show_error(f"Could not open {path}: {e}")
+            self.show_notice(f"Could not open {path}: {e}")
             return False
         self.source_edit.setPlainText(text.replace("\r\n", "\n"))
         self.show_message(f"Opened {path}")
@@ -614,7 +708,7 @@ class MainWindow(QMainWindow):
         try:
             Path(path).write_text(self.output_edit.toPlainText() + "\n", encoding="utf-8")
         except OSError as e:
-            self.show_error(f"Could not save {path}: {e}")
+            self.show_notice(f"Could not save {path}: {e}")
             return False
         self.show_message(f"Saved the translation to {path}")
         return True
@@ -723,14 +817,32 @@ class MainWindow(QMainWindow):
             self.show_message("There is no translation to correct yet")
             return
         self.correction_source = self.rendered.source
+        self.correction_original = self.rendered.output
         self._set_correcting(True)
+        self._on_correction_edited()
         self.output_edit.setFocus()
 
+    def _edited_pairs(self) -> list[tuple[str, str]]:
+        return pairs_from_edit(
+            self.correction_source, self.correction_original, self.output_edit.toPlainText()
+        )
+
+    def _on_correction_edited(self) -> None:
+        """While correcting, the status bar says which pairs a save would keep."""
+        if self.correcting:
+            self.correction_label.setText(
+                f"Correcting: Ctrl+Shift+S {describe_pairs(self._edited_pairs())}; Esc discards"
+            )
+
     def save_correction(self) -> int:
-        """Store the edited output; returns how many new pairs were stored."""
+        """Store the pairs whose English the user edited; returns how many were new."""
         if not self.correcting:
             return 0
-        pairs = pairs_from_edit(self.correction_source, self.output_edit.toPlainText())
+        pairs = self._edited_pairs()
+        if not pairs:
+            self.discard_correction()
+            self.show_message("Nothing was edited, so nothing was kept")
+            return 0
         try:
             added = self.corrections.add(pairs)
         except OSError as e:
@@ -819,11 +931,12 @@ class MainWindow(QMainWindow):
         self.notice.hide()
 
 
-def _selection(edit, start: int, end: int, background=None, underline=False, wavy=False):
+def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):
+    """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
-    cursor.setPosition(start)
-    cursor.setPosition(end, QTextCursor.KeepAnchor)
+    cursor.setPosition(to_qt(text, start))
+    cursor.setPosition(to_qt(text, end), QTextCursor.KeepAnchor)
     sel.cursor = cursor
     fmt = QTextCharFormat()
     if background is not None:
@@ -835,6 +948,40 @@ def _selection(edit, start: int, end: int, background=None, underline=False, wav
         fmt.setUnderlineColor(QColor("#d08000"))
     sel.format = fmt
     return sel
+
+
+def _scroll_into_view(edit: QPlainTextEdit, start: int, end: int) -> None:
+    """Scroll ``edit`` (not its cursor) until Qt positions start..end are visible, or at
+    least their beginning. A QPlainTextEdit scrolls by lines of unknown height (wrapped
+    lines), so the scroll value is found by bisection: top and bottom only fall as it grows."""
+    last = edit.document().characterCount() - 1
+    bar, height = edit.verticalScrollBar(), edit.viewport().height()
+
+    def edges(value: int) -> tuple[int, int]:
+        bar.setValue(value)
+        cursor = QTextCursor(edit.document())
+        cursor.setPosition(min(start, last))
+        top = edit.cursorRect(cursor).top()
+        cursor.setPosition(min(end, last))
+        return top, edit.cursorRect(cursor).bottom()
+
+    current = bar.value()
+    top, bottom = edges(current)
+    if top < 0:  # above: the largest value that shows the beginning
+        lo, hi = bar.minimum(), current
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if edges(mid)[0] >= 0 else (lo, mid - 1)
+        bar.setValue(lo)
+    elif bottom > height:  # below: the smallest value that shows the end (or the top)
+        lo, hi = current, bar.maximum()
+        while lo < hi:
+            mid = (lo + hi) // 2
+            t, b = edges(mid)
+            lo, hi = (lo, mid) if b <= height or t <= 0 else (mid + 1, hi)
+        bar.setValue(lo)
+    else:
+        bar.setValue(current)
 
 
 def _same(a: str, b: str) -> bool:

@@ -1,0 +1,208 @@
+"""The first hour of use (issue 17): what a user meets in the window, pinned by tests that
+failed on the earlier code."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from conftest import translate_in  # noqa: E402
+from translator_app.gui.document import from_qt, to_qt  # noqa: E402
+from translator_app.gui.linking import link_from_source  # noqa: E402
+
+TIMEOUT = 20_000
+LETTER = "Guten Morgen!\nIch habe einen Hund.\nDas Wetter ist heute schön.\nDanke."
+
+
+def put_cursor(edit, qt_pos: int) -> None:
+    cursor = edit.textCursor()
+    cursor.setPosition(qt_pos)
+    edit.setTextCursor(cursor)
+
+
+def test_qt_positions_count_utf16_units():
+    text = "a😀b😀c"
+    assert [to_qt(text, i) for i in range(6)] == [0, 1, 3, 4, 6, 7]
+    assert [from_qt(text, p) for p in (0, 1, 3, 4, 6, 7)] == list(range(6))
+    assert from_qt(text, 2) == 2  # inside the surrogate pair: after the emoji
+    assert to_qt("Größe", 3) == 3 and from_qt("Größe", 3) == 3  # BMP: the same
+
+
+def test_the_panel_stays_on_the_cursors_sentence_after_a_translation(qtbot, open_window):
+    """The cursor is in the third sentence; a retranslation (here: an edit in the last
+    line) must not send the panel back to sentence 1."""
+    w = open_window()
+    translate_in(qtbot, w, LETTER, TIMEOUT)
+    third = LETTER.index("Wetter") + 2
+    put_cursor(w.source_edit, third)
+    assert w.alignment.translation is w.rendered.translations[2]
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        cursor = w.source_edit.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(" Tschüss.")  # the user's cursor stays in sentence 3
+        put_cursor(w.source_edit, third)
+    assert w.source_edit.textCursor().position() == third
+    assert w.alignment.translation is w.rendered.translations[2]
+
+
+def test_highlights_after_an_emoji_land_on_the_right_words(qtbot, open_window):
+    w = open_window()
+    text = "😀😀 Das Haus ist groß."
+    translate_in(qtbot, w, text, TIMEOUT)
+    index = text.index("Haus") + 1
+    put_cursor(w.source_edit, to_qt(text, index))
+    link = link_from_source(w.rendered, index)
+    assert link is not None
+    out = w.rendered.output
+    expected = {(to_qt(out, s), to_qt(out, e)) for s, e, _ in link.ranges}
+    assert set(w.highlighted_ranges("output")) == expected
+    # The German word under the cursor is underlined where it really is.
+    (own,) = [
+        (s.cursor.selectionStart(), s.cursor.selectionEnd())
+        for s in w.source_edit.extraSelections()
+        if s.format.fontUnderline()
+    ]
+    start, end = link.own
+    assert own == (to_qt(text, start), to_qt(text, end))
+
+
+def test_an_update_keeps_the_output_cursor_and_shows_the_sentence_being_typed(qtbot, open_window):
+    w = open_window()
+    w.resize(700, 500)
+    lines = [f"Ich habe einen Hund. Das Haus ist groß. ({i})" for i in range(60)]
+    text = "\n".join(lines)
+    translate_in(qtbot, w, text, TIMEOUT)
+    out_bar = w.output_edit.verticalScrollBar()
+    assert out_bar.maximum() > 0, "the test needs a text longer than the box"
+    put_cursor(w.output_edit, 5)
+    # The user types at the end of the German: the English follows to the end.
+    w.source_edit.setFocus()
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        cursor = w.source_edit.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        w.source_edit.setTextCursor(cursor)
+        w.source_edit.insertPlainText(" Danke.")
+    assert w.output_edit.textCursor().position() == 5  # not reset by the update
+    assert out_bar.value() > out_bar.maximum() // 2  # the end of the English is in view
+
+
+def test_the_heatmap_keeps_updating_after_an_svg_export(qtbot, open_window, tmp_path):
+    w = open_window()
+    translate_in(qtbot, w, "Guten Morgen!", TIMEOUT)
+    w.alignment.export(str(tmp_path / "a.svg"))
+    canvas_before = w.alignment.figure.canvas
+    translate_in(qtbot, w, "Das Wetter ist heute schön.", TIMEOUT)
+    w.alignment.flush()
+    assert w.alignment.figure.canvas is canvas_before is w.alignment.canvas
+    t = w.rendered.translations[0]
+    (ax, _bar) = w.alignment.figure.axes
+    labels = [label.get_text() for label in ax.get_xticklabels()]
+    assert len(labels) == len(t.source_pieces)  # the grid is the new sentence's
+
+
+def test_exports_carry_a_title_and_no_cursor_marks(qtbot, open_window, tmp_path):
+    w = open_window()
+    translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
+    put_cursor(w.output_edit, 1)  # a row is marked on screen
+    w.alignment.flush()
+    assert w.alignment.current_row is not None
+    w.alignment.export(str(tmp_path / "a.svg"))
+    svg = (tmp_path / "a.svg").read_text()
+    assert "#ff5555" not in svg.lower()  # the red row marks are for the screen only
+    assert "Das Haus" in svg or "Das" in svg  # the sentence is the title
+
+
+def test_clear_resets_the_panel_and_export_needs_a_heatmap(qtbot, open_window, tmp_path):
+    w = open_window()
+    assert not w.alignment.export_button.isEnabled()
+    translate_in(qtbot, w, "Guten Morgen!", TIMEOUT)
+    w.alignment.flush()
+    assert w.alignment.export_button.isEnabled()
+    w.clear()
+    w.alignment.flush()
+    assert "Guten" not in w.alignment.title.text()
+    assert not w.alignment.export_button.isEnabled()
+    with pytest.raises(ValueError, match="no heatmap"):
+        w.alignment.export(str(tmp_path / "blank.png"))
+    assert not (tmp_path / "blank.png").exists()
+    with qtbot.waitSignal(w.alignment.problem, timeout=1000):
+        w.alignment.export_dialog()  # Ctrl+E with nothing shown: a message, no dialog
+
+
+def test_cuda_without_a_gpu_says_so_until_read_and_ticks_what_is_used(qtbot, open_window):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    w = open_window()
+    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+        w.choose_device("cuda")
+    assert "CUDA is not available" in w.notice_label.text() and w.notice.isVisible()
+    assert w.settings.device == "auto" and w.device_actions["auto"].isChecked()
+    assert not w.device_actions["cuda"].isChecked()
+
+
+def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
+    w = open_window()
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
+    assert not w.open_file(str(bad))
+    assert "not UTF-8" in w.notice_label.text()
+    w.dismiss_notices()
+    assert not w.open_file(str(bad))
+    assert w.notice.isVisible() and "not UTF-8" in w.notice_label.text()
+
+
+def test_the_word_menu_shows_its_hint_and_no_end_marker(qtbot, open_window):
+    w = open_window()  # n-best 1: no alternatives
+    translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
+    menu = w.word_menu(w.rendered.output_spans[0][0])
+    texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert any("raise n-best" in t for t in texts)
+    assert not any("</s>" in t or t.rstrip().endswith("0.00") for t in texts)
+
+
+def test_the_text_gets_most_of_the_room(qtbot, open_window):
+    w = open_window()
+    qtbot.waitUntil(lambda: w.source_edit.height() > 0)
+    assert w.source_edit.height() > w.alignment_dock.height()
+    w.resize(640, 480)
+    qtbot.wait(50)
+    line = w.source_edit.fontMetrics().lineSpacing()
+    assert w.source_edit.viewport().height() >= 5 * line  # more than 2-3 lines at 640×480
+
+
+def test_tab_moves_focus_and_ctrl_d_describes_the_highlighted_word(qtbot, open_window):
+    from PySide6.QtCore import Qt
+
+    w = open_window()
+    translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
+    qtbot.keyClick(w.source_edit, Qt.Key_Tab)
+    assert "\t" not in w.source_edit.toPlainText()
+    assert w.output_edit.focusPolicy() & Qt.TabFocus
+    put_cursor(w.source_edit, 5)  # "Haus": its English is highlighted, the output
+    link = link_from_source(w.rendered, 5)  # cursor (at 0) is elsewhere
+    strongest = max(link.ranges, key=lambda x: x[2])
+    menu = w.word_menu_at_cursor()
+    word = w.rendered.output[strongest[0] : strongest[1]].strip()
+    assert word and word in menu.actions()[0].text()
+    menu.close()
+
+
+def test_history_keeps_one_entry_per_source_output_and_model(tmp_path):
+    from translator_app.gui.history import History
+
+    h = History(tmp_path / "history.sqlite3", merge_seconds=10)
+    h.record("Guten Morgen!", "Good morning!", "base", now=0)
+    h.record("Das Haus.", "The house.", "base", now=100)
+    h.record("Guten Morgen!", "Good morning!", "base", now=200)  # a reload: same result
+    h.record("Guten Morgen!", "Good morning!", "tuned", now=300)  # another model
+    entries = h.search()
+    assert sorted((e.source, e.model) for e in entries) == [
+        ("Das Haus.", "base"),
+        ("Guten Morgen!", "base"),
+        ("Guten Morgen!", "tuned"),
+    ]
+    assert entries[0].model == "tuned"  # the newest first
