@@ -206,3 +206,9 @@ def test_history_keeps_one_entry_per_source_output_and_model(tmp_path):
         ("Guten Morgen!", "tuned"),
     ]
     assert entries[0].model == "tuned"  # the newest first
+
+
+def test_a_new_user_sees_a_placeholder_and_no_coverage_marks(qtbot, open_window):
+    w = open_window()
+    assert w.output_edit.placeholderText()
+    assert not w.settings.coverage_hint and not w.coverage_action.isChecked()

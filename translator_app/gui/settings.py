@@ -35,7 +35,7 @@ class Settings:
     geometry: str = ""  # QWidget.saveGeometry(), base64
     window_state: str = ""  # QMainWindow.saveState(), base64
     show_alignment: bool = True
-    coverage_hint: bool = True
+    coverage_hint: bool = False  # wavy marks on every weakly covered word distract; opt in
     history_enabled: bool = True
 
     problem: str = field(default="", repr=False, compare=False)  # set by load(), not saved

@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
         self.source_edit.setPlaceholderText("Deutschen Text hier eingeben…")
         self.output_edit = QPlainTextEdit()
         self.output_edit.setAccessibleName("English translation")
+        self.output_edit.setPlaceholderText("The English translation appears here as you type.")
         self.output_edit.setReadOnly(True)
         self.output_edit.setTextInteractionFlags(
             Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
