@@ -142,10 +142,14 @@ class AlignmentPanel(QWidget):
             self._draw_timer.stop()
             self._draw()
 
+    @property
+    def has_heatmap(self) -> bool:
+        return self.translation is not None and self.translation.best is not None
+
     def _draw(self) -> None:
         pal = self.palette()
         t = self.translation
-        shown = t is not None and t.best is not None
+        shown = self.has_heatmap
         self.export_button.setEnabled(shown)
         self.title.setText(
             f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
@@ -170,9 +174,9 @@ class AlignmentPanel(QWidget):
         figure, with the sentence as its title and without the cursor's row marks, so the
         panel's own figure is never touched by the export."""
         self.flush()
-        t = self.translation
-        if t is None or t.best is None:
+        if not self.has_heatmap:
             raise ValueError("there is no heatmap to export yet")
+        t = self.translation
         rows, cols = self.matrix.shape
         figure = Figure(figsize=(max(5.0, 2 + 0.25 * cols), max(4.0, 2 + 0.25 * rows)))
         figure.set_layout_engine("constrained")
@@ -182,7 +186,7 @@ class AlignmentPanel(QWidget):
         self.exported.emit(path)
 
     def export_dialog(self) -> None:
-        if self.translation is None or self.translation.best is None:
+        if not self.has_heatmap:
             self.problem.emit("There is no heatmap to export yet: type some German first")
             return
         path, _ = QFileDialog.getSaveFileName(

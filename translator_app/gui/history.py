@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS history (
     model TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_created ON history(created);
+CREATE INDEX IF NOT EXISTS history_entry ON history(source, output, model);
 """
 
 

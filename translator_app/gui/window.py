@@ -491,11 +491,18 @@ class MainWindow(QMainWindow):
         try:
             edit.setPlainText(text)
             restored = edit.textCursor()
-            restored.setPosition(min(cursor, len(text.encode("utf-16-le")) // 2))
+            restored.setPosition(min(cursor, to_qt(text, len(text))))
             edit.setTextCursor(restored)
         finally:
             self._setting_output = False
         edit.verticalScrollBar().setValue(scroll)
+
+    def _cursor_index(self, side: str) -> int:
+        """The Python index in the rendered text of ``side``'s cursor (Qt counts UTF-16)."""
+        r = self.rendered
+        if side == "source":
+            return from_qt(r.source, self.source_edit.textCursor().position())
+        return from_qt(r.output, self.output_edit.textCursor().position())
 
     def _on_cursor(self, side: str) -> None:
         if side == "output" and self._setting_output:
@@ -511,12 +518,12 @@ class MainWindow(QMainWindow):
         if r is None or self.stale or self.correcting:
             return
         if self._focus_side == "source":
-            i = r.sentence_at_source(from_qt(r.source, self.source_edit.textCursor().position()))
+            i = r.sentence_at_source(self._cursor_index("source"))
             if i is None:
                 return
             other, text, (start, end) = self.output_edit, r.output, r.output_spans[i]
         else:
-            i = r.sentence_at_output(from_qt(r.output, self.output_edit.textCursor().position()))
+            i = r.sentence_at_output(self._cursor_index("output"))
             if i is None:
                 return
             seg = r.segments[i]
@@ -529,9 +536,10 @@ class MainWindow(QMainWindow):
         if r is None or self.stale or self.correcting:
             self._clear_highlights()
             return
-        edit = self.source_edit if side == "source" else self.output_edit
-        pos = edit.textCursor().position() if pos is None else pos
-        pos = from_qt(r.source if side == "source" else r.output, pos)
+        if pos is None:
+            pos = self._cursor_index(side)
+        else:
+            pos = from_qt(r.source if side == "source" else r.output, pos)
         link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
         sentence = (
             link.sentence
@@ -625,7 +633,7 @@ class MainWindow(QMainWindow):
         r = self.rendered
         pos = self.output_edit.textCursor().position()
         if self._focus_side == "source" and r is not None and not self.stale:
-            link = link_from_source(r, from_qt(r.source, self.source_edit.textCursor().position()))
+            link = link_from_source(r, self._cursor_index("source"))
             if link is None or not link.ranges:
                 self.show_message("No English word is linked to the German under the cursor")
                 return None
@@ -863,7 +871,7 @@ class MainWindow(QMainWindow):
         if self.correcting:
             self._set_correcting(False)
             if self.rendered is not None:
-                self.output_edit.setPlainText("")  # force the re-render
+                self._set_output("")  # force the re-render
                 self._show(self.rendered, None)
 
     def _set_correcting(self, on: bool) -> None:
