@@ -68,6 +68,50 @@ def fmt(x, digits=1) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
+# What each test set stands for, in a user's words (for the card's opening summary).
+KINDS = {
+    "Tatoeba v2021-08-07": "short everyday sentences",
+    "Multi30k test2016": "simple descriptions (image captions)",
+    "IWSLT tst2010-2015": "spoken language (talk transcripts)",
+    "newstest2014": "news articles",
+}
+
+
+def plain_summary(test_sets: dict) -> list[str]:
+    """The card's opening, for users: what the model is good and bad at, from the measured
+    greedy BLEU of each kind of text (sorted best first)."""
+    scored = sorted(
+        ((test_sets[k]["greedy"]["bleu"], kind) for k, kind in KINDS.items() if k in test_sets),
+        reverse=True,
+    )
+    if not scored:
+        return []
+    good = [f"{kind} ({bleu:.0f})" for bleu, kind in scored if bleu >= 25]
+    weak = [f"{kind} ({bleu:.0f})" for bleu, kind in scored if bleu < 25]
+    out = [
+        "## In short",
+        "",
+        "A small German→English model that runs on your own computer, offline. "
+        "Scores in brackets are BLEU, the overlap with a human translation from 0 to 100 "
+        "(measured below, where published models trained on far more data are listed "
+        "for comparison).",
+        "",
+    ]
+    if good:
+        out.append(f"- **Good at:** {', '.join(good)}.")
+    if weak:
+        out.append(
+            f"- **Weak at:** {', '.join(weak)}: long sentences, names and rare words often "
+            "come out wrong. Check such translations before you use them."
+        )
+    out += [
+        "- Translates sentence by sentence, without the context of the whole text.",
+        "- Teach it your own texts (Model → Teach the model…) to do better on them.",
+        "",
+    ]
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
@@ -122,6 +166,7 @@ def main(argv=None) -> int:
             f"| {label} | {g['pairs']} | {g['bleu']:.1f} | {g['chrf']:.1f} | {b.get('pairs')} | "
             f"{fmt(b.get('bleu'))} | {fmt(b.get('chrf'))} | {fmt(same.get('bleu'))} | {published} |"
         )
+    lines[2:2] = plain_summary(metrics["test_sets"])
     if signature:
         lines += ["", f"Signatures: BLEU `{signature['bleu']}`, chrF `{signature['chrf']}`."]
     lines += [

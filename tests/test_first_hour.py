@@ -99,7 +99,8 @@ def test_the_heatmap_keeps_updating_after_an_svg_export(qtbot, open_window, tmp_
     t = w.rendered.translations[0]
     (ax, _bar) = w.alignment.figure.axes
     labels = [label.get_text() for label in ax.get_xticklabels()]
-    assert len(labels) == len(t.source_pieces)  # the grid is the new sentence's
+    assert labels == list(w.alignment.view.cols)  # the grid is the new sentence's
+    assert t.source.startswith(labels[0])
 
 
 def test_exports_carry_a_title_and_no_cursor_marks(qtbot, open_window, tmp_path):
@@ -212,3 +213,139 @@ def test_a_new_user_sees_a_placeholder_and_no_coverage_marks(qtbot, open_window)
     w = open_window()
     assert w.output_edit.placeholderText()
     assert not w.settings.coverage_hint and not w.coverage_action.isChecked()
+
+
+def test_a_long_text_fills_in_with_progress_and_clear_frees_it(qtbot, open_window):
+    w = open_window()
+    text = "\n".join(f"Ich habe {i} Hunde. Das Haus ist {i} Meter groß." for i in range(20))
+    seen = []
+    w.worker.progressed.connect(
+        lambda r: seen.append(
+            (r.done, r.total, w.progress.isVisible(), w.output_edit.toPlainText())
+        )
+    )
+    translate_in(qtbot, w, text, TIMEOUT)
+    assert seen, "a long text reports progress before it is done"
+    done, total, bar_shown, output = seen[0]
+    assert 0 < done < total and bar_shown
+    assert output.strip() and len(output) < len(w.output_edit.toPlainText())  # filled in
+    assert not w.progress.isVisible()
+    assert len(w.document.cache) > 0
+    w.clear()
+    assert len(w.document.cache) == 0 and w.rendered is None
+    assert not w.alignment.has_heatmap
+
+
+def test_boxes_are_labelled_and_the_translation_has_a_copy_button(qtbot, open_window):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QLabel
+
+    w = open_window()
+    buddies = {lab.buddy(): lab.text() for lab in w.findChildren(QLabel) if lab.buddy()}
+    assert "German" in buddies[w.source_edit] and "English" in buddies[w.output_edit]
+    out = translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
+    w.copy_button.click()
+    assert QGuiApplication.clipboard().text() == out
+
+
+def test_edit_menu_undo_and_paste_act_on_the_german_box(qtbot, open_window):
+    from PySide6.QtGui import QGuiApplication
+
+    w = open_window()
+    actions = {a.text().replace("&", ""): a for a in w.all_actions}
+    w.source_edit.setFocus()
+    QGuiApplication.clipboard().setText("Hallo")
+    actions["Paste"].trigger()
+    assert w.source_edit.toPlainText() == "Hallo"
+    actions["Undo"].trigger()
+    assert w.source_edit.toPlainText() == ""
+    actions["Redo"].trigger()
+    assert w.source_edit.toPlainText() == "Hallo"
+
+
+def test_about_names_version_model_and_licences(qtbot, open_window):
+    from translator_app import __version__
+
+    w = open_window()
+    dialog = w.about_dialog()
+    qtbot.addWidget(dialog)
+    text = dialog.text.text()
+    assert __version__ in text and w.model_info.name in text and "LGPL" in text
+
+
+def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_window, make_bundle):
+    from translator_app.gui.settings import Settings
+
+    w = open_window()
+    labels = [a.text() for a in w.model_actions]
+    assert labels and not any("/" in label for label in labels)
+    other = make_bundle(name="other-model")
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        w.source_edit.setPlainText("Das Haus ist groß.")
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        w.use_model(str(other))  # Teach's "Use this model": retranslated with it
+    assert w.model_info.path == str(other)
+    assert Settings.load().model == str(other)
+
+
+def test_file_dialogs_start_in_the_documents_folder():
+    from pathlib import Path
+
+    from translator_app.gui.dialogs import documents_dir
+
+    assert Path(documents_dir()).is_dir()
+
+
+def test_the_heatmap_shows_words_with_their_pieces_merged():
+    import numpy as np
+
+    from translator_app.core import Translation
+    from translator_app.core.translator import Candidate
+    from translator_app.gui.alignment import heatmap_view
+
+    source = "Der Bundestag 😀."
+    src_pieces = (
+        "▁Der",
+        "▁Bundes",
+        "tag",
+        "▁",
+        "<0xF0>",
+        "<0x9F>",
+        "<0x98>",
+        "<0x80>",
+        ".",
+        "</s>",
+    )
+    src_spans = ((0, 3), (3, 10), (10, 13), (13, 14), (14, 14), (14, 14), (14, 14), (14, 15))
+    src_spans += ((15, 16), (16, 16))
+    text = "The Federal Day."
+    tgt_pieces = ("▁The", "▁Feder", "al", "▁Day", ".", "</s>")
+    tgt_spans = ((0, 3), (3, 9), (9, 11), (11, 15), (15, 16), (16, 16))
+    att = np.random.default_rng(0).dirichlet(np.ones(len(src_pieces)), len(tgt_pieces))
+    cand = Candidate(text, tuple(range(6)), tgt_pieces, tgt_spans, att.astype(np.float32), 0, 0)
+    t = Translation(source, tuple(range(10)), src_pieces, src_spans, (cand,))
+    v = heatmap_view(t, cand.attention)
+    assert v.cols == ("Der", "Bundestag", "😀", ".")
+    assert v.rows == ("The", "Federal", "Day", ".")
+    assert np.isclose(v.matrix[0, 1], att[0, 1] + att[0, 2])  # a word's pieces add up
+    assert np.isclose(v.matrix[1, 0], (att[1, 0] + att[2, 0]) / 2)  # rows: their mean
+    assert v.row_of_piece[2] == 1 and v.col_of_piece[6] == 2 and v.col_of_piece[9] == -1
+    pieces = heatmap_view(t, cand.attention, words=False)
+    assert pieces.matrix.shape == att.shape and pieces.cols[1] == "␣Bundes"
+
+
+def test_the_panel_marks_the_german_word_under_the_cursor_and_scrolls(qtbot, open_window):
+    w = open_window()
+    text = "Das Haus ist groß."
+    translate_in(qtbot, w, text, TIMEOUT)
+    put_cursor(w.source_edit, text.index("Haus") + 1)
+    panel = w.alignment
+    panel.flush()
+    row, col = panel.marks()
+    assert row is None and col is not None and panel.view.cols[col] == "Haus"
+    # Long sentences keep readable cells (the area scrolls); "Fit" squeezes them in.
+    cells = panel.view.matrix.shape[1]
+    assert panel.canvas.minimumWidth() >= 16 * cells
+    panel.zoom_box.setCurrentIndex(0)
+    panel.flush()
+    assert panel.canvas.minimumWidth() == 160

@@ -94,7 +94,10 @@ def test_mouse_moves_do_not_redraw_the_heatmap_each_time(qtbot, open_window):
     for i in range(300):  # a sweep over all the lines
         hover(edit, 3 + (i * 11) % 200, 3 + (i * 5) % 60)
     assert len(draws) == before
-    qtbot.waitUntil(lambda: len(draws) == before + 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(draws) > before, timeout=2000)
+    qtbot.wait(100)
+    # One draw when the mouse rests (and one more where the new sentence resizes the canvas).
+    assert len(draws) <= before + 2
     assert w.alignment.matrix.size > 0
 
 

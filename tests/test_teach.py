@@ -185,7 +185,10 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     # Each result carries its references; a late result of an earlier run is dropped.
     shown = dialog.comparison
     assert [ref for _, _, ref in shown] == [en for _, en in dialog.heldout[: len(shown)]]
-    dialog._on_compared(dialog.compare_id - 1, ())
+    # A Transformer's heatmaps can be looked at layer by layer and head by head.
+    for panel in (dialog.base_panel, dialog.new_panel):
+        assert panel.layer_box.isEnabled() and panel.head_box.count() > 1
+    dialog._on_compared(dialog.compare_id - 1, (), ())
     assert dialog.comparison is shown and dialog.sentence_box.count() == len(shown)
     # Rename, then delete: the base model is never touched.
     base_files = sorted(p.name for p in Path(w.model_info.path).iterdir())
@@ -224,3 +227,15 @@ def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
     assert models_in(models) == before  # no bundle, no temporary folder
     assert not (tmp_path / "cache" / "teach" / "cancelled").exists()
     assert not any("cancelled" in str(a.data()) for a in w.model_actions)
+
+
+def test_the_result_is_said_plainly():
+    from translator_app.gui.teach import progress_text, verdict
+
+    assert "worse" in verdict(30.0, 20.0) and "more sentence pairs" in verdict(30.0, 20.0)
+    assert "better" in verdict(20.0, 30.0)
+    assert "about the same" in verdict(20.0, 20.2)
+    assert "too few" in verdict(None, 20.0)
+    line = progress_text(5, 20, 200)
+    assert line.startswith("Learning") and "25 %" in line and "3 min left" in line
+    assert "loss" not in line and "step" not in line

@@ -1,38 +1,141 @@
 """The alignment panel: the attention heatmap of the sentence under the cursor.
 
-Rows are English pieces, columns German pieces, with a colour bar. For a Transformer a
-layer/head selector picks what is shown (default: the engine's alignment layer, heads
-averaged, which is also what the search returns as "the" attention). The picture can be
-exported as PNG or SVG; the row of the English piece under the cursor is outlined, so the
-alignment can be followed from the keyboard.
+Rows are English words, columns German words (the subword pieces of a word merged:
+"Bundes" + "tag" is one column, its attention the sum of theirs; a row is the mean of
+its pieces' rows), with a colour bar; "Pieces" shows the model's own units instead. For a
+Transformer a layer/head selector picks what is shown (default: the engine's alignment
+layer, heads averaged, which is also what the search returns as "the" attention). The
+word under the cursor is outlined (a row for English, a column for German), so the
+alignment can be followed from the keyboard. Long sentences scroll at a zoom that keeps
+the labels readable. The picture can be exported as PNG or SVG.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from translator_app.core import Translation
+from translator_app.gui.dialogs import documents_dir
 
 AVERAGE = -1
 DRAW_DELAY_MS = 40
 PLACEHOLDER = "Type German text to see which words each English word attended to."
 
 
+ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
+_BYTE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+EOS_PIECE = "</s>"
+
+
 def display_piece(piece: str) -> str:
-    return piece.replace("\u2581", "\u2423") if piece != "</s>" else "</s>"
+    return piece.replace("\u2581", "\u2423") if piece != EOS_PIECE else EOS_PIECE
+
+
+def _kind(piece: str) -> str:
+    if _BYTE.fullmatch(piece):
+        return "byte"  # part of a character the vocabulary lacks: always continues
+    return "word" if any(c.isalnum() for c in piece) else "punct"
+
+
+def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
+    """(word, its piece indices) for each word of ``text``: a word starts at a piece with
+    the SentencePiece space mark, or where letters turn into punctuation or back
+    ("entschieden" "." are two); byte pieces join their neighbour. The end marker is
+    left out: it is no word of the sentence."""
+    groups: list[list[int]] = []
+    last = ""
+    for i, piece in enumerate(pieces):
+        if piece == EOS_PIECE:
+            continue
+        kind = _kind(piece)
+        joins = (
+            kind == "byte"
+            or (kind == last and not piece.startswith("\u2581"))
+            # A lone space mark belongs to what follows it ("▁" "😀" as bytes).
+            or (groups and all(pieces[k] == "\u2581" for k in groups[-1]))
+        )
+        if groups and joins:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+        if kind != "byte":
+            last = "" if piece == "\u2581" else kind  # a lone space mark takes what follows
+    words = []
+    for members in groups:
+        start = min(spans[i][0] for i in members)
+        end = max(spans[i][1] for i in members)
+        label = text[start:end].strip() or "".join(pieces[i] for i in members).strip("\u2581")
+        words.append((label or "\u2423", tuple(members)))
+    return words
+
+
+@dataclass(frozen=True)
+class HeatmapView:
+    """What is drawn: a matrix with its row and column labels, and for each target and
+    source piece the row or column it is drawn in (-1: not drawn)."""
+
+    matrix: np.ndarray
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    row_of_piece: tuple[int, ...]
+    col_of_piece: tuple[int, ...]
+
+
+def heatmap_view(t: Translation, matrix: np.ndarray, words: bool = True) -> HeatmapView:
+    """``matrix`` ([target pieces, source pieces]) as drawn: by words or by pieces."""
+    cand = t.best
+    if not words:
+        n_t, n_s = len(cand.target_pieces), len(t.source_pieces)
+        return HeatmapView(
+            matrix,
+            tuple(display_piece(p) for p in cand.target_pieces),
+            tuple(display_piece(p) for p in t.source_pieces),
+            tuple(range(n_t)),
+            tuple(range(n_s)),
+        )
+    src = word_groups(t.source_pieces, t.source_spans, t.source)
+    tgt = word_groups(cand.target_pieces, cand.target_spans, cand.text)
+    # Columns add up (a word gets all the attention its pieces got); rows average (a
+    # word's attention is that of its pieces, each a distribution over the source).
+    cols = np.stack([matrix[:, list(m)].sum(axis=1) for _, m in src], axis=1) if src else None
+    if cols is None or not tgt:
+        merged = np.zeros((len(tgt), len(src)), dtype=np.float32)
+    else:
+        merged = np.stack([cols[list(m)].mean(axis=0) for _, m in tgt])
+    return HeatmapView(
+        merged,
+        tuple(w for w, _ in tgt),
+        tuple(w for w, _ in src),
+        _owner(tgt, len(cand.target_pieces)),
+        _owner(src, len(t.source_pieces)),
+    )
+
+
+def _owner(groups, n: int) -> tuple[int, ...]:
+    owner = [-1] * n
+    for g, (_, members) in enumerate(groups):
+        for i in members:
+            owner[i] = g
+    return tuple(owner)
 
 
 def attention_matrix(translation: Translation, layer: int | None, head: int) -> np.ndarray:
@@ -56,8 +159,10 @@ class AlignmentPanel(QWidget):
         super().__init__(parent)
         self.setAccessibleName("Alignment panel")
         self.translation: Translation | None = None
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
-        self.current_row: int | None = None
+        self.matrix = np.zeros((0, 0), dtype=np.float32)  # pieces, the chosen layer/head
+        self.view: HeatmapView | None = None  # what is drawn
+        self.current_row: int | None = None  # English piece under the cursor
+        self.current_col: int | None = None  # German piece under the cursor
         self._default_layer = 0
 
         self._draw_timer = QTimer(self)
@@ -67,6 +172,10 @@ class AlignmentPanel(QWidget):
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setAccessibleName("Attention heatmap")
         self.canvas.setMinimumSize(160, 80)  # the panel may shrink: the text comes first
+        self.scroll = QScrollArea()
+        self.scroll.setAccessibleName("Heatmap area")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.canvas)
         self.title = QLabel(PLACEHOLDER)
         self.title.setWordWrap(True)
         self.layer_box = QComboBox()
@@ -74,23 +183,36 @@ class AlignmentPanel(QWidget):
         self.head_box = QComboBox()
         self.head_box.setAccessibleName("Attention head")
         self.head_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.pieces_box = QCheckBox("Pieces")
+        self.pieces_box.setAccessibleName("Show subword pieces instead of words")
+        self.pieces_box.setToolTip("Show the model's subword pieces instead of whole words")
+        self.zoom_box = QComboBox()
+        self.zoom_box.setAccessibleName("Heatmap zoom")
+        for label, cell in ZOOMS:
+            self.zoom_box.addItem(label, cell)
+        self.zoom_box.setCurrentIndex(1)  # readable labels; long sentences scroll
         self.export_button = QPushButton("Export…")
         self.export_button.setAccessibleName("Export heatmap as PNG or SVG")
         self.export_button.clicked.connect(self.export_dialog)
         self.layer_box.currentIndexChanged.connect(lambda _: self.redraw())
         self.head_box.currentIndexChanged.connect(lambda _: self.redraw())
+        self.pieces_box.toggled.connect(lambda _: self.redraw())
+        self.zoom_box.currentIndexChanged.connect(lambda _: self.redraw())
 
         controls = QHBoxLayout()
         controls.addWidget(QLabel("Layer"))
         controls.addWidget(self.layer_box)
         controls.addWidget(QLabel("Head"))
         controls.addWidget(self.head_box)
+        controls.addWidget(self.pieces_box)
+        controls.addWidget(QLabel("Zoom"))
+        controls.addWidget(self.zoom_box)
         controls.addStretch(1)
         controls.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addLayout(controls)
-        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.scroll, 1)
         self.set_model_shape(0, 0, 0)
 
     # ------------------------------------------------------------ model shape
@@ -117,12 +239,15 @@ class AlignmentPanel(QWidget):
         self.redraw()
 
     # ------------------------------------------------------------------ data
-    def show_translation(self, translation: Translation | None, row: int | None = None) -> None:
-        """Show ``translation`` with English piece ``row`` outlined. The matrix is ready at
-        once; the picture is drawn when the mouse rests (see :meth:`redraw`)."""
-        if translation is self.translation and row == self.current_row:
+    def show_translation(
+        self, translation: Translation | None, row: int | None = None, col: int | None = None
+    ) -> None:
+        """Show ``translation`` with English piece ``row`` or German piece ``col``
+        outlined. The matrix is ready at once; the picture is drawn when the mouse rests
+        (see :meth:`redraw`)."""
+        if (translation, row, col) == (self.translation, self.current_row, self.current_col):
             return  # nothing changed: no redraw
-        self.translation, self.current_row = translation, row
+        self.translation, self.current_row, self.current_col = translation, row, col
         self.redraw()
 
     def redraw(self) -> None:
@@ -131,9 +256,10 @@ class AlignmentPanel(QWidget):
         mouse sweeping over the text must not pay it at every move."""
         t = self.translation
         if t is None or t.best is None:
-            self.matrix = np.zeros((0, 0), dtype=np.float32)
+            self.matrix, self.view = np.zeros((0, 0), dtype=np.float32), None
         else:
             self.matrix = attention_matrix(t, self.layer_box.currentData(), self._head())
+            self.view = heatmap_view(t, self.matrix, words=not self.pieces_box.isChecked())
         self._draw_timer.start(DRAW_DELAY_MS)
 
     def flush(self) -> None:
@@ -146,6 +272,14 @@ class AlignmentPanel(QWidget):
     def has_heatmap(self) -> bool:
         return self.translation is not None and self.translation.best is not None
 
+    def marks(self) -> tuple[int | None, int | None]:
+        """The (row, column) of the drawn matrix that the cursor's word is in."""
+        v = self.view
+        if v is None:
+            return None, None
+        row = _index(v.row_of_piece, self.current_row)
+        return row, _index(v.col_of_piece, self.current_col)
+
     def _draw(self) -> None:
         pal = self.palette()
         t = self.translation
@@ -154,13 +288,22 @@ class AlignmentPanel(QWidget):
         self.title.setText(
             f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
         )
+        cell = self.zoom_box.currentData() or 0
+        rows, cols = self.view.matrix.shape if self.view is not None else (0, 0)
+        # Cells of ``cell`` pixels plus room for the labels; "Fit" squeezes into the panel.
+        size = QSize(
+            max(160, 140 + cols * cell) if cell else 160,
+            max(80, 110 + rows * cell) if cell else 80,
+        )
+        if self.canvas.minimumSize() != size:  # a resize redraws: only when it changes
+            self.canvas.setMinimumSize(size)
         plot_heatmap(
             self.figure,
-            t,
-            self.matrix,
-            self.current_row,
+            self.view,
+            self.marks(),
             bg=pal.color(QPalette.ColorRole.Window).name(),
             fg=pal.color(QPalette.ColorRole.WindowText).name(),
+            fontsize=max(7, 8 * cell // 16) if cell else 8,
         )
         self.canvas.draw_idle()
 
@@ -171,16 +314,16 @@ class AlignmentPanel(QWidget):
     # ---------------------------------------------------------------- export
     def export(self, path: str) -> None:
         """Save the heatmap as an image (PNG or SVG by the suffix): drawn afresh on its own
-        figure, with the sentence as its title and without the cursor's row marks, so the
+        figure, with the sentence as its title and without the cursor's marks, so the
         panel's own figure is never touched by the export."""
         self.flush()
-        if not self.has_heatmap:
+        if not self.has_heatmap or self.view is None:
             raise ValueError("there is no heatmap to export yet")
         t = self.translation
-        rows, cols = self.matrix.shape
-        figure = Figure(figsize=(max(5.0, 2 + 0.25 * cols), max(4.0, 2 + 0.25 * rows)))
+        rows, cols = self.view.matrix.shape
+        figure = Figure(figsize=(max(5.0, 2 + 0.3 * cols), max(4.0, 2 + 0.3 * rows)))
         figure.set_layout_engine("constrained")
-        plot_heatmap(figure, t, self.matrix, None, bg="white", fg="black")
+        plot_heatmap(figure, self.view, (None, None), bg="white", fg="black")
         figure.suptitle(f"“{_shorten(t.source, 90)}” → “{_shorten(t.text, 90)}”", fontsize=9)
         figure.savefig(path, facecolor="white")
         self.exported.emit(path)
@@ -190,7 +333,10 @@ class AlignmentPanel(QWidget):
             self.problem.emit("There is no heatmap to export yet: type some German first")
             return
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export heatmap", "alignment.png", "PNG image (*.png);;SVG image (*.svg)"
+            self,
+            "Export heatmap",
+            str(Path(documents_dir()) / "alignment.png"),
+            "PNG image (*.png);;SVG image (*.svg)",
         )
         if path:
             try:
@@ -200,32 +346,44 @@ class AlignmentPanel(QWidget):
 
 
 def plot_heatmap(
-    fig: Figure, t: Translation | None, matrix: np.ndarray, row: int | None, bg: str, fg: str
+    fig: Figure,
+    view: HeatmapView | None,
+    marks: tuple[int | None, int | None],
+    bg: str,
+    fg: str,
+    fontsize: int = 8,
 ) -> None:
-    """Draw ``matrix`` ([English pieces, German pieces]) of ``t`` on ``fig`` (cleared
-    first; nothing but the background when there is no translation), with English piece
-    ``row`` marked."""
+    """Draw ``view`` on ``fig`` (cleared first; nothing but the background without a
+    view), with the cursor's row and column (``marks``) outlined."""
     fig.clear()
     fig.set_facecolor(bg)
-    if t is None or t.best is None:
+    if view is None:
         return
     ax = fig.add_subplot(111)
     ax.set_facecolor(bg)
-    image = ax.imshow(matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
-    src = [display_piece(p) for p in t.source_pieces]
-    tgt = [display_piece(p) for p in t.best.target_pieces]
-    ax.set_xticks(range(len(src)), src, rotation=60, ha="right", fontsize=8, color=fg)
-    ax.set_yticks(range(len(tgt)), tgt, fontsize=8, color=fg)
-    ax.tick_params(colors=fg)
+    image = ax.imshow(view.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
+    ax.set_xticks(range(len(view.cols)), view.cols, rotation=60, ha="right", fontsize=fontsize)
+    ax.set_yticks(range(len(view.rows)), view.rows, fontsize=fontsize)
+    ax.tick_params(colors=fg, labelcolor=fg)
     for spine in ax.spines.values():
         spine.set_color(fg)
-    if row is not None and 0 <= row < len(tgt):
+    row, col = marks
+    if row is not None:
         ax.axhline(row - 0.5, color="#ff5555", linewidth=1.5)
         ax.axhline(row + 0.5, color="#ff5555", linewidth=1.5)
+    if col is not None:
+        ax.axvline(col - 0.5, color="#ff5555", linewidth=1.5)
+        ax.axvline(col + 0.5, color="#ff5555", linewidth=1.5)
     bar = fig.colorbar(image, ax=ax, fraction=0.05)
     bar.ax.tick_params(colors=fg, labelsize=8)
-    ax.set_xlabel("German pieces", color=fg)
-    ax.set_ylabel("English pieces", color=fg)
+    ax.set_xlabel("German", color=fg)
+    ax.set_ylabel("English", color=fg)
+
+
+def _index(owner: tuple[int, ...], piece: int | None) -> int | None:
+    if piece is None or not 0 <= piece < len(owner) or owner[piece] < 0:
+        return None
+    return owner[piece]
 
 
 def _shorten(text: str, n: int = 60) -> str:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core.paths import aside_path, write_atomic
+from translator_app.gui.dialogs import documents_dir
 
 Pair = tuple[str, str]
 
@@ -211,7 +212,10 @@ class CorrectionsDialog(QDialog):
 
     def export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export corrections", "corrections.tsv", "TSV (*.tsv)"
+            self,
+            "Export corrections",
+            str(Path(documents_dir()) / "corrections.tsv"),
+            "TSV (*.tsv)",
         )
         if path:
             self.info.setText(self.export_to(path))

@@ -1,10 +1,13 @@
-"""Secondary windows: settings, history, keyboard shortcuts and the model card."""
+"""Secondary windows: settings, history, keyboard shortcuts, the model card, About."""
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import QStandardPaths, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +18,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -197,3 +201,53 @@ class ModelCardDialog(QDialog):
         layout.addWidget(view)
         layout.addWidget(close)
         self.resize(720, 560)
+
+
+def documents_dir() -> str:
+    """Where file dialogs start: the user's documents folder (home if there is none)."""
+    found = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    return found if found and Path(found).is_dir() else str(Path.home())
+
+
+# What the app is built from, with each part's licence (shown in Help → About).
+COMPONENTS = (
+    ("PyTorch", "BSD-3-Clause"),
+    ("Qt for Python (PySide6)", "LGPL-3.0"),
+    ("SentencePiece", "Apache-2.0"),
+    ("safetensors", "Apache-2.0"),
+    ("Matplotlib", "Matplotlib licence (PSF-based)"),
+    ("NumPy", "BSD-3-Clause"),
+    ("platformdirs", "MIT"),
+)
+
+
+class AboutDialog(QDialog):
+    """Version, the model in use (its licence is in its card) and the parts' licences."""
+
+    def __init__(self, model: str, device: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from translator_app import __version__
+
+        self.setWindowTitle("About the translator")
+        self.setAccessibleName("About")
+        parts = "".join(f"<li>{name}: {licence}</li>" for name, licence in COMPONENTS)
+        on = f" on {device}" if device else ""
+        self.text = QLabel(
+            f"<h3>German → English Translator {__version__}</h3>"
+            "<p>Translates German text offline, on this computer: nothing you type leaves "
+            "it. The alignment panel shows which German words each English word was "
+            "translated from.</p>"
+            f"<p><b>Model:</b> {model}{on}. Its training data and their licences are in "
+            "Model → Model card.</p>"
+            "<p><b>Licence:</b> MIT. Built with:</p>"
+            f"<ul>{parts}</ul>"
+            f"<p>Python {sys.version.split()[0]}, Qt for Python {pyside_version}</p>"
+        )
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextBrowserInteraction)
+        close = QDialogButtonBox(QDialogButtonBox.Close)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.text)
+        layout.addWidget(close)
+        self.resize(460, 420)

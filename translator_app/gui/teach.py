@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.corrections import CorrectionsStore
+from translator_app.gui.dialogs import documents_dir
 from translator_app.gui.finetune import (
     DataPreview,
     FinetuneJob,
@@ -56,7 +57,7 @@ class _Comparer(QObject):
     Results carry the id of the run they belong to, with the references they are shown
     against, so that a late result can never be paired with another run's sentences."""
 
-    done = Signal(int, object)  # run id, tuple of (base, new Translation, reference)
+    done = Signal(int, object, object)  # run id, (base, new Translation, reference)s, shapes
     failed = Signal(int, str)  # run id, message
 
     def run(self, run_id: int, base: str, new: str, pairs: list[tuple[str, str]]) -> None:
@@ -66,13 +67,23 @@ class _Comparer(QObject):
         def work() -> None:
             from translator_app.core import Translator
 
+            outputs, shapes = [], []
             try:
-                a = Translator.load(base, "cpu").translate(sentences, beam=1)
-                b = Translator.load(new, "cpu").translate(sentences, beam=1)
+                for path in (base, new):
+                    translator = Translator.load(path, "cpu")
+                    cfg = translator.bundle.config
+                    layered = cfg.arch == "transformer"  # every layer/head, for the selectors
+                    outputs.append(translator.translate(sentences, beam=1, all_layers=layered))
+                    shapes.append(
+                        (cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index)
+                        if layered
+                        else (0, 0, 0)
+                    )
             except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
                 self.failed.emit(run_id, str(e))
                 return
-            self.done.emit(run_id, tuple(zip(a, b, references, strict=True)))
+            triples = tuple(zip(*outputs, references, strict=True))
+            self.done.emit(run_id, triples, tuple(shapes))
 
         threading.Thread(target=work, name="compare-models", daemon=True).start()
 
@@ -171,7 +182,7 @@ class TeachDialog(QDialog):
         self.refresh_preview()
 
     def add_files_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Parallel text", "", DATA_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self, "Parallel text", documents_dir(), DATA_FILTER)
         if paths:
             self.add_files(paths)
 
@@ -198,12 +209,17 @@ class TeachDialog(QDialog):
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setAccessibleName("Trainer output")
+        self.log.hide()  # the trainer's own words (steps, loss): for the curious only
+        details = QCheckBox("Show the trainer's details")
+        details.toggled.connect(self.log.setVisible)
         self.cancel_button = QPushButton("&Cancel")
         self.cancel_button.clicked.connect(self.cancel)
         layout = QVBoxLayout(page)
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
+        layout.addWidget(details)
         layout.addWidget(self.log, 1)
+        layout.addStretch(0)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.cancel_button)
@@ -236,9 +252,9 @@ class TeachDialog(QDialog):
         self.run.output.connect(self.log.appendPlainText)
         self.run.finished.connect(self._on_finished)
         self.log.clear()
-        self.log.appendPlainText(
-            f"Fine-tuning {Path(self.base).name} on {len(train)} pairs "
-            f"({len(held)} held out), device {job.device}"
+        self.status.setText(
+            f"Teaching {Path(self.base).name} with {len(train)} sentence pairs; "
+            f"{len(held)} more are kept aside to check the result."
         )
         self.bar.setRange(0, 0)  # busy until the first step is reported
         self.started_at = time.monotonic()
@@ -251,11 +267,7 @@ class TeachDialog(QDialog):
     def _on_progress(self, p: dict) -> None:
         self.bar.setRange(0, int(p["total"]))
         self.bar.setValue(int(p["step"]))
-        eta = int(p.get("eta_s", 0))
-        self.status.setText(
-            f"step {p['step']}/{p['total']} · loss {p['loss']:.3f} · "
-            f"{p['tokens_per_s']:,} tokens/s · ETA {eta // 60}:{eta % 60:02d}"
-        )
+        self.status.setText(progress_text(int(p["step"]), int(p["total"]), p.get("eta_s")))
 
     def cancel(self) -> None:
         if self.run is not None:
@@ -288,7 +300,7 @@ class TeachDialog(QDialog):
         self.result_label.setWordWrap(True)
         self.scores = QTableWidget(2, 3)
         self.scores.setAccessibleName("Scores before and after")
-        self.scores.setHorizontalHeaderLabels(["Model", "BLEU", "chrF"])
+        self.scores.setHorizontalHeaderLabels(["Model", "Score (BLEU)", "Score (chrF)"])
         self.scores.verticalHeader().setVisible(False)
         self.scores.setFixedHeight(104)
         self.sentence_box = QComboBox()
@@ -347,9 +359,12 @@ class TeachDialog(QDialog):
                 self.scores.setItem(r, c, QTableWidgetItem(text))
         minutes = (time.monotonic() - self.started_at) / 60
         self.result_label.setText(
-            f"New model <b>{self.new_path.name}</b> ({minutes:.1f} min), scored on "
-            f"{held.get('pairs', len(self.heldout))} held-out pairs (greedy, sacreBLEU). "
-            f"It is in the Model menu; the base model is unchanged."
+            f"New model <b>{html.escape(self.new_path.name)}</b> ({minutes:.1f} min). "
+            f"Both models translated {held.get('pairs', len(self.heldout))} of your sentences "
+            "that the new one did not learn from; the scores say how close each came to your "
+            "English (higher is better). The new model is in the Model menu; the base model "
+            "is unchanged.<br>"
+            + verdict(held.get("base", {}).get("bleu"), held.get("finetuned", {}).get("bleu"))
         )
         self.rename_edit.setText(self.new_path.name)
         self.sentence_box.clear()
@@ -371,10 +386,12 @@ class TeachDialog(QDialog):
             button.setEnabled(not on)
             button.setToolTip("Wait for the comparison to finish" if on else "")
 
-    def _on_compared(self, run_id: int, triples: tuple) -> None:
+    def _on_compared(self, run_id: int, triples: tuple, shapes: tuple) -> None:
         if run_id != self.compare_id:
             return  # a comparison of an earlier run
         self._set_comparing(False)
+        for panel, shape in zip((self.base_panel, self.new_panel), shapes, strict=True):
+            panel.set_model_shape(*shape)
         self.comparison = triples
         self.sentence_box.clear()
         self.sentence_box.addItems([base.source for base, _, _ in triples])
@@ -439,3 +456,32 @@ class TeachDialog(QDialog):
         if self.run is not None and self.pages.currentIndex() == 1:
             self.run.cancel()  # closing the dialog mid-run cancels it
         super().reject()
+
+
+def progress_text(step: int, total: int, eta_s: float | None) -> str:
+    """The training page's line, in words: how far, and how long still."""
+    done = f"Learning from your sentences: {100 * step // max(1, total)} % done"
+    if not eta_s:
+        return done
+    minutes = round(eta_s / 60)
+    return f"{done}, about {minutes} min left" if minutes >= 1 else f"{done}, under a minute left"
+
+
+def verdict(base_bleu: float | None, new_bleu: float | None) -> str:
+    """Plain advice from the held-out scores (margins under half a point are noise on a
+    few hundred sentences)."""
+    if base_bleu is None or new_bleu is None:
+        return "There were too few sentences aside to score the models."
+    if new_bleu < base_bleu - 0.5:
+        return (
+            "<b>The new model translates your sentences worse than the base model.</b> "
+            "Keep using the base model. To do better: give it more sentence pairs "
+            "(a few hundred at least), or fewer epochs (it may have learnt your pairs by "
+            "heart instead of their style); then delete this one."
+        )
+    if new_bleu > base_bleu + 0.5:
+        return "<b>The new model translates your sentences better.</b> Use this model to switch."
+    return (
+        "The two models score about the same on your sentences: compare them below "
+        "before switching. More sentence pairs usually make the difference."
+    )

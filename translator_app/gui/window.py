@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QProgressBar,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -49,10 +50,12 @@ from translator_app.gui.corrections import (
     pairs_from_edit,
 )
 from translator_app.gui.dialogs import (
+    AboutDialog,
     HistoryDialog,
     ModelCardDialog,
     SettingsDialog,
     ShortcutsDialog,
+    documents_dir,
 )
 from translator_app.gui.document import Document, Rendered, from_qt, render, to_qt
 from translator_app.gui.history import History
@@ -68,11 +71,13 @@ from translator_app.gui.models import ModelEntry, discover, is_bundle
 from translator_app.gui.settings import Settings
 from translator_app.gui.teach import TeachDialog
 from translator_app.gui.worker import (
+    GROUP_SIZES,
     LoadRequest,
     ModelInfo,
     TranslateRequest,
     TranslateResult,
     TranslationWorker,
+    release_memory,
 )
 
 MAX_OPEN_BYTES = 5_000_000
@@ -92,6 +97,7 @@ class MainWindow(QMainWindow):
         self.worker.model_loaded.connect(self._on_model_loaded)
         self.worker.load_failed.connect(self._on_load_failed)
         self.worker.translated.connect(self._on_translated)
+        self.worker.progressed.connect(self._on_progressed)
         self.worker.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
@@ -169,10 +175,14 @@ class MainWindow(QMainWindow):
                 "QPlainTextEdit:focus { border: 2px solid palette(highlight); }"
             )
         self.source_edit.installEventFilter(self)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setAccessibleName("Copy the translation")
+        self.copy_button.setToolTip("Copy the English translation (Ctrl+Shift+C)")
+        self.copy_button.clicked.connect(self.copy_translation)
         self.splitter = QSplitter()
         self.splitter.setAccessibleName("Input and output")
-        self.splitter.addWidget(self.source_edit)
-        self.splitter.addWidget(self.output_edit)
+        self.splitter.addWidget(_labelled("German", self.source_edit))
+        self.splitter.addWidget(_labelled("English", self.output_edit, self.copy_button))
         self._build_notice()
         central = QWidget()
         column = QVBoxLayout(central)
@@ -221,6 +231,13 @@ class MainWindow(QMainWindow):
         self.device_label.setAccessibleName("Device in use")
         self.time_label = QLabel("")
         self.time_label.setAccessibleName("Last translation time")
+        # Long texts: "sentences done of total" while the English fills in.
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Translation progress")
+        self.progress.setFormat("%v of %m sentences")
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
         for label in (self.model_label, self.device_label, self.time_label):
             self.statusBar().addPermanentWidget(label)
         self.correction_label = QLabel(
@@ -251,8 +268,21 @@ class MainWindow(QMainWindow):
         self._action(m, "&Quit", self.close, QKeySequence.Quit)
 
         m = bar.addMenu("&Edit")
+        # The usual editing commands act on the box that has the focus (the German box,
+        # or the English while correcting it); Copy copies a selection from either box.
+        for text, method, key in (
+            ("&Undo", "undo", QKeySequence.Undo),
+            ("&Redo", "redo", QKeySequence.Redo),
+            ("Cu&t", "cut", QKeySequence.Cut),
+            ("&Copy", "copy", QKeySequence.Copy),
+            ("&Paste", "paste", QKeySequence.Paste),
+            ("Select &all", "selectAll", QKeySequence.SelectAll),
+        ):
+            # In a box, the box's own key handling comes first (Qt's shortcut override).
+            self._action(m, text, partial(self.edit_command, method), key)
+        m.addSeparator()
         self._action(m, "&Translate now", self.translate_now, "Ctrl+Return")
-        self._action(m, "&Copy translation", self.copy_translation, "Ctrl+Shift+C")
+        self._action(m, "Copy the &whole translation", self.copy_translation, "Ctrl+Shift+C")
         self._action(m, "C&lear", self.clear, "Ctrl+L")
         self._action(m, "&Word details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
         m.addSeparator()
@@ -305,6 +335,7 @@ class MainWindow(QMainWindow):
 
         m = bar.addMenu("&Help")
         self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
+        self._action(m, "&About", self.about_dialog)
         self.rebuild_model_menu()
         self._set_correcting(False)
 
@@ -315,8 +346,10 @@ class MainWindow(QMainWindow):
         self.model_actions = []
         current = self.loading_path or (self.model_info.path if self.model_info else "")
         for entry in discover(self.settings.extra_models):
-            a = QAction(f"{entry.label}  ({entry.path})", self, checkable=True)
+            a = QAction(entry.label, self, checkable=True)
             a.setData(entry.path)
+            a.setToolTip(entry.path)  # the folder, for the curious: names are for people
+            a.setStatusTip(entry.path)
             a.setChecked(_same(entry.path, current))
             a.triggered.connect(lambda _=False, e=entry: self.choose_model(e))
             self.model_group.addAction(a)
@@ -428,20 +461,49 @@ class MainWindow(QMainWindow):
         if not missing:
             self.worker.cancel()
             self.pending_id = -1
+            self.progress.hide()
             self._show(render(text, segments, found), seconds=None)
             return
         self.next_id += 1
         self.pending_id = self.next_id
         self.worker.translate(TranslateRequest(self.pending_id, tuple(missing), s.beam, s.nbest))
+        if len(missing) > GROUP_SIZES[0]:
+            # A long text (an opened file, a paste): the old English goes at once, what is
+            # cached shows, and the rest fills in group by group with a count.
+            self._show_progress(0, len(missing))
+            self._show(render(text, segments, found), seconds=None, final=False)
+        else:
+            self.progress.hide()
+
+    def _show_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.show()
+
+    def _on_progressed(self, result: TranslateResult) -> None:
+        if self._current(result):
+            s = self.settings
+            self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
+            self._show_progress(result.done, result.total)
+            text = self.source_edit.toPlainText()
+            segments, found, _ = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
+            self._show(render(text, segments, found), seconds=None, final=False)
+
+    def _current(self, result: TranslateResult) -> bool:
+        """Whether ``result`` answers the latest request, for the model in use."""
+        return (
+            result.request_id == self.pending_id
+            and self.model_info is not None
+            and result.model_path == self.model_info.path
+        )
 
     def _on_translated(self, result: TranslateResult) -> None:
-        if result.request_id != self.pending_id or self.model_info is None:
+        if not self._current(result):
             return  # stale: a newer request is on its way
-        if result.model_path != self.model_info.path:
-            return
         s = self.settings
         self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
         self.pending_id = -1
+        self.progress.hide()
         text = self.source_edit.toPlainText()
         segments, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
         if missing:
@@ -452,13 +514,16 @@ class MainWindow(QMainWindow):
     def _on_failed(self, request_id: int, message: str) -> None:
         if request_id == self.pending_id:
             self.pending_id = -1
+            self.progress.hide()
         self.show_error(f"Translation failed: {message}")
         if "CUDA" in message and self.model_info and self.model_info.device.startswith("cuda"):
             self.show_error("CUDA failed; falling back to the CPU.")
             self.settings.device = "cpu"
             self.load_model(self.model_info.path)
 
-    def _show(self, rendered: Rendered, seconds: float | None) -> None:
+    def _show(self, rendered: Rendered, seconds: float | None, final: bool = True) -> None:
+        """Show a translation; ``final`` is False while a long text is still filling in
+        (not yet in the history, no ``translation_shown``)."""
         self.rendered, self.stale = rendered, False
         if self.correcting:
             return  # shown when the correction is saved or discarded
@@ -468,6 +533,8 @@ class MainWindow(QMainWindow):
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         self._update_links()
         self._keep_in_view()
+        if not final:
+            return
         if (
             rendered.source.strip()
             and self.settings.history_enabled
@@ -559,7 +626,8 @@ class MainWindow(QMainWindow):
         self._apply_highlights(link)
         if sentence is not None and r.translations[sentence] is not None:
             row = link.piece if link and link.side == "output" else None
-            self.alignment.show_translation(r.translations[sentence], row)
+            col = link.piece if link and link.side == "source" else None
+            self.alignment.show_translation(r.translations[sentence], row, col)
         else:
             self.alignment.show_translation(None)
 
@@ -724,14 +792,17 @@ class MainWindow(QMainWindow):
 
     def open_file_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open German text", "", "Text files (*.txt);;All files (*)"
+            self, "Open German text", documents_dir(), "Text files (*.txt);;All files (*)"
         )
         if path:
             self.open_file(path)
 
     def save_file_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save translation", "translation.txt", "Text files (*.txt)"
+            self,
+            "Save translation",
+            str(Path(documents_dir()) / "translation.txt"),
+            "Text files (*.txt)",
         )
         if path:
             self.save_file(path)
@@ -756,7 +827,7 @@ class MainWindow(QMainWindow):
             self.open_file(files[0])
 
     def open_model_dialog(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Open a model folder")
+        path = QFileDialog.getExistingDirectory(self, "Open a model folder", documents_dir())
         if path:
             self.open_model_folder(path)
 
@@ -776,10 +847,18 @@ class MainWindow(QMainWindow):
         self.show_message("Translation copied")
 
     def clear(self) -> None:
+        """Empty both boxes and forget the text's translations, giving their memory back
+        (a 20,000-character text holds hundreds of MB of attention matrices)."""
+        self.worker.cancel()
+        self.pending_id = -1
+        self.progress.hide()
         self.source_edit.clear()
         self.output_edit.clear()
         self.rendered = None
+        self._shown_link, self._coverage = None, (None, [])
         self.alignment.show_translation(None)
+        self.document.cache.clear()
+        release_memory()
 
     def _toggle_coverage(self, checked: bool) -> None:
         self.settings.coverage_hint = checked
@@ -807,6 +886,19 @@ class MainWindow(QMainWindow):
         dialog = HistoryDialog(self.history, self)
         dialog.reuse.connect(self.source_edit.setPlainText)
         dialog.exec()
+
+    def edit_command(self, method: str) -> None:
+        """Undo, Cut, Paste… on the focused box (Copy also works in the read-only
+        English; the others need an editable box, which QPlainTextEdit checks itself)."""
+        focused = self.focusWidget()
+        edit = focused if focused in (self.source_edit, self.output_edit) else self.source_edit
+        getattr(edit, method)()
+
+    def about_dialog(self) -> AboutDialog:
+        info = self.model_info
+        dialog = AboutDialog(info.name if info else "none", info.device if info else "", self)
+        dialog.show()
+        return dialog
 
     def shortcuts_dialog(self) -> None:
         ShortcutsDialog(self.all_actions, self).exec()
@@ -903,10 +995,17 @@ class MainWindow(QMainWindow):
         dialog = TeachDialog(self.model_info.path, self.model_info.name, self.corrections, self)
         dialog.model_added.connect(lambda _: self.rebuild_model_menu())
         dialog.model_removed.connect(self._on_model_removed)
-        dialog.use_model.connect(self.load_model)
+        dialog.use_model.connect(self.use_model)
         dialog.show()
         self.teach = dialog
         return dialog
+
+    def use_model(self, path: str) -> None:
+        """Switch to a model (Teach's "Use this model") and keep the choice for the next
+        start; the text is retranslated once it has loaded."""
+        self.settings.model = path
+        self.save_settings()
+        self.load_model(path)
 
     def _on_model_removed(self, path: str) -> None:
         if self.model_info is not None and _same(self.model_info.path, path):
@@ -938,6 +1037,24 @@ class MainWindow(QMainWindow):
     def dismiss_notices(self) -> None:
         self._notices.clear()
         self.notice.hide()
+
+
+def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
+    """``edit`` under a header naming its language (with ``buttons`` on the right)."""
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(4, 4, 4, 0)
+    column.setSpacing(2)
+    header = QHBoxLayout()
+    label = QLabel(f"<b>{title}</b>")
+    label.setBuddy(edit)
+    header.addWidget(label)
+    header.addStretch(1)
+    for button in buttons:
+        header.addWidget(button)
+    column.addLayout(header)
+    column.addWidget(edit, 1)
+    return box
 
 
 def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):

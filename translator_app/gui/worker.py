@@ -9,6 +9,10 @@ thread boundary; the engine objects live in the worker thread alone.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
+import sys
 import threading
 import time
 import traceback
@@ -68,6 +72,34 @@ class TranslateResult:
     translations: tuple[Translation, ...]
     seconds: float
     prefix: tuple[int, ...] = ()
+    done: int = 0  # sentences finished so far (a progress report: fewer than total)
+    total: int = 0
+
+
+# Sentences per engine call. A long text is translated a group at a time so that the
+# window can show progress and fill in the English as it comes; the first group is small,
+# so the first sentences of an opened file show within a second.
+GROUP_SIZES = (4, 8, 16, 32)
+
+
+def sentence_groups(n: int) -> list[range]:
+    """Consecutive index ranges covering ``range(n)``, sized by :data:`GROUP_SIZES`."""
+    groups, start, k = [], 0, 0
+    while start < n:
+        size = GROUP_SIZES[min(k, len(GROUP_SIZES) - 1)]
+        groups.append(range(start, min(n, start + size)))
+        start, k = start + size, k + 1
+    return groups
+
+
+def release_memory() -> None:
+    """Give freed memory back to the system: after a long text is cleared, Python and
+    the C allocator keep the pages of its attention matrices otherwise (glibc's
+    malloc_trim; elsewhere the collector alone)."""
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class TranslationWorker(QObject):
@@ -77,6 +109,7 @@ class TranslationWorker(QObject):
     model_loaded = Signal(object)  # ModelInfo
     load_failed = Signal(int, str)  # request id, message
     translated = Signal(object)  # TranslateResult
+    progressed = Signal(object)  # TranslateResult of the sentences finished so far
     failed = Signal(int, str)  # request id, message
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -191,27 +224,35 @@ class TranslationWorker(QObject):
             return self._closing or self._latest_translate_id != job.id
 
         start = time.perf_counter()
+        total = len(job.sentences)
+        results: list[Translation] = []
         try:
-            results = translator.translate(
-                list(job.sentences),
-                beam=job.beam,
-                nbest=job.nbest,
-                prefixes=[job.prefix] if job.prefix else None,
-                should_stop=stale,
-                all_layers=translator.bundle.config.arch == "transformer",
-            )
+            for group in sentence_groups(total):
+                results += translator.translate(
+                    [job.sentences[i] for i in group],
+                    beam=job.beam,
+                    nbest=job.nbest,
+                    prefixes=[job.prefix] if job.prefix else None,
+                    should_stop=stale,
+                    all_layers=translator.bundle.config.arch == "transformer",
+                )
+                if len(results) < total and not stale():
+                    self.progressed.emit(self._result(job, results, start, total))
         except SearchCancelled:
             return  # a newer request is waiting; nothing to report
         if not stale():
-            self.translated.emit(
-                TranslateResult(
-                    job.id,
-                    self._model_path,
-                    tuple(results),
-                    time.perf_counter() - start,
-                    job.prefix,
-                )
-            )
+            self.translated.emit(self._result(job, results, start, total))
+
+    def _result(self, job: TranslateRequest, results, start: float, total: int):
+        return TranslateResult(
+            job.id,
+            self._model_path,
+            tuple(results),
+            time.perf_counter() - start,
+            job.prefix,
+            done=len(results),
+            total=total,
+        )
 
 
 def _describe(e: Exception) -> str:
