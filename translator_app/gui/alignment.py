@@ -56,6 +56,12 @@ def _kind(piece: str) -> str:
     return "word" if any(c.isalnum() for c in piece) else "punct"
 
 
+def _inner_apostrophe(pieces, i: int) -> bool:
+    """Piece ``i`` is an apostrophe inside a word: letters follow it without a space."""
+    nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
+    return pieces[i] in ("'", "\u2019") and _kind(nxt) == "word" and not nxt.startswith("\u2581")
+
+
 def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
     """(word, its piece indices) for each word of ``text``: a word starts at a piece with
     the SentencePiece space mark, or where letters turn into punctuation or back
@@ -67,6 +73,8 @@ def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
         if piece == EOS_PIECE:
             continue
         kind = _kind(piece)
+        if kind == "punct" and last == "word" and _inner_apostrophe(pieces, i):
+            kind = "word"  # don't, geht's: one word, not three
         joins = (
             kind == "byte"
             or (kind == last and not piece.startswith("\u2581"))
