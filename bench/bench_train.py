@@ -56,7 +56,7 @@ def run(cfg, tokenizer: Tokenizer, data: Encoded, batches, precision: str, warmu
     model_cfg = cfg.model.__class__(**(cfg.model.to_dict() | {"vocab_size": tokenizer.vocab_size}))
     model = build_model(model_cfg).train()
     optimizer = make_optimizer(model, cfg.train.lr, cfg.train.weight_decay)
-    pad, bos = model_cfg.pad_id, model_cfg.bos_id
+    pad, bos = model_cfg.pad_id, model_cfg.start_id
     autocast = torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "bf16")
     times, tokens, pairs, losses = [], 0, 0, []
     for i, idx in enumerate(batches):

@@ -155,7 +155,7 @@ def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -
     cfg = model.config
     total, tokens = 0.0, 0
     for idx in make_batches(data, batch_tokens):
-        src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, cfg.pad_id, cfg.bos_id))
+        src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, cfg.pad_id, cfg.start_id))
         with autocast:
             logits, _ = model(src, src != cfg.pad_id, tgt_in)
         total += token_loss(logits, tgt_out, cfg.pad_id).item()
@@ -211,7 +211,7 @@ def train(
     net = dist.wrap(model)
     bf16 = use_bf16(tc.bf16, dev)
     autocast = torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16)
-    pad, bos = cfg.model.pad_id, cfg.model.bos_id
+    pad, bos = cfg.model.pad_id, cfg.model.start_id
     batches = make_batches(train_data, tc.batch_tokens)
     if len(batches) < dist.world:
         raise ValueError(f"only {len(batches)} batches of training data for {dist.world} processes")

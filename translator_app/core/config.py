@@ -18,7 +18,12 @@ ARCHITECTURES = ("rnn", "transformer")
 RNN_TYPES = ("gru", "lstm")
 SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
 DECODER_STYLES = ("bahdanau", "luong")
-POSITION_KINDS = ("sinusoidal", "learned")
+# "sinusoidal": sines and cosines interleaved (Vaswani et al.); "sinusoidal_halves": all
+# sines first, then all cosines (Marian and the OPUS-MT models).
+POSITION_KINDS = ("sinusoidal", "learned", "sinusoidal_halves")
+NORM_PLACEMENTS = ("pre", "post")
+ACTIVATIONS = ("relu", "silu", "gelu")
+DECODER_STARTS = ("bos", "pad")
 
 
 _CAPS = {
@@ -66,6 +71,18 @@ class ModelConfig:
     # Which decoder layer's cross-attention is the alignment (negative counts from the
     # top); the second to last layer aligns best in the literature (Garg et al., 2019).
     alignment_layer: int = -2
+    # Which head of that layer; -1 averages the heads. Models trained with guided
+    # alignment (OPUS-MT) put the alignment into one head.
+    alignment_head: int = -1
+    # Layer normalisation before each sublayer (with a final norm; our models) or after the
+    # residual sum (the original Transformer and Marian, no final norm).
+    norm: str = "pre"
+    activation: str = "relu"  # of the feed-forward sublayer; Marian's "swish" is silu
+    scale_embeddings: bool = True  # token embeddings times sqrt(d_model)
+    output_bias: bool = False  # a bias on the output layer (Marian's final_logits_bias)
+    # The first decoder input: BOS (our models) or padding (Marian, which has no BOS; its
+    # bos_id then equals pad_id).
+    decoder_start: str = "bos"
 
     def __post_init__(self) -> None:
         problems = self._problems()
@@ -94,8 +111,16 @@ class ModelConfig:
         positive("vocab_size", "enc_layers", "dec_layers")
         if not 0.0 <= float(self.dropout) < 1.0:
             p.append(f"dropout={self.dropout!r} must be in [0, 1)")
+        choice("decoder_start", DECODER_STARTS)
         specials = (self.pad_id, self.unk_id, self.bos_id, self.eos_id)
-        if len(set(specials)) != 4 or any(not 0 <= s < max(self.vocab_size, 1) for s in specials):
+        inside = all(isinstance(s, int) and 0 <= s < max(self.vocab_size, 1) for s in specials)
+        if self.decoder_start == "pad":
+            distinct = len({self.pad_id, self.unk_id, self.eos_id}) == 3
+            if self.bos_id != self.pad_id:
+                p.append('decoder_start="pad" models have no BOS: bos_id must equal pad_id')
+        else:
+            distinct = len(set(specials)) == 4
+        if not (inside and distinct):
             p.append("pad_id, unk_id, bos_id and eos_id must be distinct ids inside the vocabulary")
         if self.arch == "rnn":
             choice("rnn_type", RNN_TYPES)
@@ -109,6 +134,13 @@ class ModelConfig:
                 )
         elif self.arch == "transformer":
             choice("positions", POSITION_KINDS)
+            choice("norm", NORM_PLACEMENTS)
+            choice("activation", ACTIVATIONS)
+            if not -1 <= self.alignment_head < max(self.n_heads, 1):
+                p.append(
+                    f"alignment_head={self.alignment_head} must be -1 (all heads) or one of "
+                    f"the {self.n_heads} heads"
+                )
             positive("d_model", "n_heads", "ff_dim", "max_positions")
             if self.n_heads > 0 and self.d_model % self.n_heads:
                 p.append(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
@@ -124,6 +156,11 @@ class ModelConfig:
         if self.dec_layers == 1:
             return 0
         return self.alignment_layer % self.dec_layers
+
+    @property
+    def start_id(self) -> int:
+        """The decoder's first input token."""
+        return self.pad_id if self.decoder_start == "pad" else self.bos_id
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -116,7 +116,7 @@ def greedy_search(
     limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
     forced = _forced_tensor(prefixes, batch, device)
     state = model.start(src, src_mask)
-    prev = torch.full((batch,), cfg.bos_id, dtype=torch.long, device=device)
+    prev = torch.full((batch,), cfg.start_id, dtype=torch.long, device=device)
     logprob = torch.zeros(batch, device=device)
     # Rows still decoding; a finished sentence leaves the batch, so the model only runs
     # on live ones (garbage input makes some rows run to the length limit).
@@ -212,7 +212,7 @@ def beam_search(
     # Only the first beam of each sentence is alive at the start.
     scores = torch.full((batch, k), float("-inf"), device=device)
     scores[:, 0] = 0.0
-    prev = torch.full((batch * k,), cfg.bos_id, dtype=torch.long, device=device)
+    prev = torch.full((batch * k,), cfg.start_id, dtype=torch.long, device=device)
     hist_tokens = torch.zeros(batch * k, 0, dtype=torch.long, device=device)
     hist_attn = torch.zeros(batch * k, 0, src_len, device=device)
     hist_layers = None

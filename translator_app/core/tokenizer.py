@@ -17,6 +17,7 @@ from pathlib import Path
 import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+SPM_FILE = "spm.model"
 Span = tuple[int, int]
 REPLACEMENT = "\ufffd"
 
@@ -107,9 +108,13 @@ class Tokenizer:
         """Ids (no BOS/EOS), pieces and character spans of ``text``."""
         return _pieces_from_proto(self.sp.encode(text, out_type="proto"), text)
 
-    def encode_ids(self, texts: Sequence[str]) -> list[list[int]]:
-        """Fast batch encoding to ids (training)."""
+    def encode_ids(self, texts: Sequence[str], side: str = "source") -> list[list[int]]:
+        """Fast batch encoding to ids (training). One joint model serves both sides."""
         return self.sp.encode(list(texts), out_type=int)
+
+    def files(self) -> dict[str, bytes]:
+        """The files a bundle or checkpoint stores to rebuild this tokenizer."""
+        return {SPM_FILE: self.model_proto}
 
     def decode(self, ids: Iterable[int]) -> Pieces:
         """Text as SentencePiece detokenises it, with pieces and their spans in that text.

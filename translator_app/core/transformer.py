@@ -1,4 +1,8 @@
-"""Transformer encoder-decoder (Vaswani et al. 2017), pre-norm, tied embeddings.
+"""Transformer encoder-decoder (Vaswani et al. 2017) with tied embeddings.
+
+Our own models are pre-norm with ReLU; the configuration also describes Marian's
+Transformer (the OPUS-MT models): post-norm, SiLU feed-forward, sines-then-cosines
+positions, an output bias and decoding that starts from the padding id.
 
 Incremental decoding keeps, per decoder layer, the self-attention keys/values of the
 prefix and the cross-attention keys/values of the source in the decoding state, so a
@@ -27,6 +31,21 @@ def sinusoidal_table(length: int, dim: int) -> torch.Tensor:
     table[:, 0::2] = torch.sin(position * div)
     table[:, 1::2] = torch.cos(position * div[: dim // 2])
     return table
+
+
+def sinusoidal_halves_table(length: int, dim: int) -> torch.Tensor:
+    """Marian's positions: the sines of all frequencies, then their cosines (for an odd
+    ``dim`` one more sine than cosines). Computed in float64 as Marian's converter does."""
+    position = torch.arange(length, dtype=torch.float64).unsqueeze(1)
+    n_sin, n_cos = (dim + 1) // 2, dim // 2
+    freq = torch.pow(10000.0, -2 * torch.arange(n_sin, dtype=torch.float64) / dim)
+    return torch.cat(
+        [torch.sin(position * freq), torch.cos(position * freq[:n_cos])], dim=1
+    ).float()
+
+
+POSITION_TABLES = {"sinusoidal": sinusoidal_table, "sinusoidal_halves": sinusoidal_halves_table}
+ACTIVATIONS = {"relu": nn.ReLU, "silu": nn.SiLU, "gelu": nn.GELU}
 
 
 class MultiHeadAttention(nn.Module):
@@ -78,10 +97,13 @@ class MultiHeadAttention(nn.Module):
 
 
 class FeedForward(nn.Module):
-    def __init__(self, d_model: int, ff_dim: int, dropout: float) -> None:
+    def __init__(self, d_model: int, ff_dim: int, dropout: float, activation: str = "relu") -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Linear(d_model, ff_dim), nn.ReLU(), nn.Dropout(dropout), nn.Linear(ff_dim, d_model)
+            nn.Linear(d_model, ff_dim),
+            ACTIVATIONS[activation](),
+            nn.Dropout(dropout),
+            nn.Linear(ff_dim, d_model),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -91,28 +113,34 @@ class FeedForward(nn.Module):
 class EncoderLayer(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
+        self.pre = cfg.norm == "pre"
         self.norm1 = nn.LayerNorm(cfg.d_model)
         self.attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.dropout)
         self.norm2 = nn.LayerNorm(cfg.d_model)
-        self.ff = FeedForward(cfg.d_model, cfg.ff_dim, cfg.dropout)
+        self.ff = FeedForward(cfg.d_model, cfg.ff_dim, cfg.dropout, cfg.activation)
         self.drop = nn.Dropout(cfg.dropout)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        h = self.norm1(x)
-        k, v = self.attn.keys_values(h)
-        x = x + self.drop(self.attn(h, k, v, mask)[0])
-        return x + self.drop(self.ff(self.norm2(x)))
+        if self.pre:
+            h = self.norm1(x)
+            k, v = self.attn.keys_values(h)
+            x = x + self.drop(self.attn(h, k, v, mask)[0])
+            return x + self.drop(self.ff(self.norm2(x)))
+        k, v = self.attn.keys_values(x)
+        x = self.norm1(x + self.drop(self.attn(x, k, v, mask)[0]))
+        return self.norm2(x + self.drop(self.ff(x)))
 
 
 class DecoderLayer(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
+        self.pre = cfg.norm == "pre"
         self.norm1 = nn.LayerNorm(cfg.d_model)
         self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.dropout)
         self.norm2 = nn.LayerNorm(cfg.d_model)
         self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.dropout)
         self.norm3 = nn.LayerNorm(cfg.d_model)
-        self.ff = FeedForward(cfg.d_model, cfg.ff_dim, cfg.dropout)
+        self.ff = FeedForward(cfg.d_model, cfg.ff_dim, cfg.dropout, cfg.activation)
         self.drop = nn.Dropout(cfg.dropout)
 
     def forward(
@@ -131,14 +159,24 @@ class DecoderLayer(nn.Module):
         Returns the output [B, T, D], the cross-attention weights [B, H, T, S] (or
         None) and the self-attention keys/values of prefix + x, the next step's cache.
         """
-        h = self.norm1(x)
+        # Pre-norm: each sublayer reads norm(x) and adds to x. Post-norm: each sublayer
+        # reads x and the sum is normalised.
+        pre = self.norm1 if self.pre else nn.Identity()
+        h = pre(x)
         k, v = self.self_attn.keys_values(h)
         if past_k is not None:
             k, v = torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2)
         x = x + self.drop(self.self_attn(h, k, v, self_mask)[0])
-        ctx, weights = self.cross_attn(self.norm2(x), cross_k, cross_v, cross_mask, need_weights)
+        if not self.pre:
+            x = self.norm1(x)
+        ctx, weights = self.cross_attn(
+            self.norm2(x) if self.pre else x, cross_k, cross_v, cross_mask, need_weights
+        )
         x = x + self.drop(ctx)
-        return x + self.drop(self.ff(self.norm3(x))), weights, k, v
+        if self.pre:
+            return x + self.drop(self.ff(self.norm3(x))), weights, k, v
+        x = self.norm2(x)
+        return self.norm3(x + self.drop(self.ff(x))), weights, k, v
 
 
 class TransformerSeq2Seq(EncoderDecoder):
@@ -150,19 +188,29 @@ class TransformerSeq2Seq(EncoderDecoder):
         if cfg.positions == "learned":
             self.pos_embedding = nn.Embedding(cfg.max_positions, cfg.d_model)
         else:
-            self.register_buffer(
-                "pos_table", sinusoidal_table(cfg.max_positions, cfg.d_model), persistent=False
-            )
+            table = POSITION_TABLES[cfg.positions](cfg.max_positions, cfg.d_model)
+            self.register_buffer("pos_table", table, persistent=False)
         self.drop = nn.Dropout(cfg.dropout)
         self.enc_layers = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.enc_layers))
-        self.enc_norm = nn.LayerNorm(cfg.d_model)
         self.dec_layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.dec_layers))
-        self.dec_norm = nn.LayerNorm(cfg.d_model)
-        self.output = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
+        # Pre-norm stacks end in a norm; post-norm layers already end in one.
+        if cfg.norm == "pre":
+            self.enc_norm = nn.LayerNorm(cfg.d_model)
+            self.dec_norm = nn.LayerNorm(cfg.d_model)
+        else:
+            self.enc_norm = self.dec_norm = nn.Identity()
+        self.output = nn.Linear(cfg.d_model, cfg.vocab_size, bias=cfg.output_bias)
+        if cfg.output_bias:
+            nn.init.zeros_(self.output.bias)
         if cfg.tie_embeddings:
             self.output.weight = self.embedding.weight
-        self.scale = math.sqrt(cfg.d_model)
+        self.scale = math.sqrt(cfg.d_model) if cfg.scale_embeddings else 1.0
         self.align_layer = cfg.alignment_layer_index
+        self.align_head = cfg.alignment_head
+
+    def _alignment(self, weights: torch.Tensor) -> torch.Tensor:
+        """[B, H, T, S] -> [B, T, S]: the alignment head, or the heads' mean."""
+        return weights.mean(1) if self.align_head < 0 else weights[:, self.align_head]
 
     def _embed(self, tokens: torch.Tensor, offset: int = 0) -> torch.Tensor:
         """tokens: [B, T] -> [B, T, D]; positions must fit max_positions (the
@@ -211,7 +259,7 @@ class TransformerSeq2Seq(EncoderDecoder):
             new_state[f"cross_k{i}"], new_state[f"cross_v{i}"] = ck, cv
             per_layer.append(weights)
         logits = self.output(self.dec_norm(x))[:, 0]
-        align = per_layer[self.align_layer][:, :, 0].mean(1)  # heads averaged: [B, S]
+        align = self._alignment(per_layer[self.align_layer])[:, 0]  # [B, S]
         layers = torch.stack([w[:, :, 0] for w in per_layer], 1) if all_layers else None
         return StepOutput(logits, align, layers, new_state)
 
@@ -227,5 +275,5 @@ class TransformerSeq2Seq(EncoderDecoder):
             need = i == self.align_layer
             x, weights, _, _ = layer(x, None, None, causal, ck, cv, cross_mask, need)
             if weights is not None:
-                align = weights.mean(1)
+                align = self._alignment(weights)
         return self.output(self.dec_norm(x)), align

@@ -1,0 +1,213 @@
+"""Importing Marian (OPUS-MT) models: tiny random MarianMTModels built with transformers
+(a test-only dependency) must give the same logits and the same greedy and beam outputs
+after import."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+import sentencepiece as spm
+import torch
+
+from translator_app.core.marian import MarianImportError, load_marian_model
+from translator_app.core.search import beam_search, greedy_search
+
+transformers = pytest.importorskip("transformers")
+
+GERMAN = [
+    "Der Hund läuft schnell über die Straße.",
+    "Ich habe heute leider keine Zeit.",
+    "Das Wetter soll morgen schön werden.",
+    "Wir treffen uns am Bahnhof.",
+] * 5
+ENGLISH = [
+    "The dog runs quickly across the street.",
+    "Unfortunately I have no time today.",
+    "The weather is supposed to be nice tomorrow.",
+    "We meet at the station.",
+] * 5
+SENTENCES = ["Der Hund läuft.", "Ich habe keine Zeit.", "Wir treffen uns morgen am Bahnhof."]
+
+CONFIGS = [
+    {"d_model": 32, "encoder_layers": 2, "decoder_layers": 2, "heads": 4, "ffn": 64},
+    {"d_model": 33, "encoder_layers": 3, "decoder_layers": 1, "heads": 3, "ffn": 40},
+    {"d_model": 24, "encoder_layers": 1, "decoder_layers": 3, "heads": 2, "ffn": 48},
+]
+
+
+def tiny_spm(lines: list[str], size: int) -> bytes:
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines),
+        model_writer=out,
+        vocab_size=size,
+        model_type="unigram",
+        character_coverage=1.0,
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
+    return out.getvalue()
+
+
+def marian_vocab(*protos: bytes) -> dict[str, int]:
+    """As OPUS-MT builds it: </s> 0, <unk> 1, the pieces of both models, <pad> last."""
+    vocab = {"</s>": 0, "<unk>": 1}
+    for proto in protos:
+        sp = spm.SentencePieceProcessor(model_proto=proto)
+        for i in range(sp.vocab_size()):
+            piece = sp.id_to_piece(i)
+            if piece not in vocab and piece not in ("<s>", "<unk>", "</s>"):
+                vocab[piece] = len(vocab)
+    vocab["<pad>"] = len(vocab)
+    return vocab
+
+
+def make_hf_model(folder: Path, shape: dict, seed: int = 0, layout: str = "safetensors"):
+    """A random MarianMTModel with its tokenizer files, saved as Hugging Face does."""
+    folder.mkdir(parents=True, exist_ok=True)
+    src, tgt = tiny_spm(GERMAN, 60), tiny_spm(ENGLISH, 50)
+    vocab = marian_vocab(src, tgt)
+    (folder / "source.spm").write_bytes(src)
+    (folder / "target.spm").write_bytes(tgt)
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False))
+    config = transformers.MarianConfig(
+        vocab_size=len(vocab),
+        d_model=shape["d_model"],
+        encoder_layers=shape["encoder_layers"],
+        decoder_layers=shape["decoder_layers"],
+        encoder_attention_heads=shape["heads"],
+        decoder_attention_heads=shape["heads"],
+        encoder_ffn_dim=shape["ffn"],
+        decoder_ffn_dim=shape["ffn"],
+        max_position_embeddings=128,
+        activation_function="swish",
+        pad_token_id=vocab["<pad>"],
+        eos_token_id=0,
+        decoder_start_token_id=vocab["<pad>"],
+        scale_embedding=True,
+        dropout=0.0,
+        attention_dropout=0.0,
+        activation_dropout=0.0,
+    )
+    torch.manual_seed(seed)
+    model = transformers.MarianMTModel(config).eval()
+    with torch.no_grad():  # a random, non-zero output bias, so that its import is tested
+        model.final_logits_bias.normal_(0, 0.5)
+        for name, p in model.named_parameters():
+            if "embed_positions" not in name:  # fixed sinusoids, not learned
+                p.add_(torch.randn_like(p) * 0.05)
+    if layout == "safetensors":
+        model.save_pretrained(folder)
+    else:
+        model.config.save_pretrained(folder)
+        torch.save(model.state_dict(), folder / "pytorch_model.bin")
+    return model, vocab
+
+
+def encode_source(tokenizer, texts):
+    rows = [list(tokenizer.encode(t).ids) + [tokenizer.eos_id] for t in texts]
+    width = max(map(len, rows))
+    ids = torch.full((len(rows), width), tokenizer.pad_id)
+    for i, r in enumerate(rows):
+        ids[i, : len(r)] = torch.tensor(r)
+    return ids, ids != tokenizer.pad_id
+
+
+@pytest.mark.parametrize("shape", CONFIGS)
+@pytest.mark.parametrize("layout", ["safetensors", "bin"])
+def test_imported_model_gives_the_same_logits(tmp_path, shape, layout):
+    hf, vocab = make_hf_model(tmp_path / "hf", shape, layout=layout)
+    ours, tokenizer = load_marian_model(tmp_path / "hf")
+    src, mask = encode_source(tokenizer, SENTENCES)
+    tgt_in = torch.tensor([[vocab["<pad>"], 5, 9, 7, 3, 11]] * len(SENTENCES))
+    with torch.no_grad():
+        want = hf(input_ids=src, attention_mask=mask.long(), decoder_input_ids=tgt_in).logits
+        got, _ = ours(src, mask, tgt_in)
+    assert got.shape == want.shape
+    assert torch.allclose(got, want, atol=1e-4), (got - want).abs().max()
+    # Incremental decoding (the key/value caches search uses) gives the same logits.
+    with torch.no_grad():
+        state = ours.start(src, mask)
+        for t in range(tgt_in.size(1)):
+            out = ours.step(state, tgt_in[:, t])
+            state = out.state
+            assert torch.allclose(out.logits, want[:, t], atol=1e-4), t
+    # The tokenizer agrees with Hugging Face's Marian tokenizer on the source side.
+    hf_tok = transformers.MarianTokenizer(
+        str(tmp_path / "hf" / "source.spm"),
+        str(tmp_path / "hf" / "target.spm"),
+        str(tmp_path / "hf" / "vocab.json"),
+    )
+    for text in SENTENCES:
+        assert hf_tok(text)["input_ids"] == list(tokenizer.encode(text).ids) + [0]
+
+
+@pytest.mark.parametrize("shape", CONFIGS[:2])
+def test_imported_model_searches_like_hugging_face(tmp_path, shape):
+    hf, vocab = make_hf_model(tmp_path / "hf", shape, seed=1)
+    ours, tokenizer = load_marian_model(tmp_path / "hf")
+    src, mask = encode_source(tokenizer, SENTENCES)
+    blocked = [[vocab["<pad>"]], [vocab["<unk>"]]]  # our search never emits these
+    max_new = 12
+    common = dict(
+        input_ids=src,
+        attention_mask=mask.long(),
+        max_new_tokens=max_new,
+        min_new_tokens=0,
+        bad_words_ids=blocked,
+        do_sample=False,
+        length_penalty=0.0,
+        forced_eos_token_id=vocab["</s>"],  # EOS at the length limit, as our search does
+    )
+    with torch.no_grad():
+        greedy_hf = hf.generate(num_beams=1, **common)
+        beam_hf = hf.generate(num_beams=4, early_stopping=True, **common)
+        greedy = greedy_search(ours, src, mask, max_len_a=0.0, max_len_b=max_new)
+        beam = beam_search(
+            ours, src, mask, beam_size=4, max_len_a=0.0, max_len_b=max_new, alpha=0.0
+        )
+
+    def strip(row):
+        return [int(t) for t in row[1:] if int(t) != vocab["<pad>"]]
+
+    greedy_ids = [list(h[0].tokens) for h in greedy]
+    assert greedy_ids == [strip(r) for r in greedy_hf]
+    beam_ids = [list(h[0].tokens) for h in beam]
+    assert beam_ids == [strip(r) for r in beam_hf]
+
+
+class _Marker:
+    """Unpickling this would create a file: the proof that code ran."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (Path(self.path),))
+
+
+def test_a_hostile_bin_is_refused_and_runs_nothing(tmp_path):
+    make_hf_model(tmp_path / "hf", CONFIGS[0], layout="bin")
+    marker = tmp_path / "pwned"
+    with open(tmp_path / "hf" / "pytorch_model.bin", "wb") as f:
+        pickle.dump({"model.shared.weight": _Marker(str(marker))}, f)
+    with pytest.raises(MarianImportError) as e:
+        load_marian_model(tmp_path / "hf")
+    assert "pytorch_model.bin" in str(e.value)
+    assert not marker.exists()
+
+
+def test_wrong_shapes_and_missing_files_name_the_file(tmp_path):
+    make_hf_model(tmp_path / "hf", CONFIGS[0])
+    cfg = json.loads((tmp_path / "hf" / "config.json").read_text())
+    cfg["d_model"] = 64
+    (tmp_path / "hf" / "config.json").write_text(json.dumps(cfg))
+    with pytest.raises(MarianImportError, match="model.safetensors.*shape"):
+        load_marian_model(tmp_path / "hf")
+    (tmp_path / "hf" / "target.spm").unlink()
+    with pytest.raises(MarianImportError, match="target.spm: is missing"):
+        load_marian_model(tmp_path / "hf")

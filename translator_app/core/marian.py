@@ -1,0 +1,358 @@
+"""Import published Marian models (OPUS-MT, Helsinki-NLP) as ordinary bundles.
+
+Two layouts are read, both without running any code from the download:
+
+* a Hugging Face folder: ``config.json``, ``model.safetensors`` (or ``pytorch_model.bin``,
+  read with ``torch.load(weights_only=True)``), ``source.spm``, ``target.spm``,
+  ``vocab.json``;
+* an OPUS-MT release folder or zip: ``*.npz`` (read with ``allow_pickle=False``),
+  ``source.spm``, ``target.spm``, ``*.vocab.yml`` and ``decoder.yml`` (see
+  :mod:`.marian_npz`).
+
+The network is our Transformer configured as Marian's (post-norm, SiLU, sines-then-cosines
+positions, output bias, decoding from the padding id); sizes come from the download's own
+configuration. Every problem is one :class:`MarianImportError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from .config import ConfigError, ModelConfig
+from .limits import MAX_CONFIG_BYTES, MAX_SPM_BYTES
+from .model import build_model
+from .pair_tokenizer import (
+    SOURCE_SPM_FILE,
+    TARGET_SPM_FILE,
+    VOCAB_FILE,
+    PairTokenizer,
+    VocabularyError,
+)
+
+HF_CONFIG = "config.json"
+HF_SAFETENSORS = "model.safetensors"
+HF_BIN = "pytorch_model.bin"
+MAX_WEIGHTS_BYTES = 4 * 1024**3  # opus-mt-de-en is 298 MB; "big" models about 900 MB
+ACTIVATIONS = {"swish": "silu", "silu": "silu", "relu": "relu", "gelu": "gelu"}
+# Marian trains its guided alignment on the first head of the last decoder layer
+# (--transformer-guided-alignment-layer last); the import measures it (alignment_choice).
+GUIDED_LAYER, GUIDED_HEAD = -1, 0
+
+
+class MarianImportError(Exception):
+    """A download that cannot be imported; ``str()`` names the file and the problem."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``; a missing, unreadable or oversized file is one clear error."""
+    if not path.is_file():
+        raise MarianImportError(path, "is missing from the model folder")
+    if path.stat().st_size > limit:
+        raise MarianImportError(path, f"is larger than {limit // 1024**2} MB; refused")
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise MarianImportError(path, f"cannot be read ({e.strerror or e})") from None
+
+
+def pair_tokenizer(source: bytes, target: bytes, vocab: bytes, folder: Path) -> PairTokenizer:
+    try:
+        return PairTokenizer(source, target, vocab)
+    except VocabularyError as e:
+        raise MarianImportError(folder / VOCAB_FILE, str(e)) from None
+    except (RuntimeError, OSError) as e:  # SentencePiece refuses a corrupt model
+        raise MarianImportError(
+            folder, f"source.spm or target.spm is not a SentencePiece model ({e})"
+        ) from None
+
+
+def marian_config(
+    *,
+    vocab_size: int,
+    d_model: int,
+    enc_layers: int,
+    dec_layers: int,
+    n_heads: int,
+    ff_dim: int,
+    max_positions: int,
+    activation: str,
+    scale_embeddings: bool,
+    tokenizer: PairTokenizer,
+    where: Path,
+) -> ModelConfig:
+    """Our Transformer configured as Marian's, from sizes read off the download."""
+    if activation not in ACTIVATIONS:
+        raise MarianImportError(
+            where, f"uses the activation {activation!r}; supported: {', '.join(ACTIVATIONS)}"
+        )
+    if tokenizer.vocab_size > vocab_size:
+        raise MarianImportError(
+            where,
+            f"the vocabulary has {tokenizer.vocab_size} pieces but the model only "
+            f"{vocab_size} embeddings",
+        )
+    try:
+        return ModelConfig(
+            arch="transformer",
+            vocab_size=vocab_size,
+            pad_id=tokenizer.pad_id,
+            unk_id=tokenizer.unk_id,
+            bos_id=tokenizer.pad_id,
+            eos_id=tokenizer.eos_id,
+            dropout=0.1,
+            tie_embeddings=True,
+            enc_layers=enc_layers,
+            dec_layers=dec_layers,
+            d_model=d_model,
+            n_heads=n_heads,
+            ff_dim=ff_dim,
+            positions="sinusoidal_halves",
+            max_positions=max_positions,
+            alignment_layer=GUIDED_LAYER,
+            alignment_head=GUIDED_HEAD,
+            norm="post",
+            activation=ACTIVATIONS[activation],
+            scale_embeddings=scale_embeddings,
+            output_bias=True,
+            decoder_start="pad",
+        )
+    except ConfigError as e:
+        raise MarianImportError(where, str(e)) from None
+
+
+def expected_shapes(config: ModelConfig) -> dict[str, tuple[int, ...]]:
+    """Our state-dict names and shapes for ``config``, built on the meta device (nothing
+    allocated), without the tied output weight."""
+    with torch.device("meta"):
+        model = build_model(config)
+    return {k: tuple(v.shape) for k, v in model.state_dict().items() if k != "output.weight"}
+
+
+def check_shapes(
+    state: dict[str, Any], config: ModelConfig, where: Path, shape=lambda t: tuple(t.shape)
+) -> None:
+    """Every tensor the config needs is there with its shape, and nothing else."""
+    want = expected_shapes(config)
+    missing = sorted(set(want) - set(state))
+    extra = sorted(set(state) - set(want))
+    if missing or extra:
+        parts = [f"missing {', '.join(missing[:4])}"] if missing else []
+        parts += [f"unexpected {', '.join(extra[:4])}"] if extra else []
+        raise MarianImportError(
+            where, "weights do not match the configuration: " + "; ".join(parts)
+        )
+    for name, size in want.items():
+        if tuple(shape(state[name])) != size:
+            raise MarianImportError(
+                where,
+                f"tensor for {name} has shape {tuple(shape(state[name]))}, the configuration "
+                f"implies {size}",
+            )
+
+
+# ---------------------------------------------------------------- Hugging Face layout
+# Hugging Face names (after "model.") -> ours, per layer; k and v are stacked into kv_proj.
+_HF_ENCODER = {
+    "self_attn.q_proj": "attn.q_proj",
+    "self_attn.out_proj": "attn.out_proj",
+    "self_attn_layer_norm": "norm1",
+    "fc1": "ff.net.0",
+    "fc2": "ff.net.3",
+    "final_layer_norm": "norm2",
+}
+_HF_DECODER = {
+    "self_attn.q_proj": "self_attn.q_proj",
+    "self_attn.out_proj": "self_attn.out_proj",
+    "self_attn_layer_norm": "norm1",
+    "encoder_attn.q_proj": "cross_attn.q_proj",
+    "encoder_attn.out_proj": "cross_attn.out_proj",
+    "encoder_attn_layer_norm": "norm2",
+    "fc1": "ff.net.0",
+    "fc2": "ff.net.3",
+    "final_layer_norm": "norm3",
+}
+_HF_KV = {
+    "encoder": {"self_attn": "attn"},
+    "decoder": {"self_attn": "self_attn", "encoder_attn": "cross_attn"},
+}
+_EMBEDDINGS = (
+    "shared.weight",
+    "encoder.embed_tokens.weight",
+    "decoder.embed_tokens.weight",
+    "lm_head.weight",
+)
+
+
+def hf_config(folder: Path, tokenizer: PairTokenizer) -> ModelConfig:
+    path = folder / HF_CONFIG
+    try:
+        cfg = json.loads(read_limited(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise MarianImportError(path, f"is not a JSON file ({e})") from None
+    if not isinstance(cfg, dict):
+        raise MarianImportError(path, "must hold a JSON object")
+    kind = cfg.get("model_type")
+    if kind != "marian":
+        raise MarianImportError(path, f"describes a {kind!r} model, not a Marian one")
+
+    def get(key: str, kind=int):
+        value = cfg.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise MarianImportError(path, f"{key} is {value!r}, expected a {kind.__name__}")
+        return value
+
+    for a, b in (
+        ("encoder_attention_heads", "decoder_attention_heads"),
+        ("encoder_ffn_dim", "decoder_ffn_dim"),
+    ):
+        if get(a) != get(b):
+            raise MarianImportError(path, f"{a} and {b} differ; not supported")
+    if not cfg.get("share_encoder_decoder_embeddings", True) or not cfg.get(
+        "tie_word_embeddings", True
+    ):
+        raise MarianImportError(
+            path, "has separate source and target embeddings; only shared ones are supported"
+        )
+    if cfg.get("normalize_before", False) or cfg.get("normalize_embedding", False):
+        raise MarianImportError(path, "uses pre-norm or embedding norm; not a Marian layout")
+    for key, want in (
+        ("pad_token_id", tokenizer.pad_id),
+        ("eos_token_id", tokenizer.eos_id),
+        ("decoder_start_token_id", tokenizer.pad_id),
+    ):
+        if key in cfg and cfg[key] != want:
+            raise MarianImportError(path, f"{key} is {cfg[key]!r}, vocab.json says {want}")
+    return marian_config(
+        vocab_size=get("vocab_size"),
+        d_model=get("d_model"),
+        enc_layers=get("encoder_layers"),
+        dec_layers=get("decoder_layers"),
+        n_heads=get("encoder_attention_heads"),
+        ff_dim=get("encoder_ffn_dim"),
+        max_positions=get("max_position_embeddings"),
+        activation=get("activation_function", str),
+        scale_embeddings=bool(cfg.get("scale_embedding", True)),
+        tokenizer=tokenizer,
+        where=path,
+    )
+
+
+def _hf_tensors(folder: Path, config: ModelConfig) -> tuple[dict[str, torch.Tensor], Path]:
+    """The weights file's tensors (names without "model."). Shapes are checked against the
+    config (from the header, for safetensors) before the values are used."""
+    st, pt = folder / HF_SAFETENSORS, folder / HF_BIN
+    if st.is_file():
+        from safetensors import SafetensorError, safe_open
+
+        read_limited_size(st)
+        try:
+            with safe_open(str(st), framework="pt") as f:
+                names = list(f.keys())
+                shapes = {n: tuple(f.get_slice(n).get_shape()) for n in names}
+                _check_hf_shapes(shapes, config, st)
+                tensors = {n: f.get_tensor(n) for n in names}
+        except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+            raise MarianImportError(st, f"weights are truncated or corrupt ({e})") from None
+        return _strip(tensors), st
+    if pt.is_file():
+        read_limited_size(pt)
+        try:
+            # weights_only: tensors and plain containers only; a pickle that would run
+            # code is refused by torch.load itself. mmap: nothing is read before the check.
+            raw = torch.load(pt, map_location="cpu", weights_only=True, mmap=True)
+        except Exception as e:  # noqa: BLE001 - any refusal of torch.load is the same error
+            raise MarianImportError(
+                pt, f"is not a plain weights file; refused ({str(e).splitlines()[0][:200]})"
+            ) from None
+        if not isinstance(raw, dict) or not all(torch.is_tensor(v) for v in raw.values()):
+            raise MarianImportError(pt, "does not hold a mapping of names to tensors")
+        _check_hf_shapes({n: tuple(t.shape) for n, t in raw.items()}, config, pt)
+        return _strip(raw), pt
+    raise MarianImportError(folder, f"holds neither {HF_SAFETENSORS} nor {HF_BIN}")
+
+
+def read_limited_size(path: Path) -> None:
+    if path.stat().st_size > MAX_WEIGHTS_BYTES:
+        raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
+
+
+def _strip(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {n.removeprefix("model."): t for n, t in tensors.items()}
+
+
+def _check_hf_shapes(shapes: dict[str, tuple], config: ModelConfig, where: Path) -> None:
+    fake = convert_hf({n: torch.empty(s, device="meta") for n, s in _strip(shapes).items()}, where)
+    fake.setdefault("output.bias", torch.empty(config.vocab_size, device="meta"))
+    check_shapes(fake, config, where)
+
+
+def convert_hf(tensors: dict[str, torch.Tensor], where: Path) -> dict[str, torch.Tensor]:
+    """Hugging Face Marian names -> ours. Unknown names are kept as they are, so that the
+    shape check reports them."""
+    out: dict[str, torch.Tensor] = {}
+    emb = next((tensors[n] for n in _EMBEDDINGS if n in tensors), None)
+    if emb is None:
+        raise MarianImportError(where, "holds no embedding matrix (shared.weight)")
+    out["embedding.weight"] = emb
+    used = set(_EMBEDDINGS) | {"encoder.embed_positions.weight", "decoder.embed_positions.weight"}
+    if "final_logits_bias" in tensors:
+        out["output.bias"] = tensors["final_logits_bias"].reshape(-1)
+        used.add("final_logits_bias")
+    for side, table, ours in (
+        ("encoder", _HF_ENCODER, "enc_layers"),
+        ("decoder", _HF_DECODER, "dec_layers"),
+    ):
+        layer = 0
+        while f"{side}.layers.{layer}.fc1.weight" in tensors:
+            pre = f"{side}.layers.{layer}."
+            for hf, mine in table.items():
+                for p in ("weight", "bias"):
+                    if pre + f"{hf}.{p}" in tensors:
+                        out[f"{ours}.{layer}.{mine}.{p}"] = tensors[pre + f"{hf}.{p}"]
+                        used.add(pre + f"{hf}.{p}")
+            for hf, mine in _HF_KV[side].items():
+                for p in ("weight", "bias"):
+                    k, v = pre + f"{hf}.k_proj.{p}", pre + f"{hf}.v_proj.{p}"
+                    if k in tensors and v in tensors:
+                        out[f"{ours}.{layer}.{mine}.kv_proj.{p}"] = torch.cat(
+                            [tensors[k], tensors[v]], 0
+                        )
+                        used.update((k, v))
+            layer += 1
+    for name, t in tensors.items():
+        if name not in used and not name.startswith(("encoder.layers.", "decoder.layers.")):
+            out[name] = t  # reported as unexpected by check_shapes
+    return out
+
+
+def read_hf_folder(folder: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], PairTokenizer]:
+    tokenizer = pair_tokenizer(
+        read_limited(folder / SOURCE_SPM_FILE, MAX_SPM_BYTES),
+        read_limited(folder / TARGET_SPM_FILE, MAX_SPM_BYTES),
+        read_limited(folder / VOCAB_FILE, MAX_CONFIG_BYTES * 4),
+        folder,
+    )
+    config = hf_config(folder, tokenizer)
+    tensors, where = _hf_tensors(folder, config)
+    state = convert_hf(tensors, where)
+    if "output.bias" not in state:  # older exports keep the bias at zero and omit it
+        state["output.bias"] = torch.zeros(config.vocab_size)
+    check_shapes(state, config, where)
+    return config, {k: v.float().contiguous() for k, v in state.items()}, tokenizer
+
+
+def load_marian_model(folder: str | Path):
+    """(model in eval mode, tokenizer) from a Hugging Face Marian folder."""
+    config, state, tokenizer = read_hf_folder(Path(folder))
+    model = build_model(config)
+    model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
+    return model.eval(), tokenizer
