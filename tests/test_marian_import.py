@@ -211,3 +211,60 @@ def test_wrong_shapes_and_missing_files_name_the_file(tmp_path):
     (tmp_path / "hf" / "target.spm").unlink()
     with pytest.raises(MarianImportError, match="target.spm: is missing"):
         load_marian_model(tmp_path / "hf")
+
+
+def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
+    """The whole path a user takes: import, translate with alignments, fine-tune a few
+    steps (the imported tokenizers and architecture kept), and load the result."""
+    from trainer import cli
+    from translator_app.core import Translator, load_bundle
+    from translator_app.core.pair_tokenizer import PairTokenizer
+
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
+    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
+    make_hf_model(tmp_path / "hf", CONFIGS[0])
+    assert cli.main(["import-marian", str(tmp_path / "hf"), "--out", str(tmp_path / "b")]) == 0
+    bundle = load_bundle(tmp_path / "b", "cpu")
+    assert isinstance(bundle.tokenizer, PairTokenizer)
+    assert bundle.config.norm == "post" and bundle.config.decoder_start == "pad"
+    assert "CC-BY 4.0" in bundle.card
+    ours, _ = load_marian_model(tmp_path / "hf")
+    for name, tensor in ours.state_dict().items():  # the bundle holds the same weights
+        assert torch.equal(bundle.model.state_dict()[name], tensor), name
+
+    translator = Translator(bundle)
+    for beam in (1, 4):
+        [t] = translator.translate(["Der Hund läuft."], beam=beam)
+        cand = t.best
+        assert cand.attention.shape == (len(cand.target_ids), len(t.source_ids))
+        assert t.source_ids[-1] == bundle.tokenizer.eos_id  # the source ends in </s>
+        assert t.source_pieces[0].startswith("▁")
+
+    data = tmp_path / "mine.tsv"
+    data.write_text(
+        "".join(f"{de}\t{en}\n" for de, en in zip(GERMAN, ENGLISH, strict=True)), "utf-8"
+    )
+    args = ["finetune", "--model", str(tmp_path / "b"), "--data", str(data)]
+    args += ["--valid", str(data), "--steps", "3", "--batch-tokens", "256", "--device", "cpu"]
+    args += ["--bf16", "off", "--out", str(tmp_path / "tuned")]
+    assert cli.main(args) == 0
+    tuned = load_bundle(tmp_path / "tuned", "cpu")
+    assert isinstance(tuned.tokenizer, PairTokenizer)
+    assert tuned.tokenizer.files() == bundle.tokenizer.files()
+    assert tuned.config == bundle.config
+    changed = [
+        n
+        for n, v in tuned.model.state_dict().items()
+        if not torch.equal(v, bundle.model.state_dict()[n])
+    ]
+    assert changed  # it trained
+    Translator(tuned).translate(["Wir treffen uns."], beam=2)
+
+
+def test_old_bundles_keep_loading_as_version_1(make_bundle):
+    from translator_app.core import load_bundle
+
+    tiny_bundle = make_bundle()
+    info = json.loads((tiny_bundle / "config.json").read_text())
+    assert info["format_version"] == 1 and info["tokenizer"]["type"] == "sentencepiece"
+    assert load_bundle(tiny_bundle, "cpu").config.norm == "pre"

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import torch
 
+from translator_app.core.pair_tokenizer import tokenizer_from_files
 from translator_app.core.paths import write_atomic
+from translator_app.core.tokenizer import SPM_FILE
 
 CHECKPOINT_FORMAT = "translator-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -57,9 +59,29 @@ def load_checkpoint(path: Path) -> dict:
     return ckpt
 
 
-def checkpoint_spm(ckpt: dict) -> bytes:
-    """The SentencePiece model a checkpoint was trained with (stored as uint8 tensor)."""
-    return bytes(ckpt["spm"].numpy().tobytes())
+def tokenizer_payload(tokenizer) -> dict:
+    """What a checkpoint stores of its tokenizer: the joint model under "spm" (as every
+    checkpoint did), other tokenizers' files under "tokenizer_files"; uint8 tensors, which
+    ``torch.load(weights_only=True)`` reads."""
+
+    def as_tensor(data: bytes) -> torch.Tensor:
+        return torch.frombuffer(bytearray(data), dtype=torch.uint8)
+
+    files = tokenizer.files()
+    if list(files) == [SPM_FILE]:
+        return {"spm": as_tensor(files[SPM_FILE])}
+    return {"tokenizer_files": {name: as_tensor(data) for name, data in files.items()}}
+
+
+def checkpoint_tokenizer_files(ckpt: dict) -> dict[str, bytes]:
+    if "tokenizer_files" in ckpt:
+        return {n: bytes(t.numpy().tobytes()) for n, t in ckpt["tokenizer_files"].items()}
+    return {SPM_FILE: bytes(ckpt["spm"].numpy().tobytes())}
+
+
+def checkpoint_tokenizer(ckpt: dict):
+    """The tokenizer a checkpoint was trained with."""
+    return tokenizer_from_files(checkpoint_tokenizer_files(ckpt))
 
 
 def snapshots(folder: Path) -> list[Path]:
@@ -82,9 +104,9 @@ def average_checkpoints(paths: list[Path]) -> dict:
     newest = first
     for path in paths[1:]:
         ckpt = load_checkpoint(path)
-        if ckpt["model_config"] != first["model_config"] or not torch.equal(
-            ckpt["spm"], first["spm"]
-        ):
+        if ckpt["model_config"] != first["model_config"] or checkpoint_tokenizer_files(
+            ckpt
+        ) != checkpoint_tokenizer_files(first):
             raise ValueError(f"{path}: another model or tokenizer than {paths[0]}; cannot average")
         if ckpt["model"].keys() != total.keys():
             raise ValueError(f"{path}: other parameters than {paths[0]}; cannot average")

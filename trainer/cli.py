@@ -72,6 +72,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="also drop pairs whose German side is in these test files ([data] exclude_test)",
     )
 
+    im = sub.add_parser(
+        "import-marian",
+        help="import a downloaded OPUS-MT (Marian) model as a bundle",
+        description="Read a Hugging Face Marian folder (config.json, model.safetensors or "
+        "pytorch_model.bin, source.spm, target.spm, vocab.json), e.g. Helsinki-NLP/opus-mt-de-en, "
+        "and write a bundle the app and the trainer use like any other. No code from the "
+        "download is run.",
+    )
+    im.add_argument("src", type=Path, metavar="SRC")
+    im.add_argument(
+        "--out",
+        type=Path,
+        help="bundle folder (default: in your data folder, where the app lists it)",
+    )
+    im.add_argument("--name", help="model name shown in the app (default: the folder's name)")
+    im.add_argument("--overwrite", action="store_true")
+
     ft = sub.add_parser(
         "finetune",
         help="adapt a model bundle to your parallel text",
@@ -205,6 +222,17 @@ def run_spm(args) -> int:
     return 0
 
 
+def run_import_marian(args) -> int:
+    from translator_app.core.marian import import_marian
+    from translator_app.core.paths import safe_name, user_models_dir
+
+    name = args.name or args.src.name
+    out = args.out or user_models_dir() / safe_name(name)
+    import_marian(args.src, out, name=name, overwrite=args.overwrite)
+    print(f"wrote {out}")
+    return 0
+
+
 def _lazy(name: str):
     def run(args) -> int:
         from trainer import commands
@@ -217,6 +245,7 @@ def _lazy(name: str):
 COMMANDS = {
     "spm": run_spm,
     "train": _lazy("cmd_train"),
+    "import-marian": run_import_marian,
     "finetune": _lazy("cmd_finetune"),
     "eval": _lazy("cmd_eval"),
     "average": _lazy("cmd_average"),
@@ -226,6 +255,7 @@ COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     from translator_app.core import BundleError, ConfigError
+    from translator_app.core.marian import MarianImportError
 
-    expected = (DataError, ConfigError, BundleError, ValueError, OSError)
+    expected = (DataError, ConfigError, BundleError, MarianImportError, ValueError, OSError)
     return run_main(build_parser(), COMMANDS, argv, expected)

@@ -18,7 +18,7 @@ import torch
 
 from trainer.checkpoints import (
     average_checkpoints,
-    checkpoint_spm,
+    checkpoint_tokenizer,
     load_checkpoint,
     save_checkpoint,
     snapshots,
@@ -103,7 +103,7 @@ def cmd_train(args) -> int:
     init = None
     if args.resume:
         # The checkpoint carries its tokenizer: spm.model beside it is only a copy.
-        tokenizer = Tokenizer(checkpoint_spm(load_checkpoint(out / "checkpoints" / "last.pt")))
+        tokenizer = checkpoint_tokenizer(load_checkpoint(out / "checkpoints" / "last.pt"))
     elif args.init:
         # Warm start: the bundle's weights and its tokenizer; the config's model must fit them.
         if (out / "checkpoints" / "last.pt").exists():
@@ -377,7 +377,7 @@ def export_checkpoint(
     model = build_model(cfg)
     model.load_state_dict(ckpt["model"])
     model.eval()
-    spm_bytes = checkpoint_spm(ckpt)
+    tokenizer = checkpoint_tokenizer(ckpt)
     state = json.loads(ckpt["state"])
     name = name or Path(out).name
     metrics = {"validation": state.get("last_eval", {}), **(extra_metrics or {})}
@@ -385,7 +385,7 @@ def export_checkpoint(
         metrics["averaged_steps"] = state["averaged_steps"]
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
     save_bundle(
-        out, model, spm_bytes, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite
+        out, model, tokenizer, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite
     )
     check = load_bundle(out, "cpu")
     Translator(check).translate(["Guten Morgen!"], beam=1)

@@ -105,7 +105,7 @@ def encode_pairs(pairs: Sequence[Pair], tokenizer, max_tokens: int) -> tuple[Enc
     side longer than ``max_tokens`` are dropped. Returns the data and the number dropped."""
     eos = tokenizer.eos_id
     src_ids = tokenizer.encode_ids([de for de, _ in pairs])
-    tgt_ids = tokenizer.encode_ids([en for _, en in pairs])
+    tgt_ids = tokenizer.encode_ids([en for _, en in pairs], side="target")
     src, tgt, dropped = [], [], 0
     for s, t in zip(src_ids, tgt_ids, strict=True):
         if len(s) + 1 > max_tokens or len(t) + 1 > max_tokens:

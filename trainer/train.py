@@ -26,6 +26,7 @@ from trainer.checkpoints import (
     load_checkpoint,
     save_checkpoint,
     snapshots,
+    tokenizer_payload,
 )
 from trainer.config import RunConfig
 from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding_fraction
@@ -217,8 +218,9 @@ def train(
         raise ValueError(f"only {len(batches)} batches of training data for {dist.world} processes")
     if dist.is_main:
         out.mkdir(parents=True, exist_ok=True)
-        # Atomic: a kill mid-write must not break --resume (which reads spm.model).
-        write_atomic(out / "spm.model", tokenizer.model_proto)
+        # A copy for people; --resume reads the tokenizer from the checkpoint.
+        for file_name, content in tokenizer.files().items():
+            write_atomic(out / file_name, content)
         write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
         log(
             f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
@@ -239,7 +241,7 @@ def train(
             "scheduler": scheduler.state_dict(),
             "state": json.dumps(asdict(state)),
             "rng": torch.get_rng_state(),
-            "spm": torch.frombuffer(bytearray(tokenizer.model_proto), dtype=torch.uint8),
+            **tokenizer_payload(tokenizer),
         }
 
     def checkpoint(path: Path) -> None:

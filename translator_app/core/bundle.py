@@ -3,7 +3,9 @@
     config.json        format name and version, model config, tokenizer info, search
                        defaults, and the size and SHA-256 of the two binary files
     model.safetensors  weights (safetensors: plain tensors, no code, unlike pickle)
-    spm.model          SentencePiece model (protobuf, no code)
+    spm.model          SentencePiece model (protobuf, no code); an imported Marian model
+                       has source.spm, target.spm and vocab.json instead (format
+                       version 2, see core/pair_tokenizer)
     MODEL_CARD.md      what the model is, its data, its measured scores
     metrics.json       the measured scores, machine-readable
 
@@ -39,18 +41,24 @@ from .limits import (
     parse_json,
 )
 from .model import build_model
+from .pair_tokenizer import PAIR_FILES, PairTokenizer, VocabularyError, tokenizer_from_files
 from .paths import apply_umask, export_tmp_name
 from .seq2seq import EncoderDecoder
-from .tokenizer import Tokenizer
+from .tokenizer import SPM_FILE, Tokenizer
 
 FORMAT_NAME = "de-en-attention-translator"
+# Version 1: one joint spm.model. Version 2: a tokenizer pair (imported Marian models);
+# joint-tokenizer bundles are still written as version 1, which older versions read.
 FORMAT_VERSION = 1
+PAIR_FORMAT_VERSION = 2
+READABLE_VERSIONS = (FORMAT_VERSION, PAIR_FORMAT_VERSION)
 CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"
-SPM_FILE = "spm.model"
 CARD_FILE = "MODEL_CARD.md"
 METRICS_FILE = "metrics.json"
 BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
+COMMON_FILES = (CONFIG_FILE, WEIGHTS_FILE, CARD_FILE, METRICS_FILE)
+PAIR_TYPE = "sentencepiece-pair"
 
 
 class BundleError(Exception):
@@ -148,7 +156,7 @@ def tied_aliases(model: torch.nn.Module) -> set[str]:
 def save_bundle(
     out_dir: str | Path,
     model: EncoderDecoder,
-    spm_model: bytes,
+    tokenizer: bytes | Tokenizer | PairTokenizer,
     *,
     name: str,
     card: str,
@@ -159,7 +167,11 @@ def save_bundle(
     overwrite: bool = False,
 ) -> Path:
     """Write a bundle atomically: into a temporary sibling directory, then renamed, so a
-    crash never leaves a half-written bundle under ``out_dir``."""
+    crash never leaves a half-written bundle under ``out_dir``. ``tokenizer``: a tokenizer,
+    or the bytes of a joint ``spm.model``."""
+    if isinstance(tokenizer, bytes | bytearray):
+        tokenizer = Tokenizer(bytes(tokenizer))
+    pair = isinstance(tokenizer, PairTokenizer)
     out_dir = Path(out_dir)
     if out_dir.exists() and not overwrite:
         raise BundleError(out_dir, "already exists (choose another output directory)")
@@ -176,18 +188,22 @@ def save_bundle(
             if k not in aliases
         }
         save_file(tensors, str(tmp / WEIGHTS_FILE), metadata={"format": "pt"})
-        (tmp / SPM_FILE).write_bytes(spm_model)
-        tokenizer = Tokenizer(spm_model)
+        tokenizer_files = tokenizer.files()
+        for file_name, content in tokenizer_files.items():
+            (tmp / file_name).write_bytes(content)
+        if pair:
+            tokenizer_info = {"type": PAIR_TYPE, "files": list(tokenizer_files)}
+        else:
+            tokenizer_info = {"type": "sentencepiece", "file": SPM_FILE}
         config = {
             "format": FORMAT_NAME,
-            "format_version": FORMAT_VERSION,
+            "format_version": PAIR_FORMAT_VERSION if pair else FORMAT_VERSION,
             "name": name,
             "source_language": "de",
             "target_language": "en",
             "model": model.config.to_dict(),
             "tokenizer": {
-                "type": "sentencepiece",
-                "file": SPM_FILE,
+                **tokenizer_info,
                 "vocab_size": tokenizer.vocab_size,
                 "byte_fallback": tokenizer.has_byte_fallback(),
                 "normalization": "nmt_nfkc",
@@ -197,7 +213,7 @@ def save_bundle(
             "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
             "files": {
                 f: {"bytes": (tmp / f).stat().st_size, "sha256": _sha256(tmp / f)}
-                for f in (WEIGHTS_FILE, SPM_FILE)
+                for f in (WEIGHTS_FILE, *tokenizer_files)
             },
             **(extra or {}),
         }
@@ -368,18 +384,21 @@ def load_bundle(
         raise BundleError(path, "no such model directory")
     if not path.is_dir():
         raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
-    for name in BUNDLE_FILES:
-        _inside(path, name)
-
-    cfg_path = path / CONFIG_FILE
+    cfg_path = _inside(path, CONFIG_FILE)
     cfg = _read_json(cfg_path)
     if cfg.get("format") != FORMAT_NAME:
         raise BundleError(cfg_path, f"is not a translator bundle (format {cfg.get('format')!r})")
     version = cfg.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise BundleError(
-            cfg_path, f"has format version {version!r}; this program reads version {FORMAT_VERSION}"
+            cfg_path,
+            f"has format version {version!r}; this program reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}",
         )
+    pair = (cfg.get("tokenizer") or {}).get("type") == PAIR_TYPE
+    tokenizer_names = PAIR_FILES if pair else (SPM_FILE,)
+    for name in (*COMMON_FILES, *tokenizer_names):
+        _inside(path, name)
     try:
         config = ModelConfig.from_dict(cfg.get("model"))
     except (ConfigError, TypeError) as e:
@@ -389,7 +408,7 @@ def load_bundle(
     if not isinstance(files, dict):
         raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
     for name, meta in files.items():
-        if name not in (WEIGHTS_FILE, SPM_FILE):
+        if name not in (WEIGHTS_FILE, *tokenizer_names):
             continue
         if not isinstance(meta, dict):
             raise BundleError(cfg_path, f'"files"."{name}" must be a JSON object')
@@ -405,17 +424,25 @@ def load_bundle(
             )
 
     raise_if_cancelled(should_stop)
-    spm_path = path / SPM_FILE
-    spm_bytes = _read_bounded(spm_path, MAX_SPM_BYTES)
-    if not spm_bytes:
-        raise BundleError(spm_path, "is empty; not a SentencePiece model")
+    spm_path = path / tokenizer_names[0]
+    contents = {}
+    for name in tokenizer_names:
+        contents[name] = _read_bounded(path / name, MAX_SPM_BYTES)
+        if not contents[name]:
+            raise BundleError(path / name, "is empty; not a tokenizer file")
     try:
-        tokenizer = Tokenizer(spm_bytes)
+        tokenizer = tokenizer_from_files(contents)
+    except VocabularyError as e:
+        raise BundleError(path / PAIR_FILES[-1], str(e)) from None
     except (RuntimeError, OSError) as e:
         raise BundleError(
             spm_path, f"is not a valid SentencePiece model ({_first_line(e)})"
         ) from None
-    if tokenizer.vocab_size != config.vocab_size:
+    if pair and tokenizer.vocab_size > config.vocab_size:
+        raise BundleError(
+            spm_path, f"has {tokenizer.vocab_size} pieces but the model only {config.vocab_size}"
+        )
+    if not pair and tokenizer.vocab_size != config.vocab_size:
         raise BundleError(
             spm_path, f"has {tokenizer.vocab_size} pieces but the model expects {config.vocab_size}"
         )

@@ -356,3 +356,75 @@ def load_marian_model(folder: str | Path):
     model = build_model(config)
     model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
     return model.eval(), tokenizer
+
+
+# ---------------------------------------------------------------- the bundle
+LICENCE_NOTE = (
+    "The OPUS-MT models of Helsinki-NLP are published under CC-BY 4.0: use, share and adapt "
+    "them (also commercially) with attribution. Cite: Jörg Tiedemann and Santhosh "
+    'Thottingal (2020), "OPUS-MT — Building open translation services for the World", '
+    "EAMT 2020. Check the licence in the downloaded folder for models from elsewhere."
+)
+
+
+def import_card(name: str, src: Path, config: ModelConfig, n_params: int) -> str:
+    return "\n".join(
+        [
+            f"# {name} — imported Marian model",
+            "",
+            f"Imported with `translator-train import-marian` from `{src.name}` "
+            f"(a Hugging Face Marian folder). The weights are the published ones, unchanged "
+            "apart from stacking each layer's key and value matrices; nothing from the download "
+            "was run.",
+            "",
+            "## Origin, licence and attribution",
+            "",
+            LICENCE_NOTE,
+            "",
+            "## Architecture (read from the download's configuration)",
+            "",
+            f"- Transformer, post-norm, {config.enc_layers} encoder and {config.dec_layers} "
+            f"decoder layers, d_model {config.d_model}, {config.n_heads} heads, "
+            f"feed-forward {config.ff_dim} ({config.activation}), {n_params / 1e6:.1f} M parameters",
+            f"- vocabulary of {config.vocab_size} pieces shared by source and target "
+            "(source.spm, target.spm, vocab.json)",
+            f"- alignment shown in the app: decoder layer {config.alignment_layer_index + 1}, "
+            + (
+                f"head {config.alignment_head + 1}"
+                if config.alignment_head >= 0
+                else "all heads averaged"
+            ),
+            "",
+            "No scores were measured at import: run `translator-train eval --model THIS_FOLDER "
+            "--test FILE` for them.",
+        ]
+    )
+
+
+def import_marian(
+    src: str | Path, out: str | Path, *, name: str | None = None, overwrite: bool = False
+) -> Path:
+    """Read a Marian model folder and write it as a bundle at ``out``."""
+    from .bundle import SearchDefaults, save_bundle
+
+    src = Path(src)
+    if not src.is_dir():
+        raise MarianImportError(src, "is not a folder (expected a Hugging Face Marian folder)")
+    config, state, tokenizer = read_hf_folder(src)
+    model = build_model(config)
+    model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
+    model.eval()
+    name = name or src.name
+    card = import_card(name, src, config, model.num_parameters)
+    origin = {"imported_from": src.name, "layout": "huggingface", "licence": "CC-BY-4.0"}
+    return save_bundle(
+        out,
+        model,
+        tokenizer,
+        name=name,
+        card=card,
+        metrics={},
+        search=SearchDefaults(beam=4, length_penalty=0.6),
+        extra={"origin": origin},
+        overwrite=overwrite,
+    )

@@ -17,7 +17,13 @@ from collections.abc import Iterable, Sequence
 
 import sentencepiece as spm
 
-from .tokenizer import Pieces, _pieces_from_proto, _without_replacement_chars
+from .tokenizer import (
+    SPM_FILE,
+    Pieces,
+    Tokenizer,
+    _pieces_from_proto,
+    _without_replacement_chars,
+)
 
 SOURCE_SPM_FILE = "source.spm"
 TARGET_SPM_FILE = "target.spm"
@@ -113,3 +119,13 @@ class PairTokenizer:
             TARGET_SPM_FILE: self.target_proto,
             VOCAB_FILE: self.vocab_json,
         }
+
+
+def tokenizer_from_files(files: dict[str, bytes]) -> Tokenizer | PairTokenizer:
+    """The tokenizer that :meth:`files` wrote: one joint ``spm.model``, or the pair."""
+    if SPM_FILE in files:
+        return Tokenizer(files[SPM_FILE])
+    missing = [f for f in PAIR_FILES if f not in files]
+    if missing:
+        raise ValueError(f"tokenizer files missing: {', '.join(missing)}")
+    return PairTokenizer(files[SOURCE_SPM_FILE], files[TARGET_SPM_FILE], files[VOCAB_FILE])
