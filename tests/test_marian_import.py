@@ -97,9 +97,11 @@ def make_hf_model(folder: Path, shape: dict, seed: int = 0, layout: str = "safet
     model = transformers.MarianMTModel(config).eval()
     with torch.no_grad():  # a random, non-zero output bias, so that its import is tested
         model.final_logits_bias.normal_(0, 0.5)
+        model.final_logits_bias[0, -1] = 0  # <pad>: Marian has no such row, it is zero
         for name, p in model.named_parameters():
             if "embed_positions" not in name:  # fixed sinusoids, not learned
                 p.add_(torch.randn_like(p) * 0.05)
+        model.model.shared.weight[-1] = 0
     if layout == "safetensors":
         model.save_pretrained(folder)
     else:
@@ -268,3 +270,88 @@ def test_old_bundles_keep_loading_as_version_1(make_bundle):
     info = json.loads((tiny_bundle / "config.json").read_text())
     assert info["format_version"] == 1 and info["tokenizer"]["type"] == "sentencepiece"
     assert load_bundle(tiny_bundle, "cpu").config.norm == "pre"
+
+
+def write_opus_release(hf, vocab: dict, hf_folder: Path, folder: Path) -> Path:
+    """The same model as an OPUS-MT release: Marian's names, [in, out] matrices, no <pad>."""
+    import numpy as np
+    import yaml
+
+    from translator_app.core.marian_npz import _LAYER
+
+    folder.mkdir(parents=True, exist_ok=True)
+    sd = {k.removeprefix("model."): v.detach().numpy() for k, v in hf.state_dict().items()}
+    arrays = {
+        "Wemb": sd["shared.weight"][:-1],
+        "decoder_ff_logit_out_b": sd["final_logits_bias"][:, :-1],
+    }
+    cfg = hf.config
+    for side, n in (("encoder", cfg.encoder_layers), ("decoder", cfg.decoder_layers)):
+        for i in range(n):
+            for marian, hf_name in _LAYER.items():
+                key = f"{side}.layers.{i}.{hf_name}"
+                if key in sd:
+                    a = sd[key]
+                    arrays[f"{side}_l{i + 1}_{marian}"] = a.T if a.ndim == 2 else a[None, :]
+    model_yml = yaml.safe_dump(
+        {
+            "type": "transformer",
+            "dim-emb": cfg.d_model,
+            "enc-depth": cfg.encoder_layers,
+            "dec-depth": cfg.decoder_layers,
+            "transformer-heads": cfg.encoder_attention_heads,
+            "transformer-dim-ffn": cfg.encoder_ffn_dim,
+            "transformer-ffn-activation": "swish",
+            "transformer-postprocess": "dan",
+            "transformer-preprocess": "",
+            "tied-embeddings-all": True,
+        }
+    )
+    arrays["special:model.yml"] = np.frombuffer(model_yml.encode() + b"\0", dtype=np.int8)
+    np.savez(folder / "opus.bt-2021.npz", **arrays)
+    plain = {k: v for k, v in vocab.items() if k != "<pad>"}
+    (folder / "opus.spm.vocab.yml").write_text(yaml.safe_dump(plain, allow_unicode=True))
+    (folder / "decoder.yml").write_text(
+        "models:\n  - opus.bt-2021.npz\nvocabs:\n  - opus.spm.vocab.yml\n  - opus.spm.vocab.yml\n"
+    )
+    for f in ("source.spm", "target.spm"):
+        (folder / f).write_bytes((hf_folder / f).read_bytes())
+    return folder
+
+
+@pytest.mark.parametrize("shape", CONFIGS)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_an_opus_mt_release_imports_to_the_same_model(tmp_path, shape, zipped):
+    import shutil
+
+    from translator_app.core import load_bundle
+    from translator_app.core.marian import import_marian
+
+    hf, vocab = make_hf_model(tmp_path / "hf", shape)
+    release = write_opus_release(hf, vocab, tmp_path / "hf", tmp_path / "opus-mt-de-en")
+    if zipped:
+        release = Path(shutil.make_archive(str(tmp_path / "opus-2021"), "zip", release))
+    bundle = load_bundle(import_marian(release, tmp_path / "bundle"), "cpu")
+    assert bundle.tokenizer.vocab == vocab
+    src, mask = encode_source(bundle.tokenizer, SENTENCES)
+    tgt_in = torch.tensor([[vocab["<pad>"], 5, 9, 7, 3, 11]] * len(SENTENCES))
+    with torch.no_grad():
+        want = hf(input_ids=src, attention_mask=mask.long(), decoder_input_ids=tgt_in).logits
+        got, _ = bundle.model(src, mask, tgt_in)
+    assert torch.allclose(got, want, atol=1e-4), (got - want).abs().max()
+
+
+def test_an_npz_with_object_arrays_is_refused_and_runs_nothing(tmp_path):
+    import numpy as np
+
+    from translator_app.core.marian import import_marian
+
+    hf, vocab = make_hf_model(tmp_path / "hf", CONFIGS[0])
+    release = write_opus_release(hf, vocab, tmp_path / "hf", tmp_path / "rel")
+    marker = tmp_path / "pwned"
+    evil = np.empty(1, dtype=object)
+    evil[0] = _Marker(str(marker))
+    np.savez(release / "opus.bt-2021.npz", Wemb=evil)
+    with pytest.raises(MarianImportError, match="opus.bt-2021.npz.*refused"):
+        import_marian(release, tmp_path / "bundle")
+    assert not marker.exists()

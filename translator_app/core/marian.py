@@ -367,15 +367,16 @@ LICENCE_NOTE = (
 )
 
 
-def import_card(name: str, src: Path, config: ModelConfig, n_params: int) -> str:
+def import_card(name: str, src: Path, config: ModelConfig, n_params: int, layout: str) -> str:
+    what = "an OPUS-MT release" if layout == "opus-mt" else "a Hugging Face Marian folder"
     return "\n".join(
         [
             f"# {name} — imported Marian model",
             "",
             f"Imported with `translator-train import-marian` from `{src.name}` "
-            f"(a Hugging Face Marian folder). The weights are the published ones, unchanged "
-            "apart from stacking each layer's key and value matrices; nothing from the download "
-            "was run.",
+            f"({what}). The weights are the published ones, unchanged apart from their "
+            "layout (key and value matrices stacked, Marian's matrices transposed, a zero row "
+            "for <pad>); nothing from the download was run.",
             "",
             "## Origin, licence and attribution",
             "",
@@ -408,15 +409,22 @@ def import_marian(
     from .bundle import SearchDefaults, save_bundle
 
     src = Path(src)
-    if not src.is_dir():
-        raise MarianImportError(src, "is not a folder (expected a Hugging Face Marian folder)")
-    config, state, tokenizer = read_hf_folder(src)
+    if not src.exists():
+        raise MarianImportError(src, "no such file or folder")
+    if src.is_file() or any(src.glob("*.npz")):  # an OPUS-MT release, zipped or not
+        from .marian_npz import read_opus_release
+
+        config, state, tokenizer = read_opus_release(src)
+        layout = "opus-mt"
+    else:
+        config, state, tokenizer = read_hf_folder(src)
+        layout = "huggingface"
     model = build_model(config)
     model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
     model.eval()
     name = name or src.name
-    card = import_card(name, src, config, model.num_parameters)
-    origin = {"imported_from": src.name, "layout": "huggingface", "licence": "CC-BY-4.0"}
+    card = import_card(name, src, config, model.num_parameters, layout)
+    origin = {"imported_from": src.name, "layout": layout, "licence": "CC-BY-4.0"}
     return save_bundle(
         out,
         model,
