@@ -242,6 +242,15 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
         assert t.source_ids[-1] == bundle.tokenizer.eos_id  # the source ends in </s>
         assert t.source_pieces[0].startswith("▁")
 
+    # n-best, a forced prefix, all layers' attention and int8 work as for our models.
+    [t] = translator.translate(["Der Hund läuft."], beam=4, nbest=3, all_layers=True)
+    assert len(t.nbest) == 3 and t.best.layers.shape[1:3] == (2, 4)
+    forced = list(t.nbest[1].target_ids[:2])
+    [p] = translator.translate(["Der Hund läuft."], beam=2, prefixes=[forced])
+    assert list(p.best.target_ids[:2]) == forced
+    [q] = Translator(bundle, precision="int8").translate(["Der Hund läuft."], beam=1)
+    assert q.best.attention.shape[1] == len(q.source_ids)
+
     data = tmp_path / "mine.tsv"
     data.write_text(
         "".join(f"{de}\t{en}\n" for de, en in zip(GERMAN, ENGLISH, strict=True)), "utf-8"
@@ -355,3 +364,28 @@ def test_an_npz_with_object_arrays_is_refused_and_runs_nothing(tmp_path):
     with pytest.raises(MarianImportError, match="opus.bt-2021.npz.*refused"):
         import_marian(release, tmp_path / "bundle")
     assert not marker.exists()
+
+
+def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monkeypatch):
+    """Model → Import OPUS-MT model…: the chosen download becomes a model in the menu and
+    the one in use; a broken download is one status-bar message."""
+    from PySide6.QtWidgets import QFileDialog
+
+    hf_folder = tmp_path / "opus-mt-de-en"
+    make_hf_model(hf_folder, CONFIGS[0])
+    w = open_window()
+    picked = {"path": str(hf_folder / "config.json")}
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (picked["path"], ""))
+    )
+    w.import_model_dialog()
+    qtbot.waitUntil(
+        lambda: w.model_info is not None and w.model_info.name == "opus-mt-de-en", timeout=20_000
+    )
+    assert any(a.text() == "opus-mt-de-en" for a in w.model_actions)
+    assert w.settings.model.endswith("opus-mt-de-en")
+
+    (hf_folder / "vocab.json").write_text("not json")
+    w.import_model_dialog()
+    qtbot.waitUntil(lambda: "vocab.json" in w.last_error, timeout=20_000)
+    assert "Could not import" in w.statusBar().currentMessage()

@@ -59,6 +59,7 @@ from translator_app.gui.dialogs import (
 )
 from translator_app.gui.document import Document, Rendered, from_qt, render, to_qt
 from translator_app.gui.history import History
+from translator_app.gui.importer import FILE_FILTER, ModelImporter
 from translator_app.gui.linking import (
     Link,
     alignment_pairs,
@@ -112,6 +113,9 @@ class MainWindow(QMainWindow):
         self.pending_id = -1
         self.load_id = -1
         self._shown_errors: set[str] = set()
+        self.importer = ModelImporter(self)
+        self.importer.finished.connect(self._on_imported)
+        self.importer.failed.connect(self.show_error)
         self.last_error = ""
         self._notices: list[str] = []
         # What the highlights and the panel show now: a mouse move that changes none of
@@ -316,6 +320,7 @@ class MainWindow(QMainWindow):
         self.model_actions: list[QAction] = []
         self.models_end = m.addSeparator()
         self._action(m, "Open model folder…", self.open_model_dialog, "Ctrl+Shift+O")
+        self._action(m, "&Import OPUS-MT model…", self.import_model_dialog)
         self._action(m, "Model card…", self.model_card_dialog, "Ctrl+I")
         self._action(m, "&Teach the model…", self.teach_dialog, "Ctrl+T")
         m.addSeparator()
@@ -830,6 +835,22 @@ class MainWindow(QMainWindow):
         path = QFileDialog.getExistingDirectory(self, "Open a model folder", documents_dir())
         if path:
             self.open_model_folder(path)
+
+    def import_model_dialog(self) -> None:
+        if self.importer.busy:
+            self.show_message("An import is already running.")
+            return
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import a downloaded OPUS-MT model", documents_dir(), FILE_FILTER
+        )
+        if path:
+            name = self.importer.start(path)
+            self.show_message(f"Importing {name}… (this takes a few seconds)", 0)
+
+    def _on_imported(self, path: str) -> None:
+        self.rebuild_model_menu()
+        self.use_model(path)
+        self.show_message(f"Imported {Path(path).name}; it is now in use (Model menu).", 10000)
 
     def open_model_folder(self, path: str) -> None:
         if not is_bundle(Path(path)):
