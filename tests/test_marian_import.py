@@ -389,3 +389,23 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     w.import_model_dialog()
     qtbot.waitUntil(lambda: "vocab.json" in w.last_error, timeout=20_000)
     assert "Could not import" in w.statusBar().currentMessage()
+
+
+def test_the_sharpest_head_becomes_the_alignment(tmp_path):
+    """OPUS-MT puts its alignment into one head (guided alignment); the import finds the
+    sharpest head and shows it. Here decoder layer 1, head 2 is made sharp."""
+    from translator_app.core import load_bundle
+    from translator_app.core.marian import head_entropies, import_marian
+
+    hf, _ = make_hf_model(tmp_path / "hf", CONFIGS[0])
+    q = hf.model.decoder.layers[0].encoder_attn.q_proj
+    head_dim = CONFIGS[0]["d_model"] // CONFIGS[0]["heads"]
+    with torch.no_grad():  # large queries: a peaked softmax in that head only
+        q.weight[head_dim : 2 * head_dim] *= 40
+        q.bias[head_dim : 2 * head_dim] *= 40
+    hf.save_pretrained(tmp_path / "hf")
+    bundle = load_bundle(import_marian(tmp_path / "hf", tmp_path / "b"), "cpu")
+    assert (bundle.config.alignment_layer, bundle.config.alignment_head) == (0, 1)
+    ent = head_entropies(bundle.model, bundle.tokenizer)
+    assert ent.shape == (2, 4) and ent[0, 1] == ent.min()
+    assert "decoder layer 1, head 2" in bundle.card

@@ -126,6 +126,28 @@ def _release_files(folder: Path) -> tuple[Path, Path]:
     return _pick(folder, "*.npz", listed_model), _pick(folder, "*.vocab.yml", listed_vocab)
 
 
+def npz_headers(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
+    """Name -> (shape, dtype) of every array, from the .npy headers alone: nothing is
+    allocated, and an object array (a pickle) is refused before anything is read."""
+    out = {}
+    try:
+        with zipfile.ZipFile(path) as z:
+            for member in z.infolist():
+                with z.open(member) as f:
+                    version = np.lib.format.read_magic(f)
+                    if version == (1, 0):
+                        shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+                    else:
+                        shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+                name = member.filename.removesuffix(".npy")
+                if dtype.hasobject:
+                    raise MarianImportError(path, f"array {name} holds Python objects; refused")
+                out[name] = (tuple(shape), dtype)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
+        raise MarianImportError(path, f"is not a readable .npz file ({e})") from None
+    return out
+
+
 def _load_npz(path: Path) -> dict[str, np.ndarray]:
     if path.stat().st_size > MAX_WEIGHTS_BYTES:
         raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
@@ -152,10 +174,10 @@ def _vocab_json(vocab_yml: Path) -> bytes:
     return json.dumps(vocab, ensure_ascii=False).encode("utf-8")
 
 
-def _model_config(arrays: dict, npz: Path, tokenizer: PairTokenizer) -> ModelConfig:
-    if CONFIG_ENTRY not in arrays:
-        raise MarianImportError(npz, f"has no {CONFIG_ENTRY} entry (not a Marian model)")
-    cfg = _yaml(arrays.pop(CONFIG_ENTRY).tobytes().rstrip(b"\0"), npz)
+def _model_config(
+    model_yml: np.ndarray, shapes: dict, npz: Path, tokenizer: PairTokenizer
+) -> ModelConfig:
+    cfg = _yaml(model_yml.tobytes().rstrip(b"\0"), npz)
     if not isinstance(cfg, dict):
         raise MarianImportError(npz, f"its {CONFIG_ENTRY} is not a mapping")
     if cfg.get("type", "transformer") != "transformer":
@@ -165,19 +187,21 @@ def _model_config(arrays: dict, npz: Path, tokenizer: PairTokenizer) -> ModelCon
     for key, want in (("transformer-postprocess", "dan"), ("transformer-preprocess", "")):
         if str(cfg.get(key, want) or "") != want:
             raise MarianImportError(npz, f"{key} is {cfg.get(key)!r}; only {want!r} is supported")
-    if cfg.get("tied-embeddings-all") is False or EMBEDDING not in arrays:
+    if cfg.get("tied-embeddings-all") is False or EMBEDDING not in shapes:
         raise MarianImportError(npz, "has no shared embedding matrix (Wemb); not supported")
     heads, dim = cfg.get("transformer-heads"), cfg.get("dim-emb")
-    wemb = arrays[EMBEDDING]
+    wemb = shapes[EMBEDDING]
+    if len(wemb) != 2:
+        raise MarianImportError(npz, f"Wemb has shape {wemb}, expected a matrix")
     enc = 1 + max(
-        (int(k.split("_")[1][1:]) for k in arrays if k.startswith("encoder_l")), default=0
+        (int(k.split("_")[1][1:]) for k in shapes if k.startswith("encoder_l")), default=0
     )
     dec = 1 + max(
-        (int(k.split("_")[1][1:]) for k in arrays if k.startswith("decoder_l")), default=0
+        (int(k.split("_")[1][1:]) for k in shapes if k.startswith("decoder_l")), default=0
     )
     return marian_config(
-        vocab_size=int(wemb.shape[0]) + 1,  # + <pad>
-        d_model=int(dim or wemb.shape[1]),
+        vocab_size=int(wemb[0]) + 1,  # + <pad>
+        d_model=int(dim or wemb[1]),
         enc_layers=int(cfg.get("enc-depth", enc - 1)),
         dec_layers=int(cfg.get("dec-depth", dec - 1)),
         n_heads=int(heads or 0),
@@ -190,11 +214,20 @@ def _model_config(arrays: dict, npz: Path, tokenizer: PairTokenizer) -> ModelCon
     )
 
 
-def _to_hf(arrays: dict[str, np.ndarray], npz: Path) -> dict[str, torch.Tensor]:
-    """Marian names and layouts -> Hugging Face names, shapes checked afterwards."""
+def _real(a: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
+
+
+def _meta(shape: tuple[int, ...]) -> torch.Tensor:
+    return torch.empty(shape, device="meta")
+
+
+def _to_hf(arrays: dict, tensor=_real) -> dict[str, torch.Tensor]:
+    """Marian names and layouts -> Hugging Face names (shapes are checked afterwards).
+    ``tensor`` makes each tensor: from the array, or (``_meta``) from its shape alone."""
     out: dict[str, torch.Tensor] = {}
     for name, a in arrays.items():
-        t = torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
+        t = tensor(a)
         if name == EMBEDDING:
             out["shared.weight"] = torch.cat([t, t.new_zeros(1, t.shape[1])])  # <pad> row
         elif name == OUTPUT_BIAS:
@@ -223,9 +256,18 @@ def read_opus_release(src: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], 
             _vocab_json(vocab_yml),
             folder,
         )
+        where = Path(src.name) / npz.name if src.is_file() else npz
+        headers = npz_headers(npz)
+        if CONFIG_ENTRY not in headers:
+            raise MarianImportError(where, f"has no {CONFIG_ENTRY} entry (not a Marian model)")
+        with np.load(npz, allow_pickle=False) as z:  # the small config entry only
+            model_yml = z[CONFIG_ENTRY]
+        shapes = {n: shape for n, (shape, _) in headers.items() if n != CONFIG_ENTRY}
+        config = _model_config(model_yml, shapes, where, tokenizer)
+        # Shapes first, from the headers: nothing large is read for a mismatched file.
+        check_shapes(convert_hf(_to_hf(shapes, _meta), where), config, where)
         arrays = _load_npz(npz)
-    config = _model_config(arrays, npz, tokenizer)
-    state = convert_hf(_to_hf(arrays, npz), npz)
-    where = Path(src.name) / npz.name if src.is_file() else npz
+        arrays.pop(CONFIG_ENTRY, None)
+    state = convert_hf(_to_hf(arrays), where)
     check_shapes(state, config, where)
     return config, {k: v.contiguous() for k, v in state.items()}, tokenizer
