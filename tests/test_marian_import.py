@@ -371,6 +371,8 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     the one in use; a broken download is one status-bar message."""
     from PySide6.QtWidgets import QFileDialog
 
+    from translator_app.core import load_bundle
+
     hf_folder = tmp_path / "opus-mt-de-en"
     make_hf_model(hf_folder, CONFIGS[0])
     w = open_window()
@@ -384,6 +386,10 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     )
     assert any(a.text() == "opus-mt-de-en" for a in w.model_actions)
     assert w.settings.model.endswith("opus-mt-de-en")
+    # The panel starts on the head chosen at import, marked as the alignment.
+    cfg = load_bundle(w.settings.model, "cpu").config
+    head = w.alignment.head_box
+    assert head.currentData() == cfg.alignment_head and "(alignment)" in head.currentText()
 
     (hf_folder / "vocab.json").write_text("not json")
     w.import_model_dialog()

@@ -224,8 +224,11 @@ class AlignmentPanel(QWidget):
         self.set_model_shape(0, 0, 0)
 
     # ------------------------------------------------------------ model shape
-    def set_model_shape(self, layers: int, heads: int, alignment_layer: int) -> None:
-        """Fill the selectors for a model (layers == 0: an RNN, one attention)."""
+    def set_model_shape(
+        self, layers: int, heads: int, alignment_layer: int, alignment_head: int = AVERAGE
+    ) -> None:
+        """Fill the selectors for a model (layers == 0: an RNN, one attention); the model's
+        alignment layer and head (AVERAGE: the heads' mean) are selected and marked."""
         self._default_layer = alignment_layer
         for box in (self.layer_box, self.head_box):
             box.blockSignals(True)
@@ -235,9 +238,11 @@ class AlignmentPanel(QWidget):
                 suffix = " (alignment)" if i == alignment_layer else ""
                 self.layer_box.addItem(f"{i + 1}{suffix}", i)
             self.layer_box.setCurrentIndex(alignment_layer)
-            self.head_box.addItem("average", AVERAGE)
+            mark = " (alignment)"
+            self.head_box.addItem("average" + (mark if alignment_head == AVERAGE else ""), AVERAGE)
             for h in range(heads):
-                self.head_box.addItem(str(h + 1), h)
+                self.head_box.addItem(f"{h + 1}{mark if h == alignment_head else ''}", h)
+            self.head_box.setCurrentIndex(max(0, self.head_box.findData(alignment_head)))
         else:
             self.layer_box.addItem("decoder attention", None)
             self.head_box.addItem("—", AVERAGE)

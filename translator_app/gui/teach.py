@@ -75,9 +75,9 @@ class _Comparer(QObject):
                     layered = cfg.arch == "transformer"  # every layer/head, for the selectors
                     outputs.append(translator.translate(sentences, beam=1, all_layers=layered))
                     shapes.append(
-                        (cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index)
+                        (cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index, cfg.alignment_head)
                         if layered
-                        else (0, 0, 0)
+                        else (0, 0, 0, -1)
                     )
             except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
                 self.failed.emit(run_id, str(e))

@@ -425,7 +425,9 @@ class MainWindow(QMainWindow):
         self.model_info, self.loading_path = info, None
         self.model_label.setText(f"Model: {info.name}")
         self.device_label.setText(f"Device: {info.device}")
-        self.alignment.set_model_shape(info.layers, info.heads, info.alignment_layer)
+        self.alignment.set_model_shape(
+            info.layers, info.heads, info.alignment_layer, info.alignment_head
+        )
         for w in info.warnings:
             self.show_notice(w)  # stays until read: "Loaded … on cpu" would overwrite it
         if self.settings.device == "cuda" and not info.device.startswith("cuda"):

@@ -59,6 +59,7 @@ class ModelInfo:
     layers: int  # decoder layers with cross-attention (Transformer); 0 for an RNN
     heads: int
     alignment_layer: int
+    alignment_head: int  # -1: the heads' mean
     eos_id: int
     card: str
     warnings: tuple[str, ...]
@@ -208,6 +209,7 @@ class TranslationWorker(QObject):
                 layers=cfg.dec_layers if is_transformer else 0,
                 heads=cfg.n_heads if is_transformer else 0,
                 alignment_layer=cfg.alignment_layer_index if is_transformer else 0,
+                alignment_head=cfg.alignment_head if is_transformer else -1,
                 eos_id=cfg.eos_id,
                 card=bundle.card,
                 warnings=notes,
