@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.config import load_config  # noqa: E402
-from trainer.data import read_all  # noqa: E402
 from trainer.dataset import Encoded, collate, encode_pairs, make_batches, padding_fraction  # noqa: E402
 from trainer.train import make_optimizer, token_loss  # noqa: E402
 from translator_app.core import Tokenizer, build_model  # noqa: E402
+from translator_app.core.corpus import read_all  # noqa: E402
 from translator_app.core.hardware import describe, has_fast_bf16_training  # noqa: E402
 
 

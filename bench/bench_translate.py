@@ -112,7 +112,7 @@ def quality(translator: Translator, test: Path) -> dict:
     """sacreBLEU BLEU and chrF of greedy translations of a parallel test file."""
     import sacrebleu
 
-    from trainer.data import read_all
+    from translator_app.core.corpus import read_all
 
     pairs = list(read_all([test]))
     hyps = [t.text for t in translator.translate([de for de, _ in pairs], beam=1)]

@@ -37,8 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trainer.data import DataError, read_all  # noqa: E402
-from trainer.dataset import normalise  # noqa: E402
+from translator_app.core.corpus import DataError, normalise, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
 TRAIN = [

@@ -167,11 +167,23 @@ def test_engine_core_does_not_import_qt():
 
 
 def test_train_command_is_the_trainer(capsys):
-    # The built app has one executable; `translator-app train` must reach the trainer.
-    with pytest.raises(SystemExit) as exit_info:
-        cli.main(["train", "finetune", "--help"])
-    assert exit_info.value.code == 0
-    assert "--model" in capsys.readouterr().out
+    # The built app has one executable; `translator-app train` must reach the trainer
+    # (through packaging's entry point: the app's own code does not import the trainer).
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "packaging" / "entry_app.py"
+    spec = importlib.util.spec_from_file_location("entry_app", path)
+    entry = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(entry)
+    for argv, program in (
+        (["train", "finetune", "--help"], "translator-app"),
+        (["finetune", "--help"], "/opt/app/translator-train"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            entry.main(argv, program)
+        assert exit_info.value.code == 0
+        assert "--model" in capsys.readouterr().out
 
 
 def test_size_report_names_the_largest_parts(tmp_path):

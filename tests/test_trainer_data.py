@@ -7,7 +7,7 @@ import pytest
 
 from conftest import DATA, tiny_pairs
 from trainer import cli
-from trainer.data import DataError, read_all
+from translator_app.core.corpus import DataError, read_all
 
 TMX = """<?xml version="1.0" encoding="UTF-8"?>
 <tmx version="1.4"><header srclang="de" datatype="plaintext" segtype="sentence" adminlang="en"

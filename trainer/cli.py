@@ -13,8 +13,8 @@ import os
 import time
 from pathlib import Path
 
-from trainer.data import DataError, read_all
 from translator_app.cli_common import run_main
+from translator_app.core.corpus import DataError, read_all
 from translator_app.core.paths import write_atomic
 
 

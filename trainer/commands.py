@@ -24,15 +24,7 @@ from trainer.checkpoints import (
     snapshots,
 )
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
-from trainer.data import read_all
-from trainer.dataset import (
-    FilterReport,
-    encode_pairs,
-    filter_pairs,
-    make_batches,
-    split_heldout,
-    test_sentences,
-)
+from trainer.dataset import encode_pairs, make_batches
 from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
 from trainer.train import eval_bundle, train
 from translator_app.core import (
@@ -43,6 +35,13 @@ from translator_app.core import (
     load_bundle,
     save_bundle,
     train_sentencepiece,
+)
+from translator_app.core.corpus import (
+    FilterReport,
+    filter_pairs,
+    read_all,
+    split_heldout,
+    test_sentences,
 )
 from translator_app.core.hardware import describe
 

@@ -1,7 +1,6 @@
-"""From pairs of text to batches of token ids.
+"""From pairs of text to batches of token ids (the filters are in core/corpus.py).
 
-Filters (each with a count printed): empty sides, length limits, length ratio, exact
-duplicates, and pairs whose German side is in a test set. Batches hold up to
+Batches hold up to
 ``batch_tokens`` tokens (padding included) of sentences of similar length, so that little
 compute is spent on padding; the batch order is a pure function of (seed, epoch), which is
 what makes an interrupted and resumed run identical to an uninterrupted one.
@@ -9,84 +8,12 @@ what makes an interrupted and resumed run identical to an uninterrupted one.
 
 from __future__ import annotations
 
-import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import torch
 
-from trainer.data import Pair, read_all
-
-
-def normalise(text: str) -> str:
-    """The "normalised match" used to find test sentences: NFKC, case- and
-    whitespace-insensitive."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-@dataclass
-class FilterReport:
-    read: int = 0
-    kept: int = 0
-    dropped: Counter = field(default_factory=Counter)
-
-    def lines(self) -> list[str]:
-        out = [f"read {self.read} pairs, kept {self.kept}"]
-        out += [f"  dropped {n:>8}  {why}" for why, n in self.dropped.most_common()]
-        return out
-
-
-def test_sentences(paths: Sequence[Path]) -> set[str]:
-    """Normalised German sides of the pairs in test files."""
-    found: set[str] = set()
-    for p in paths:
-        for de, _ in read_all([p]):
-            found.add(normalise(de))
-    return found
-
-
-def filter_pairs(
-    pairs: Iterable[Pair],
-    *,
-    max_chars: int = 1000,
-    max_ratio: float = 3.0,
-    exclude: set[str] | None = None,
-    report: FilterReport | None = None,
-) -> list[Pair]:
-    """Keep the usable pairs. ``exclude``: normalised German sentences (test sets)."""
-    report = report if report is not None else FilterReport()
-    seen: set[Pair] = set()
-    kept: list[Pair] = []
-    for de, en in pairs:
-        report.read += 1
-        de, en = de.strip(), en.strip()
-        if not de or not en:
-            report.dropped["empty side"] += 1
-        elif len(de) > max_chars or len(en) > max_chars:
-            report.dropped[f"longer than {max_chars} characters"] += 1
-        elif max(len(de), len(en)) > max_ratio * min(len(de), len(en)) + 10:
-            report.dropped[f"length ratio above {max_ratio}"] += 1
-        elif exclude and normalise(de) in exclude:
-            report.dropped["German side in a test set"] += 1
-        elif (de, en) in seen:
-            report.dropped["exact duplicate"] += 1
-        else:
-            seen.add((de, en))
-            kept.append((de, en))
-    report.kept = len(kept)
-    return kept
-
-
-def split_heldout(pairs: list[Pair], size: int, seed: int) -> tuple[list[Pair], list[Pair]]:
-    """A reproducible held-out split: (train, held-out)."""
-    size = max(0, min(size, len(pairs) // 5 if len(pairs) >= 5 else 0))
-    g = torch.Generator().manual_seed(seed)
-    order = torch.randperm(len(pairs), generator=g).tolist()
-    held = sorted(order[:size])
-    held_set = set(held)
-    return [p for i, p in enumerate(pairs) if i not in held_set], [pairs[i] for i in held]
+from translator_app.core.corpus import Pair
 
 
 @dataclass

@@ -184,8 +184,4 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         argv = ["gui"]
-    if argv[0] == "train":
-        from trainer.cli import main as train
-
-        return train(argv[1:])
     return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))

@@ -20,8 +20,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from trainer.data import DataError, base_suffix, partner, read_pairs
-from trainer.dataset import FilterReport, filter_pairs, split_heldout
+from translator_app.core.corpus import (
+    DataError,
+    FilterReport,
+    base_suffix,
+    filter_pairs,
+    partner,
+    read_pairs,
+    split_heldout,
+)
 from translator_app.core.paths import claim, safe_name
 from translator_app.gui.corrections import Pair, write_tsv
 

@@ -1,5 +1,7 @@
-"""Reading parallel text: TSV, line-aligned ``x.de`` + ``x.en`` pairs and TMX, each
-optionally ``.gz`` or ``.xz`` compressed.
+"""Parallel text, Qt-free and torch-free, for the trainer and the app alike: reading TSV,
+line-aligned ``x.de`` + ``x.en`` pairs and TMX (each optionally ``.gz`` or ``.xz``
+compressed), filtering (empty sides, lengths, ratio, duplicates, test sentences) and the
+held-out split.
 
 Bad data is reported, never swallowed: every problem raises :class:`DataError`, whose
 message names the file and the line.
@@ -9,12 +11,15 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from translator_app.core.limits import MAX_LINE_CHARS
+from .limits import MAX_LINE_CHARS
 
 Pair = tuple[str, str]
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -209,3 +214,75 @@ def read_all(paths: Sequence[Path]) -> Iterator[Pair]:
             continue
         for _, pair in read_pairs(p):
             yield pair
+
+
+# ---------------------------------------------------------------- filters and splits
+def normalise(text: str) -> str:
+    """The "normalised match" used to find test sentences: NFKC, case- and
+    whitespace-insensitive."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+@dataclass
+class FilterReport:
+    read: int = 0
+    kept: int = 0
+    dropped: Counter = field(default_factory=Counter)
+
+    def lines(self) -> list[str]:
+        out = [f"read {self.read} pairs, kept {self.kept}"]
+        out += [f"  dropped {n:>8}  {why}" for why, n in self.dropped.most_common()]
+        return out
+
+
+def test_sentences(paths: Sequence[Path]) -> set[str]:
+    """Normalised German sides of the pairs in test files."""
+    found: set[str] = set()
+    for p in paths:
+        for de, _ in read_all([p]):
+            found.add(normalise(de))
+    return found
+
+
+def filter_pairs(
+    pairs: Iterable[Pair],
+    *,
+    max_chars: int = 1000,
+    max_ratio: float = 3.0,
+    exclude: set[str] | None = None,
+    report: FilterReport | None = None,
+) -> list[Pair]:
+    """Keep the usable pairs. ``exclude``: normalised German sentences (test sets)."""
+    report = report if report is not None else FilterReport()
+    seen: set[Pair] = set()
+    kept: list[Pair] = []
+    for de, en in pairs:
+        report.read += 1
+        de, en = de.strip(), en.strip()
+        if not de or not en:
+            report.dropped["empty side"] += 1
+        elif len(de) > max_chars or len(en) > max_chars:
+            report.dropped[f"longer than {max_chars} characters"] += 1
+        elif max(len(de), len(en)) > max_ratio * min(len(de), len(en)) + 10:
+            report.dropped[f"length ratio above {max_ratio}"] += 1
+        elif exclude and normalise(de) in exclude:
+            report.dropped["German side in a test set"] += 1
+        elif (de, en) in seen:
+            report.dropped["exact duplicate"] += 1
+        else:
+            seen.add((de, en))
+            kept.append((de, en))
+    report.kept = len(kept)
+    return kept
+
+
+def split_heldout(pairs: list[Pair], size: int, seed: int) -> tuple[list[Pair], list[Pair]]:
+    """A reproducible held-out split: (train, held-out)."""
+    size = max(0, min(size, len(pairs) // 5 if len(pairs) >= 5 else 0))
+    import torch  # its generator: the same split as every earlier run for a seed
+
+    g = torch.Generator().manual_seed(seed)
+    order = torch.randperm(len(pairs), generator=g).tolist()
+    held = sorted(order[:size])
+    held_set = set(held)
+    return [p for i, p in enumerate(pairs) if i not in held_set], [pairs[i] for i in held]

@@ -1,0 +1,51 @@
+"""Dependencies flow one way: gui -> core <- trainer. The engine (translator_app/core)
+imports neither the app nor the trainer nor Qt; the app reaches the trainer only as a
+separate process; the trainer never imports the app's GUI or Qt. Read from the source
+(every import statement, also those inside functions), so that it cannot drift."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text("utf-8"))
+    found = set()
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the file's package
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                found.add(".".join(base + ([node.module] if node.module else [])))
+            elif node.module:
+                found.add(node.module)
+    return found
+
+
+RULES = [
+    ("translator_app/core", ("translator_app.gui", "trainer", "PySide6", "matplotlib")),
+    ("translator_app/gui", ("trainer",)),
+    ("translator_app/cli.py", ("trainer", "PySide6")),
+    ("trainer", ("translator_app.gui", "PySide6")),  # matplotlib (Agg) plots eval reports
+]
+
+
+@pytest.mark.parametrize("where, forbidden", RULES, ids=[r[0] for r in RULES])
+def test_imports_flow_one_way(where, forbidden):
+    target = ROOT / where
+    files = [target] if target.is_file() else sorted(target.rglob("*.py"))
+    assert files
+    bad = [
+        f"{f.relative_to(ROOT)} imports {m}"
+        for f in files
+        for m in sorted(imported_modules(f))
+        if any(m == x or m.startswith(x + ".") for x in forbidden)
+    ]
+    assert not bad, "\n".join(bad)
