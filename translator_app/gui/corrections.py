@@ -1,15 +1,8 @@
-"""The user's corrections: (German, corrected English) pairs collected in the app, kept as
-training data for the next fine-tune ("Teach the model").
-
-They live in one UTF-8 TSV file in the user's data folder, ``german<TAB>english`` per
-line: the format ``translator-train`` reads, so the file is usable as it is. A line that
-cannot be read is never dropped silently: the file is copied aside before it is rewritten
-and :attr:`CorrectionsStore.problem` says so once.
-"""
+"""The corrections dialog: the user's saved (German, corrected English) pairs, to review,
+delete or export (the store itself is core/corrections.py)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -26,115 +19,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from translator_app.core.paths import aside_path, write_atomic
+from translator_app.core.corrections import CorrectionsStore, Pair, write_tsv
 from translator_app.gui.dialogs import documents_dir
-
-Pair = tuple[str, str]
-
-
-def _clean(text: str) -> str:
-    """One line of TSV: tabs and line breaks become spaces."""
-    return " ".join(text.replace("\t", " ").split())
-
-
-def pairs_from_edit(source: str, original: str, corrected: str) -> list[Pair]:
-    """The pairs to store when the user edited ``original`` (the translation of
-    ``source``) into ``corrected``: only what the user changed.
-
-    The output keeps the input's line structure (one output line per input line), so when
-    all three have the same number of non-blank lines, line *i* of each is one pair, kept
-    only if its English was edited: an unedited line is the model's own output, and a
-    fine-tune would learn its errors. When the user changed the line structure, the whole
-    text is one pair."""
-    src_lines = [line for line in source.splitlines() if line.strip()]
-    old_lines = [_clean(line) for line in original.splitlines() if line.strip()]
-    new_lines = [_clean(line) for line in corrected.splitlines() if line.strip()]
-    if src_lines and len(src_lines) == len(new_lines) == len(old_lines):
-        pairs = [
-            (_clean(de), en)
-            for de, old, en in zip(src_lines, old_lines, new_lines, strict=True)
-            if en != old
-        ]
-    elif _clean(corrected) != _clean(original):
-        pairs = [(_clean(source), _clean(corrected))]
-    else:
-        pairs = []
-    return [(de, en) for de, en in pairs if de and en]
-
-
-def describe_pairs(pairs: list[Pair], limit: int = 3) -> str:
-    """A short preview of the pairs a save would keep, for the correction-mode label."""
-    if not pairs:
-        return "nothing edited yet"
-    shown = "; ".join(f"“{de}” → “{en}”" for de, en in pairs[:limit])
-    more = f" and {len(pairs) - limit} more" if len(pairs) > limit else ""
-    return f"keeps {len(pairs)} edited pair(s): {shown}{more}"
-
-
-class CorrectionsStore:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.problem = ""
-        self._unreadable = False
-        self.pairs: list[Pair] = self._load()
-
-    def _load(self) -> list[Pair]:
-        if not self.path.exists():
-            return []
-        try:
-            text = self.path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            self._unreadable = True
-            self.problem = f"The corrections file {self.path} could not be read ({e})."
-            return []
-        pairs, bad = [], []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            de, sep, en = line.partition("\t")
-            if sep and de.strip() and en.strip() and "\t" not in en:
-                pairs.append((de.strip(), en.strip()))
-            else:
-                bad.append(number)
-        if bad:
-            self._unreadable = True
-            lines = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
-            self.problem = (
-                f"{self.path}: line(s) {lines} are not 'German<TAB>English' and were skipped."
-            )
-        return pairs
-
-    def add(self, pairs: list[Pair]) -> int:
-        """Append new pairs (an identical pair is stored once); returns how many were new."""
-        seen = set(self.pairs)
-        new = []
-        for pair in ((_clean(de), _clean(en)) for de, en in pairs):
-            if pair[0] and pair[1] and pair not in seen:
-                seen.add(pair)
-                new.append(pair)
-        self.pairs.extend(new)
-        self.save()
-        return len(new)
-
-    def replace(self, pairs: list[Pair]) -> None:
-        self.pairs = [(_clean(de), _clean(en)) for de, en in pairs if de.strip() and en.strip()]
-        self.save()
-
-    def save(self) -> None:
-        """Atomically rewrite the file; a file with unreadable lines is first kept aside."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self._unreadable and self.path.exists():
-            shutil.copy2(self.path, aside_path(self.path))
-            self._unreadable = False
-        self.export(self.path)
-
-    def export(self, path: Path) -> None:
-        write_tsv(Path(path), self.pairs)
-
-
-def write_tsv(path: Path, pairs: list[Pair]) -> None:
-    """Write ``german<TAB>english`` lines atomically (a temporary file, then renamed)."""
-    write_atomic(path, "".join(f"{_clean(de)}\t{_clean(en)}\n" for de, en in pairs))
 
 
 class CorrectionsDialog(QDialog):

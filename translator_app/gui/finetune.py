@@ -29,8 +29,8 @@ from translator_app.core.corpus import (
     read_pairs,
     split_heldout,
 )
+from translator_app.core.corrections import Pair, write_tsv
 from translator_app.core.paths import claim, safe_name
-from translator_app.gui.corrections import Pair, write_tsv
 
 MIN_PAIRS = 10
 MAX_HELDOUT = 200

@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from translator_app.core.corrections import CorrectionsStore
 from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.corrections import CorrectionsStore
 from translator_app.gui.dialogs import documents_dir
 from translator_app.gui.finetune import (
     DataPreview,

@@ -41,14 +41,10 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import bundled_model_dir
+from translator_app.core.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
 from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.corrections import (
-    CorrectionsDialog,
-    CorrectionsStore,
-    describe_pairs,
-    pairs_from_edit,
-)
+from translator_app.gui.corrections import CorrectionsDialog
 from translator_app.gui.dialogs import (
     AboutDialog,
     HistoryDialog,
