@@ -12,6 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+gui=1  # the app's extra (PySide6, matplotlib): always here; `pip install -e .` alone omits it
 dev=0
 package=0
 for arg in "$@"; do
@@ -67,6 +68,7 @@ fi
 
 echo "setup: installing the project"
 extras=()
+[ "$gui" = 1 ] && extras+=(gui)
 [ "$dev" = 1 ] && extras+=(dev)
 [ "$package" = 1 ] && extras+=(package)
 extra=""

@@ -49,3 +49,33 @@ def test_imports_flow_one_way(where, forbidden):
         if any(m == x or m.startswith(x + ".") for x in forbidden)
     ]
     assert not bad, "\n".join(bad)
+
+
+def test_the_engine_and_trainer_install_without_the_gui_extra():
+    """PySide6 and matplotlib are the [gui] extra: the base dependencies must not need
+    them, and the trainer's eval runs without matplotlib (no plot)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    base = " ".join(project["dependencies"]).lower()
+    assert "pyside6" not in base and "matplotlib" not in base
+    gui = " ".join(project["optional-dependencies"]["gui"]).lower()
+    assert "pyside6" in gui and "matplotlib" in gui
+
+
+def test_eval_report_without_matplotlib(tmp_path, monkeypatch):
+    import builtins
+
+    from trainer.evaluate import write_report
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.split(".")[0] == "matplotlib":
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    report = {"test": "x.tsv", "models": {}}
+    assert write_report(report, tmp_path / "r.json", tmp_path / "r.png") is False
+    assert (tmp_path / "r.json").is_file() and not (tmp_path / "r.png").exists()

@@ -295,8 +295,9 @@ def cmd_eval(args) -> int:
     out = args.out or Path("eval-reports")
     stem = f"{Path(args.test).name.split('.')[0]}"
     json_path, png_path = out / f"{stem}.json", out / f"{stem}.png"
-    write_report(report, json_path, png_path)
-    print(f"report: {json_path}\nplot: {png_path}")
+    plotted = write_report(report, json_path, png_path)
+    print(f"report: {json_path}")
+    print(f"plot: {png_path}" if plotted else "plot: none (matplotlib is not installed)")
     return 0
 
 

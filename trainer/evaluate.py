@@ -88,9 +88,13 @@ def evaluate_bundle(
     return result
 
 
-def plot_by_length(report: dict, path: Path) -> None:
-    """BLEU against source length, one line per model and search."""
-    import matplotlib
+def plot_by_length(report: dict, path: Path) -> bool:
+    """BLEU against source length, one line per model and search. False (no plot) where
+    matplotlib is not installed (the trainer runs without the app's [gui] extra)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -113,9 +117,11 @@ def plot_by_length(report: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+    return True
 
 
-def write_report(report: dict, json_path: Path, png_path: Path) -> None:
+def write_report(report: dict, json_path: Path, png_path: Path) -> bool:
+    """The JSON report and the plot; False where the plot could not be drawn."""
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    plot_by_length(report, png_path)
+    return plot_by_length(report, png_path)

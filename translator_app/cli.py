@@ -175,7 +175,14 @@ def run_translate(args) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
-    from translator_app.gui.app import run_gui as start
+    try:
+        from translator_app.gui.app import run_gui as start
+    except ImportError as e:  # installed without the [gui] extra
+        raise CliError(
+            f"the window needs PySide6 and matplotlib ({e}); install them with "
+            "pip install 'translator-app[gui]' (scripts/setup.sh does), or use "
+            "'translator-app translate'"
+        ) from None
 
     return start(args)
 
