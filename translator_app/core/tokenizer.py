@@ -18,6 +18,8 @@ import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 SPM_FILE = "spm.model"
+PIECE_MARK = "\u2581"  # SentencePiece's "a word starts here" (▁)
+EOS_PIECE = "</s>"  # how the end of a sentence is shown among the pieces
 Span = tuple[int, int]
 REPLACEMENT = "\ufffd"
 

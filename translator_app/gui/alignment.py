@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import Translation
+from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.dialogs import documents_dir
 
 AVERAGE = -1
@@ -43,11 +44,10 @@ PLACEHOLDER = "Type German text to see which words each English word attended to
 
 ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
 _BYTE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
-EOS_PIECE = "</s>"
 
 
 def display_piece(piece: str) -> str:
-    return piece.replace("\u2581", "\u2423") if piece != EOS_PIECE else EOS_PIECE
+    return piece.replace(PIECE_MARK, "\u2423") if piece != EOS_PIECE else EOS_PIECE
 
 
 def _kind(piece: str) -> str:
@@ -59,7 +59,7 @@ def _kind(piece: str) -> str:
 def _inner_apostrophe(pieces, i: int) -> bool:
     """Piece ``i`` is an apostrophe inside a word: letters follow it without a space."""
     nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
-    return pieces[i] in ("'", "\u2019") and _kind(nxt) == "word" and not nxt.startswith("\u2581")
+    return pieces[i] in ("'", "\u2019") and _kind(nxt) == "word" and not nxt.startswith(PIECE_MARK)
 
 
 def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -77,21 +77,21 @@ def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
             kind = "word"  # don't, geht's: one word, not three
         joins = (
             kind == "byte"
-            or (kind == last and not piece.startswith("\u2581"))
+            or (kind == last and not piece.startswith(PIECE_MARK))
             # A lone space mark belongs to what follows it ("▁" "😀" as bytes).
-            or (groups and all(pieces[k] == "\u2581" for k in groups[-1]))
+            or (groups and all(pieces[k] == PIECE_MARK for k in groups[-1]))
         )
         if groups and joins:
             groups[-1].append(i)
         else:
             groups.append([i])
         if kind != "byte":
-            last = "" if piece == "\u2581" else kind  # a lone space mark takes what follows
+            last = "" if piece == PIECE_MARK else kind  # a lone space mark takes what follows
     words = []
     for members in groups:
         start = min(spans[i][0] for i in members)
         end = max(spans[i][1] for i in members)
-        label = text[start:end].strip() or "".join(pieces[i] for i in members).strip("\u2581")
+        label = text[start:end].strip() or "".join(pieces[i] for i in members).strip(PIECE_MARK)
         words.append((label or "\u2423", tuple(members)))
     return words
 

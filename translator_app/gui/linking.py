@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from translator_app.core.translator import EOS_PIECE
+from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.document import Rendered, coverage, piece_at
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
@@ -152,7 +152,7 @@ def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
             continue
         seen.add(token)
         label = (
-            cand.target_pieces[piece].replace("\u2581", " ").strip() or cand.target_pieces[piece]
+            cand.target_pieces[piece].replace(PIECE_MARK, " ").strip() or cand.target_pieces[piece]
         )
         alt = Alternative(label, cand.text, prefix + (token,))
         (sharing if cand.target_ids[:piece] == prefix else other).append(alt)

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
 from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
+from translator_app.core.tokenizer import PIECE_MARK
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.corrections import CorrectionsDialog
 from translator_app.gui.dialogs import (
@@ -728,7 +729,7 @@ class MainWindow(QMainWindow):
         t = r.translations[link.sentence]
         menu = QMenu(self)
         menu.setAccessibleName("Word details")
-        piece = t.best.target_pieces[link.piece].replace("\u2581", "")
+        piece = t.best.target_pieces[link.piece].replace(PIECE_MARK, "")
         menu.addSection(f"“{piece}” attended to")
         for label, weight in alignment_pairs(r, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
