@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from translator_app.core.corpus import DataError, normalise, read_all  # noqa: E402
+from translator_app.core.corpus import Blocklist, DataError, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
 TRAIN = [
@@ -101,31 +101,6 @@ def load(data: Path, rel: str, tokenised: bool, detok: Detokenizer) -> list[tupl
     if tokenised:
         pairs = [detok(de, en) for de, en in pairs]
     return [clean(de, en) for de, en in pairs]
-
-
-class Blocklist:
-    """Sentences that must not be trained on, matched exactly and after normalisation."""
-
-    def __init__(self) -> None:
-        self.exact_de: set[str] = set()
-        self.exact_en: set[str] = set()
-        self.norm_de: set[str] = set()
-        self.norm_en: set[str] = set()
-
-    def add(self, pairs) -> None:
-        for de, en in pairs:
-            self.exact_de.add(de.strip())
-            self.exact_en.add(en.strip())
-            self.norm_de.add(normalise(de))
-            self.norm_en.add(normalise(en))
-
-    def match(self, de: str, en: str) -> str | None:
-        """ "exact", "normalised" or None."""
-        if de in self.exact_de or en in self.exact_en:
-            return "exact"
-        if normalise(de) in self.norm_de or normalise(en) in self.norm_en:
-            return "normalised"
-        return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -241,7 +241,25 @@ def test_exclude_test_removes_test_sentences(tmp_path, capsys):
     cfg = write_config(tmp_path, steps=2, eval_every=2)
     assert cli.main(["train", str(cfg), "--exclude-test", str(test)]) == 0
     out = capsys.readouterr().out
-    assert "dropped        2  German side in a test set" in out
+    assert "dropped        2  in a test set" in out
+
+
+def test_the_test_sentence_rule_checks_either_side():
+    """The same rule as scripts/prepare_data.py: a pair whose English side is a test
+    sentence leaks the test set as much as one whose German side is."""
+    from translator_app.core.corpus import Blocklist, filter_pairs
+
+    tests = Blocklist([("Wie geht es dir?", "How are you?")])
+    pairs = [
+        ("Wie gehts?", "how  ARE you?"),
+        ("Wie geht es dir ?", "How is it going?"),
+        ("Hallo", "Hello"),
+    ]
+    assert tests.match(*pairs[0]) == "normalised" and tests.match("a", "How are you?") == "exact"
+    assert filter_pairs(pairs, exclude=tests) == [
+        ("Wie geht es dir ?", "How is it going?"),
+        ("Hallo", "Hello"),
+    ]
 
 
 def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():

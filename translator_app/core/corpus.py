@@ -235,13 +235,37 @@ class FilterReport:
         return out
 
 
-def test_sentences(paths: Sequence[Path]) -> set[str]:
-    """Normalised German sides of the pairs in test files."""
-    found: set[str] = set()
-    for p in paths:
-        for de, _ in read_all([p]):
-            found.add(normalise(de))
-    return found
+class Blocklist:
+    """Test sentences, which must never be trained on: a pair is out when either side
+    matches a test pair's side, exactly or after :func:`normalise`. The one rule of
+    scripts/prepare_data.py and the trainer's ``exclude_test``."""
+
+    def __init__(self, pairs: Iterable[Pair] = ()) -> None:
+        self.exact_de: set[str] = set()
+        self.exact_en: set[str] = set()
+        self.norm_de: set[str] = set()
+        self.norm_en: set[str] = set()
+        self.add(pairs)
+
+    def add(self, pairs: Iterable[Pair]) -> None:
+        for de, en in pairs:
+            self.exact_de.add(de.strip())
+            self.exact_en.add(en.strip())
+            self.norm_de.add(normalise(de))
+            self.norm_en.add(normalise(en))
+
+    def match(self, de: str, en: str) -> str | None:
+        """ "exact", "normalised" or None."""
+        if de.strip() in self.exact_de or en.strip() in self.exact_en:
+            return "exact"
+        if normalise(de) in self.norm_de or normalise(en) in self.norm_en:
+            return "normalised"
+        return None
+
+
+def test_sentences(paths: Sequence[Path]) -> Blocklist:
+    """The pairs of test files, to keep out of training data."""
+    return Blocklist(pair for p in paths for pair in read_all([p]))
 
 
 def filter_pairs(
@@ -249,10 +273,10 @@ def filter_pairs(
     *,
     max_chars: int = 1000,
     max_ratio: float = 3.0,
-    exclude: set[str] | None = None,
+    exclude: Blocklist | None = None,
     report: FilterReport | None = None,
 ) -> list[Pair]:
-    """Keep the usable pairs. ``exclude``: normalised German sentences (test sets)."""
+    """Keep the usable pairs. ``exclude``: test pairs (either side, exact or normalised)."""
     report = report if report is not None else FilterReport()
     seen: set[Pair] = set()
     kept: list[Pair] = []
@@ -265,8 +289,8 @@ def filter_pairs(
             report.dropped[f"longer than {max_chars} characters"] += 1
         elif max(len(de), len(en)) > max_ratio * min(len(de), len(en)) + 10:
             report.dropped[f"length ratio above {max_ratio}"] += 1
-        elif exclude and normalise(de) in exclude:
-            report.dropped["German side in a test set"] += 1
+        elif exclude is not None and exclude.match(de, en):
+            report.dropped["in a test set"] += 1
         elif (de, en) in seen:
             report.dropped["exact duplicate"] += 1
         else:
