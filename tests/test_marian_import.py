@@ -14,7 +14,7 @@ import sentencepiece as spm
 import torch
 
 from translator_app.core.marian import MarianImportError, load_marian_model
-from translator_app.core.search import beam_search, greedy_search
+from translator_app.core.search import beam_search, greedy_search, pad_rows
 
 transformers = pytest.importorskip("transformers")
 
@@ -112,11 +112,7 @@ def make_hf_model(folder: Path, shape: dict, seed: int = 0, layout: str = "safet
 
 def encode_source(tokenizer, texts):
     rows = [list(tokenizer.encode(t).ids) + [tokenizer.eos_id] for t in texts]
-    width = max(map(len, rows))
-    ids = torch.full((len(rows), width), tokenizer.pad_id)
-    for i, r in enumerate(rows):
-        ids[i, : len(r)] = torch.tensor(r)
-    return ids, ids != tokenizer.pad_id
+    return pad_rows(rows, tokenizer.pad_id)
 
 
 @pytest.mark.parametrize("shape", CONFIGS)

@@ -254,7 +254,7 @@ def _hf_tensors(folder: Path, config: ModelConfig) -> tuple[dict[str, torch.Tens
     if st.is_file():
         from safetensors import SafetensorError, safe_open
 
-        read_limited_size(st)
+        check_weights_size(st)
         try:
             with safe_open(str(st), framework="pt") as f:
                 names = list(f.keys())
@@ -265,7 +265,7 @@ def _hf_tensors(folder: Path, config: ModelConfig) -> tuple[dict[str, torch.Tens
             raise MarianImportError(st, f"weights are truncated or corrupt ({e})") from None
         return _strip(tensors), st
     if pt.is_file():
-        read_limited_size(pt)
+        check_weights_size(pt)
         try:
             # weights_only: tensors and plain containers only; a pickle that would run
             # code is refused by torch.load itself. mmap: nothing is read before the check.
@@ -281,7 +281,7 @@ def _hf_tensors(folder: Path, config: ModelConfig) -> tuple[dict[str, torch.Tens
     raise MarianImportError(folder, f"holds neither {HF_SAFETENSORS} nor {HF_BIN}")
 
 
-def read_limited_size(path: Path) -> None:
+def check_weights_size(path: Path) -> None:
     if path.stat().st_size > MAX_WEIGHTS_BYTES:
         raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
 
@@ -377,15 +377,12 @@ def head_entropies(model, tokenizer, sentences=PROBE_SENTENCES) -> torch.Tensor:
     over the words of greedy translations of ``sentences``. A head that aligns puts each
     target word's weight on one or two source pieces: low entropy. The EOS rows and
     columns are left out (attention parks there)."""
-    from .search import greedy_search
+    from .search import greedy_search, pad_rows
 
     rows = [list(tokenizer.encode(t).ids) + [tokenizer.eos_id] for t in sentences]
-    width = max(map(len, rows))
-    src = torch.full((len(rows), width), tokenizer.pad_id)
-    for i, r in enumerate(rows):
-        src[i, : len(r)] = torch.tensor(r)
+    src, mask = pad_rows(rows, tokenizer.pad_id)
     with torch.no_grad():
-        hyps = greedy_search(model, src, src != tokenizer.pad_id, all_layers=True)
+        hyps = greedy_search(model, src, mask, all_layers=True)
     total, count = None, 0
     for row, [h] in zip(rows, hyps, strict=True):
         att = h.layers[:-1, :, :, : len(row) - 1].float()  # words only: no EOS row or column
@@ -479,10 +476,8 @@ def import_marian(
     model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
     model.eval()
     layer, head = alignment_choice(model, tokenizer)
-    config = dataclasses.replace(config, alignment_layer=layer, alignment_head=head)
-    model = build_model(config)
-    model.load_state_dict(state, strict=False)
-    model.eval()
+    # The alignment is read from the config at each step: no weights change.
+    config = model.config = dataclasses.replace(config, alignment_layer=layer, alignment_head=head)
     name = name or src.name
     card = import_card(name, src, config, model.num_parameters, layout)
     origin = {"imported_from": src.name, "layout": layout, "licence": "CC-BY-4.0"}

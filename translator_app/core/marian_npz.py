@@ -24,6 +24,7 @@ from .marian import (
     MAX_WEIGHTS_BYTES,
     MarianImportError,
     check_shapes,
+    check_weights_size,
     convert_hf,
     marian_config,
     pair_tokenizer,
@@ -149,8 +150,6 @@ def npz_headers(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
 
 
 def _load_npz(path: Path) -> dict[str, np.ndarray]:
-    if path.stat().st_size > MAX_WEIGHTS_BYTES:
-        raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
     try:
         with np.load(path, allow_pickle=False) as npz:
             return {name: npz[name] for name in npz.files}
@@ -257,6 +256,7 @@ def read_opus_release(src: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], 
             folder,
         )
         where = Path(src.name) / npz.name if src.is_file() else npz
+        check_weights_size(npz)
         headers = npz_headers(npz)
         if CONFIG_ENTRY not in headers:
             raise MarianImportError(where, f"has no {CONFIG_ENTRY} entry (not a Marian model)")

@@ -20,6 +20,7 @@ import sentencepiece as spm
 from .tokenizer import (
     SPM_FILE,
     Pieces,
+    SpecialIds,
     Tokenizer,
     _pieces_from_proto,
     _without_replacement_chars,
@@ -55,7 +56,7 @@ def parse_vocab(raw: bytes) -> dict[str, int]:
     return data
 
 
-class PairTokenizer:
+class PairTokenizer(SpecialIds):
     """Source and target SentencePiece models mapped through one vocabulary."""
 
     def __init__(self, source_proto: bytes, target_proto: bytes, vocab_json: bytes) -> None:
@@ -74,14 +75,6 @@ class PairTokenizer:
     @property
     def vocab_size(self) -> int:
         return len(self.vocab)
-
-    def special_ids(self) -> dict[str, int]:
-        return {
-            "pad_id": self.pad_id,
-            "unk_id": self.unk_id,
-            "bos_id": self.bos_id,
-            "eos_id": self.eos_id,
-        }
 
     def has_byte_fallback(self) -> bool:
         return self.source.piece_to_id("<0xF0>") != self.source.unk_id()

@@ -74,7 +74,24 @@ def _without_replacement_chars(p: Pieces) -> Pieces:
     return Pieces(p.text.replace(REPLACEMENT, ""), p.ids, p.pieces, spans)
 
 
-class Tokenizer:
+class SpecialIds:
+    """The special ids of a tokenizer, under the names the model config gives them."""
+
+    pad_id: int
+    unk_id: int
+    bos_id: int
+    eos_id: int
+
+    def special_ids(self) -> dict[str, int]:
+        return {
+            "pad_id": self.pad_id,
+            "unk_id": self.unk_id,
+            "bos_id": self.bos_id,
+            "eos_id": self.eos_id,
+        }
+
+
+class Tokenizer(SpecialIds):
     """A loaded SentencePiece model. Build from bytes (``spm.model`` content)."""
 
     def __init__(self, model_proto: bytes) -> None:
@@ -91,14 +108,6 @@ class Tokenizer:
     @property
     def vocab_size(self) -> int:
         return self.sp.vocab_size()
-
-    def special_ids(self) -> dict[str, int]:
-        return {
-            "pad_id": self.pad_id,
-            "unk_id": self.unk_id,
-            "bos_id": self.bos_id,
-            "eos_id": self.eos_id,
-        }
 
     def has_byte_fallback(self) -> bool:
         return self.sp.piece_to_id("<0xF0>") != self.unk_id

@@ -205,8 +205,14 @@ class TransformerSeq2Seq(EncoderDecoder):
         if cfg.tie_embeddings:
             self.output.weight = self.embedding.weight
         self.scale = math.sqrt(cfg.d_model) if cfg.scale_embeddings else 1.0
-        self.align_layer = cfg.alignment_layer_index
-        self.align_head = cfg.alignment_head
+
+    @property
+    def align_layer(self) -> int:
+        return self.config.alignment_layer_index
+
+    @property
+    def align_head(self) -> int:
+        return self.config.alignment_head
 
     def _alignment(self, weights: torch.Tensor) -> torch.Tensor:
         """[B, H, T, S] -> [B, T, S]: the alignment head, or the heads' mean."""

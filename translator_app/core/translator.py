@@ -19,7 +19,7 @@ import torch
 
 from .bundle import Bundle, load_bundle, raise_if_cancelled
 from .limits import MAX_SENTENCE_TOKENS, check_search
-from .search import Hypothesis, beam_search, greedy_search
+from .search import Hypothesis, beam_search, greedy_search, pad_rows
 from .segment import Segment, join_translations, split_sentences
 from .tokenizer import EOS_PIECE, Span
 
@@ -233,13 +233,8 @@ class Translator:
         return out
 
     def _search(self, batch, beam, nbest, alpha, should_stop, all_layers) -> list[list[Hypothesis]]:
-        pad = self.tokenizer.pad_id
-        width = max(len(j.src) for j in batch)
-        src = torch.full((len(batch), width), pad, dtype=torch.long)
-        for r, job in enumerate(batch):
-            src[r, : len(job.src)] = torch.tensor(job.src)
-        src = src.to(self.device)
-        mask = src != pad
+        src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
+        src, mask = src.to(self.device), mask.to(self.device)
         s = self.bundle.search
         kwargs = dict(
             max_len_a=s.max_len_a,

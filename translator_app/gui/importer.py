@@ -57,14 +57,15 @@ class ModelImporter(QObject):
         from translator_app.core.bundle import BundleError
         from translator_app.core.marian import MarianImportError, import_marian
 
+        problem = None
         try:
             import_marian(src, out, name=name)
-        except (MarianImportError, BundleError) as e:
-            self.busy = False
-            self.failed.emit(f"Could not import the model: {e}")
+        except (MarianImportError, BundleError) as e:  # they name the file themselves
+            problem = f"Could not import the model: {e}"
         except (OSError, ValueError, RuntimeError, MemoryError) as e:
-            self.busy = False
-            self.failed.emit(f"Could not import the model from {src}: {e}")
+            problem = f"Could not import the model from {src}: {e}"
+        self.busy = False  # before the signal: its handler may start the next import
+        if problem:
+            self.failed.emit(problem)
         else:
-            self.busy = False
             self.finished.emit(str(out))
