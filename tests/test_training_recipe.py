@@ -136,3 +136,46 @@ def test_warm_start_from_a_model_of_another_shape_is_one_clear_error(tmp_path, o
     err = capsys.readouterr().err
     assert "do not fit this model" in err and "Traceback" not in err
     assert not (tmp_path / "run" / "checkpoints").exists()
+
+
+def _tiny_transformer(**changes):
+    from translator_app.core import ModelConfig, build_model
+
+    cfg = ModelConfig.from_dict(
+        {"arch": "transformer", "vocab_size": 40, "d_model": 16, "n_heads": 2, "ff_dim": 32}
+        | {"enc_layers": 1, "dec_layers": 1, "dropout": 0.0, "alignment_layer": -1}
+        | changes
+    )
+    torch.manual_seed(0)
+    return build_model(cfg).eval()
+
+
+def test_a_grown_model_starts_as_the_smaller_one():
+    """Extra layers start as identities: the deeper model's logits equal the smaller one's
+    (and, grown without zeroing, they would not)."""
+    from trainer.train import load_weights
+
+    small = _tiny_transformer()
+    deep = _tiny_transformer(enc_layers=3, dec_layers=2)
+    src = torch.randint(4, 40, (2, 7))
+    tgt = torch.randint(4, 40, (2, 5))
+    with pytest.raises(ValueError, match="is missing"):
+        load_weights(deep, small.state_dict())
+    load_weights(deep, small.state_dict(), grow=True)
+    mask = torch.ones_like(src, dtype=torch.bool)
+    with torch.no_grad():
+        want, _ = small(src, mask, tgt)
+        got, _ = deep(src, mask, tgt)
+    torch.testing.assert_close(got, want)
+    assert deep.enc_layers[2].ff.net[0].weight.abs().sum() > 0  # only the outputs are zero
+    with pytest.raises(ValueError, match="fewer layers"):
+        load_weights(small, deep.state_dict())
+
+
+def test_only_pre_norm_models_grow():
+    from trainer.train import load_weights
+
+    small = _tiny_transformer(norm="post")
+    deep = _tiny_transformer(norm="post", enc_layers=2)
+    with pytest.raises(ValueError, match="pre-norm"):
+        load_weights(deep, small.state_dict(), grow=True)

@@ -44,6 +44,9 @@ class TrainConfig:
     # Steps a warm-started model (--init) was already trained: the schedule's decay goes on
     # from there instead of climbing back to the peak rate (the warm-up is still done).
     schedule_offset: int = 0
+    # Warm start into a deeper model: layers the --init bundle lacks start as identities
+    # (see trainer.train.load_weights), so the [model] may have more layers than it.
+    grow: bool = False
     weight_decay: float = 0.01
     label_smoothing: float = 0.1
     # Target word dropout: each decoder input token (BOS kept) becomes <unk> with this

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import time
 from dataclasses import asdict, dataclass, field
@@ -91,11 +92,26 @@ def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> to
     return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.98), eps=1e-9)
 
 
-def load_weights(model: torch.nn.Module, weights: dict) -> None:
+LAYER_KEY = re.compile(r"^(enc_layers|dec_layers)\.(\d+)\.")
+# The sublayers' last projections: zero, a pre-norm layer adds nothing to its input.
+RESIDUAL_OUTPUTS = ("attn.out_proj.", "self_attn.out_proj.", "cross_attn.out_proj.", "ff.net.3.")
+
+
+def load_weights(model: torch.nn.Module, weights: dict, grow: bool = False) -> None:
     """Start from another model's weights (fine-tuning, warm start); a model of another
-    shape is one clear error, not a half-loaded model."""
+    shape is one clear error, not a half-loaded model.
+
+    ``grow``: the model may have more encoder or decoder layers than the weights. The
+    extra layers start as identities (their residual outputs zero, the rest as built), so
+    the deeper model first translates exactly as the smaller one and training deepens it
+    from there (progressive stacking; pre-norm models only).
+    """
     own = model.state_dict()
     missing = sorted(set(own) - set(weights))
+    new_layers = [k for k in missing if grow and LAYER_KEY.match(k)]
+    if new_layers and getattr(getattr(model, "config", None), "norm", "pre") != "pre":
+        raise ValueError("only a pre-norm model can grow layers (a post-norm layer is no identity)")
+    missing = [k for k in missing if k not in new_layers]
     wrong = sorted(k for k in own if k in weights and weights[k].shape != own[k].shape)
     if missing or wrong:
         k = (wrong or missing)[0]
@@ -108,7 +124,17 @@ def load_weights(model: torch.nn.Module, weights: dict) -> None:
             )
             + f" ({len(missing) + len(wrong)} parameter(s) differ)"
         )
+    extra = [k for k in weights if k not in own]
+    if extra:
+        raise ValueError(
+            f"the starting weights do not fit this model: it has no {extra[0]} "
+            f"({len(extra)} parameter(s) more than the model; fewer layers in the config?)"
+        )
     model.load_state_dict(weights, strict=False)
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if name in new_layers and LAYER_KEY.sub("", name).startswith(RESIDUAL_OUTPUTS):
+                param.zero_()
 
 
 def drop_words(tgt_in: torch.Tensor, p: float, pad: int, unk: int) -> torch.Tensor:
@@ -192,7 +218,7 @@ def train(
     torch.manual_seed(tc.seed)
     model = build_model(cfg.model)
     if init_weights is not None:
-        load_weights(model, init_weights)
+        load_weights(model, init_weights, grow=tc.grow)
     model.to(dev)
     optimizer = make_optimizer(model, tc.lr, tc.weight_decay)
     scheduler = torch.optim.lr_scheduler.LambdaLR(
