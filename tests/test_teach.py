@@ -172,7 +172,7 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert dialog.comparing and not dialog.folder_buttons[0].isEnabled()
     assert dialog.rename("too-early") == "Wait for the comparison to finish"
     assert new.is_dir() and not new.with_name("too-early").exists()
-    assert steps and steps[-1]["step"] == steps[-1]["total"]
+    assert steps and steps[-1].step == steps[-1].total
     # At once in the Model menu.
     assert any(a.data() == str(new) for a in w.model_actions)
     # Before/after scores on the held-out pairs, and both models' translations.

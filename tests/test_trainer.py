@@ -286,3 +286,16 @@ def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
     # Spread, not the first 8 (which greedy gets all right): half right, half wrong.
     assert 0 < beam["greedy_same_pairs"]["bleu"] < 100
     assert "greedy_same_pairs" not in evaluate_bundle(Echo(), pairs, 2, 0)["beam2"]
+
+
+def test_progress_messages_round_trip_and_other_lines_are_not_messages():
+    from translator_app.core.progress_lines import Done, Note, StepProgress, decode, encode
+
+    step = StepProgress(3, 10, 2.5, 1234.0, 1e-4, 12.5)
+    done = Done("/tmp/b", {"pairs": 2, "base": {"bleu": 1.0}})
+    for message in (step, Note("stopping early: ünïcode"), done):
+        line = encode(message)
+        assert line.endswith("\n") and line.count("\n") == 1
+        assert decode(line) == message
+    for other in ("", "Traceback (most recent call last):", "{not json", "[1, 2]", '{"step": "x"}'):
+        assert decode(other) is None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from translator_app.cli_common import run_main
 from translator_app.core.corpus import DataError, read_all
+from translator_app.core.hardware import BF16_SETTINGS, DEVICES
 from translator_app.core.paths import write_atomic
 
 
@@ -48,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument(
         "--resume", action="store_true", help="continue the run in the config's out_dir"
     )
-    tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    tr.add_argument("--device", choices=DEVICES, default="auto")
     tr.add_argument(
         "--init",
         type=Path,
@@ -120,8 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--patience", type=int, default=2, help="epochs without improvement before stopping"
     )
     ft.add_argument("--seed", type=int, default=1)
-    ft.add_argument("--bf16", choices=("auto", "on", "off"), default="auto")
-    ft.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    ft.add_argument("--bf16", choices=BF16_SETTINGS, default="auto")
+    ft.add_argument("--device", choices=DEVICES, default="auto")
     ft.add_argument("--work-dir", type=Path, help="checkpoints (default: your cache folder)")
     ft.add_argument(
         "--checkpoint-every",
@@ -162,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="beam search on N pairs spread over the set only (greedy runs on all)",
     )
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
-    ev.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    ev.add_argument("--device", choices=DEVICES, default="auto")
 
     av = sub.add_parser(
         "average",

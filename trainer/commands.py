@@ -44,6 +44,7 @@ from translator_app.core.corpus import (
     test_sentences,
 )
 from translator_app.core.hardware import describe
+from translator_app.core.progress_lines import Done, encode
 
 
 def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print):
@@ -266,7 +267,7 @@ def cmd_finetune(args) -> int:
     if work.parent == runs:  # our own cache folder: the run is done, nothing to resume
         shutil.rmtree(work, ignore_errors=True)
     if args.progress == "json":
-        print(json.dumps({"done": str(bundle), **metrics}), flush=True)
+        print(encode(Done(str(bundle), metrics["heldout"])), end="", flush=True)
     return 0
 
 

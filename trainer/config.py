@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from translator_app.core import ConfigError, ModelConfig
+from translator_app.core.hardware import BF16_SETTINGS
 
 try:
     import tomllib
@@ -115,7 +116,7 @@ def validate_train(t: TrainConfig) -> None:
         raise ConfigError(f"[train] schedule={t.schedule!r} is not one of {', '.join(SCHEDULES)}")
     if t.select_by not in ("bleu", "loss"):
         raise ConfigError(f"[train] select_by={t.select_by!r} must be bleu or loss")
-    if t.bf16 not in ("auto", "on", "off"):
+    if t.bf16 not in BF16_SETTINGS:
         raise ConfigError(f"[train] bf16={t.bf16!r} must be auto, on or off")
     for key in ("steps", "batch_tokens", "eval_every", "checkpoint_every"):
         if getattr(t, key) < 1:

@@ -1,8 +1,8 @@
 """A one-line progress display: step, loss, tokens/s, learning rate and ETA.
 
-With ``json_lines`` it writes one JSON object per line instead (``{"step": ...}`` for
-progress, ``{"note": ...}`` for messages), several times a second: the app reads them
-from a fine-tune it runs as a separate process to drive its progress bar.
+With ``json_lines`` it writes the messages of translator_app/core/progress_lines.py
+instead, several times a second: the app reads them from a fine-tune it runs as a
+separate process to drive its progress bar.
 
 Written here rather than taken from tqdm because the GPU machines the trainer runs on
 have only torch, sentencepiece, sacrebleu and safetensors; it is a few lines.
@@ -10,9 +10,10 @@ have only torch, sentencepiece, sacrebleu and safetensors; it is a few lines.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
+
+from translator_app.core.progress_lines import Note, StepProgress, encode
 
 
 class Progress:
@@ -46,15 +47,7 @@ class Progress:
         recent = self.losses[-50:]
         loss_now = sum(recent) / len(recent)
         if self.json_lines:
-            record = {
-                "step": step,
-                "total": self.total,
-                "loss": round(loss_now, 4),
-                "tokens_per_s": round(self.tokens_per_s()),
-                "lr": lr,
-                "eta_s": round(eta, 1),
-            }
-            line = json.dumps(record) + "\n"
+            line = encode(StepProgress(step, self.total, loss_now, self.tokens_per_s(), lr, eta))
         else:
             text = (
                 f"step {step}/{self.total} | loss {loss_now:.3f} | "
@@ -78,7 +71,7 @@ class Progress:
 
     def note(self, message: str) -> None:
         if self.enabled and self.json_lines:
-            self.stream.write(json.dumps({"note": message}) + "\n")
+            self.stream.write(encode(Note(message)))
             self.stream.flush()
         elif self.enabled:
             self.stream.write(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.cli_common import run_main
+from translator_app.core.hardware import DEVICES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
@@ -59,10 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument(
         "--nbest", type=int, default=1, help="alternatives per sentence in --json output"
     )
-    tr.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    tr.add_argument("--device", choices=DEVICES, default="auto")
     tr.add_argument(
         "--precision",
-        choices=("auto", "fp32", "bf16", "int8"),
+        choices=PRECISIONS,
         default="auto",
         help="auto (default: int8 on the CPU, fp32 on CUDA), fp32, bf16 autocast, "
         "or int8 dynamic quantisation (CPU)",

@@ -7,6 +7,12 @@ import platform
 
 import torch
 
+# Where a model runs ("auto": CUDA when present, else the CPU), how the translator
+# computes ("auto": see translator.auto_precision), and the trainer's bf16 switch.
+DEVICES = ("auto", "cpu", "cuda")
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
+BF16_SETTINGS = ("auto", "on", "off")
+
 
 @functools.cache
 def cpu_flags() -> frozenset[str]:

@@ -18,12 +18,12 @@ import numpy as np
 import torch
 
 from .bundle import Bundle, load_bundle, raise_if_cancelled
+from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .search import Hypothesis, beam_search, greedy_search, pad_rows
 from .segment import Segment, join_translations, split_sentences
 from .tokenizer import EOS_PIECE, Span
 
-PRECISIONS = ("auto", "fp32", "bf16", "int8")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
 # tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).

@@ -6,11 +6,13 @@ import argparse
 import os
 import sys
 
+from translator_app.core.hardware import DEVICES
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="a German text file to open (UTF-8)")
     p.add_argument("--model", help="bundle folder to load (default: the last used, or bundled)")
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), help="overrides the setting")
+    p.add_argument("--device", choices=DEVICES, help="overrides the setting")
     p.add_argument("--text", help="German text to put into the input box at start")
     p.add_argument(
         "--exit-after-first-translation",

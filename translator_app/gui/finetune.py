@@ -10,7 +10,6 @@ the bundle folder only ever appears complete (the trainer writes it atomically).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -31,6 +30,7 @@ from translator_app.core.corpus import (
 )
 from translator_app.core.corrections import Pair, write_tsv
 from translator_app.core.paths import claim, safe_name
+from translator_app.core.progress_lines import Done, Note, StepProgress, decode
 
 MIN_PAIRS = 10
 MAX_HELDOUT = 200
@@ -138,14 +138,14 @@ class FinetuneProcess(QObject):
     ``progress(dict)`` per JSON progress line, ``output(str)`` per other line, and once
     ``finished(ok, text)`` where text is the new bundle's path or what went wrong."""
 
-    progress = Signal(dict)
+    progress = Signal(object)  # StepProgress
     output = Signal(str)
     finished = Signal(bool, str)
 
     def __init__(self, job: FinetuneJob, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.job = job
-        self.result: dict = {}
+        self.result: Done | None = None
         self.cancelled = False
         self._stdout = b""
         self._stderr: list[str] = []
@@ -182,16 +182,15 @@ class FinetuneProcess(QObject):
         *lines, self._stdout = self._stdout.split(b"\n")
         for raw in lines:
             line = raw.decode("utf-8", "replace").rstrip()
-            record = _json_object(line)
-            if record is None:
-                if line:
-                    self.output.emit(line)
-            elif "done" in record:
-                self.result = record
-            elif "note" in record:
-                self.output.emit(str(record["note"]))
-            elif "step" in record:
-                self.progress.emit(record)
+            message = decode(line)
+            if isinstance(message, Done):
+                self.result = message
+            elif isinstance(message, Note):
+                self.output.emit(message.text)
+            elif isinstance(message, StepProgress):
+                self.progress.emit(message)
+            elif line:
+                self.output.emit(line)
 
     def _read_stderr(self) -> None:
         text = bytes(self.process.readAllStandardError()).decode("utf-8", "replace")
@@ -208,8 +207,8 @@ class FinetuneProcess(QObject):
         self._read_stdout()
         if self.cancelled:
             self._finish(False, "Cancelled; the base model is unchanged.")
-        elif code == 0 and self.result.get("done"):
-            self._finish(True, self.result["done"])
+        elif code == 0 and self.result is not None:
+            self._finish(True, self.result.bundle)
         else:
             errors = [line for line in self._stderr if line.startswith("error:")]
             why = (errors or self._stderr or [f"exit status {code}"])[-1]
@@ -240,13 +239,3 @@ def rename_bundle(path: Path, new_name: str) -> Path:
         raise FileExistsError(f"a model named {clean} already exists")
     os.replace(path, target)
     return target
-
-
-def _json_object(line: str) -> dict | None:
-    if not line.startswith("{"):
-        return None
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError:
-        return None
-    return value if isinstance(value, dict) else None

@@ -13,13 +13,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from translator_app.core.hardware import DEVICES
 from translator_app.core.limits import parse_json
 from translator_app.core.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
 MAX_SETTINGS_BYTES = 1024 * 1024
 _NOT_SAVED = ("problem", "keep_file")
-DEVICES = ("auto", "cpu", "cuda")
 
 
 @dataclass

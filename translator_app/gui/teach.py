@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.corrections import CorrectionsStore
 from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
+from translator_app.core.progress_lines import StepProgress
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.dialogs import documents_dir
 from translator_app.gui.finetune import (
@@ -264,10 +265,10 @@ class TeachDialog(QDialog):
         except OSError as e:
             self._on_finished(False, f"Could not start: {e}")
 
-    def _on_progress(self, p: dict) -> None:
-        self.bar.setRange(0, int(p["total"]))
-        self.bar.setValue(int(p["step"]))
-        self.status.setText(progress_text(int(p["step"]), int(p["total"]), p.get("eta_s")))
+    def _on_progress(self, p: StepProgress) -> None:
+        self.bar.setRange(0, p.total)
+        self.bar.setValue(p.step)
+        self.status.setText(progress_text(p.step, p.total, p.eta_s))
 
     def cancel(self) -> None:
         if self.run is not None:
@@ -350,7 +351,7 @@ class TeachDialog(QDialog):
         return page
 
     def _show_result(self) -> None:
-        held = (self.run.result.get("heldout") or {}) if self.run else {}
+        held = self.run.result.heldout if self.run and self.run.result else {}
         rows = (("Base", held.get("base", {})), ("New", held.get("finetuned", {})))
         for r, (label, s) in enumerate(rows):
             for c, text in enumerate(
