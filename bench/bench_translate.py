@@ -177,7 +177,7 @@ def main() -> int:
     )
     results = {"model": bundle.name, "arch": cfg.arch, "load_ms": load_s * 1000, "precisions": {}}
     for precision in args.precision:
-        translator = Translator(bundle, precision=precision)
+        translator = Translator.from_bundle(bundle, precision=precision)
         report = bench(translator, groups, args.runs)
         results["precisions"][precision] = report
         print(f"\n[{precision}]  latency per sentence (ms)      median      p95   ms/token  tokens")

@@ -57,7 +57,7 @@ def main() -> int:
     state = {"done": False}
 
     def shown(_text: str) -> None:
-        if state["done"] or not window.rendered or not window.rendered.complete:
+        if state["done"] or not window.highlighter.shown or not window.highlighter.shown.complete:
             return
         state["done"] = True
         if args.teach:
@@ -96,7 +96,7 @@ def main() -> int:
         app.exit(0)
 
     window.translation_shown.connect(shown)
-    window.worker.load_failed.connect(lambda _id, msg: (print(msg), app.exit(1)))
+    window.session.load_failed.connect(lambda failure: (print(failure.message), app.exit(1)))
     window.source_edit.setPlainText(TEXT)
     QTimer.singleShot(300_000, lambda: (print("timed out"), app.exit(2)))
     code = app.exec()

@@ -232,10 +232,12 @@ def open_window(qtbot, app_env):
         w = MainWindow(settings, **kwargs)
         qtbot.addWidget(w)
         w.show()
-        qtbot.waitUntil(lambda: w.model_info is not None or w.loading_path is None, timeout=20_000)
+        qtbot.waitUntil(
+            lambda: w.model_info is not None or w.session.loading_path is None, timeout=20_000
+        )
         windows.append(w)
         return w
 
     yield make
     for w in windows:
-        w.worker.shutdown()
+        w.session.worker.shutdown()

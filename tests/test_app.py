@@ -40,7 +40,7 @@ def test_a_burst_of_edits_shows_only_the_last_and_leaves_no_backlog(qtbot, open_
     w = open_window()
     shown, results = [], []
     w.translation_shown.connect(shown.append)
-    w.worker.translated.connect(results.append)
+    w.session.worker.translated.connect(results.append)
     words = [
         "Das",
         "Haus",
@@ -62,10 +62,10 @@ def test_a_burst_of_edits_shows_only_the_last_and_leaves_no_backlog(qtbot, open_
         w.translate_now()  # bypass the debounce: every edit really sends a request
     qtbot.waitUntil(lambda: bool(shown), timeout=TIMEOUT)
     qtbot.wait(300)
-    last = Translator(w_bundle(w), "auto").translate_document(text, beam=1).output
+    last = Translator.from_bundle(w_bundle(w), "auto").translate_document(text, beam=1).output
     assert shown == [last]  # nothing from the 49 earlier edits was displayed
     assert len(results) < 50
-    assert w.worker._translate is None and w.pending_id == -1  # no backlog
+    assert w.session.worker._translate is None and not w.session.pending  # no backlog
 
 
 def w_bundle(window):
@@ -78,7 +78,7 @@ def test_unchanged_sentences_come_from_the_cache(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Ich habe einen Hund. Sie hat eine Katze.")
     results = []
-    w.worker.translated.connect(results.append)
+    w.session.worker.translated.connect(results.append)
     shown = translate(qtbot, w, "Ich habe einen Hund. Das Haus ist groß.")
     qtbot.waitUntil(lambda: bool(results))  # each queued slot gets its own event
     assert [t.source for t in results[0].translations] == ["Das Haus ist groß."]
@@ -91,7 +91,7 @@ def test_heatmap_has_the_shape_of_the_sentence_under_the_cursor(qtbot, open_wind
     cursor = w.source_edit.textCursor()
     cursor.setPosition(len("Ich habe einen Hund. Das W"))
     w.source_edit.setTextCursor(cursor)
-    second = w.rendered.translations[1]
+    second = w.highlighter.shown.translations[1]
     assert w.alignment.translation is second
     assert w.alignment.matrix.shape == (len(second.target_pieces), len(second.source_pieces))
     # Another layer / head changes the picture but not its shape.
@@ -107,11 +107,11 @@ def test_cursor_highlights_the_aligned_words_and_stale_text_clears_them(qtbot, o
     cursor = w.source_edit.textCursor()
     cursor.setPosition(5)  # inside "Haus"
     w.source_edit.setTextCursor(cursor)
-    link = link_from_source(w.rendered, 5)
+    link = link_from_source(w.highlighter.shown, 5)
     expected = {(s, e) for s, e, _ in link.ranges}
     assert expected and set(w.highlighted_ranges("output")) == expected
     # The strongest highlighted English piece is the argmax of the attention column.
-    t = w.rendered.translations[0]
+    t = w.highlighter.shown.translations[0]
     top = int(np.argmax(t.best.attention[:-1, link.piece]))
     assert t.best.target_spans[top] in {(s, e) for s, e in expected}
     w.source_edit.insertPlainText("x")  # stale until retranslated
@@ -133,15 +133,15 @@ def test_choosing_an_alternative_redecodes_with_the_forced_prefix(qtbot, open_wi
     s.beam, s.nbest, s.debounce_ms = 4, 4, 10
     w = open_window(s)
     translate(qtbot, w, "Wir gehen nach Hause.")
-    t = w.rendered.translations[0]
+    t = w.highlighter.shown.translations[0]
     alts = [a for piece in range(len(t.best.target_ids) - 1) for a in alternatives(t, piece)]
     assert alts, "a 4-best list offers alternatives somewhere"
     alt = alts[0]
-    menu = w.word_menu(w.rendered.output_spans[0][0])
+    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
     assert menu is not None and menu.actions()
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         w.force_prefix(0, alt.prefix)
-    best = w.rendered.translations[0].best
+    best = w.highlighter.shown.translations[0].best
     assert best.target_ids[: len(alt.prefix)] == alt.prefix
     assert best.target_ids != t.best.target_ids
 
@@ -150,19 +150,21 @@ def test_switching_model_and_device(qtbot, open_window, make_bundle):
     w = open_window()
     translate(qtbot, w, "Guten Tag.")
     rnn = make_bundle("gru-bahdanau-additive", name="tiny-rnn")
-    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
         w.open_model_folder(str(rnn))
     assert w.model_info.arch == "rnn" and w.model_info.name == "tiny-rnn"
     assert not w.alignment.layer_box.isEnabled()
-    qtbot.waitUntil(lambda: w.rendered is not None and not w.stale, timeout=TIMEOUT)
+    qtbot.waitUntil(
+        lambda: w.highlighter.shown is not None and not w.highlighter.stale, timeout=TIMEOUT
+    )
     assert [a.isChecked() for a in w.model_actions if a.data() == str(rnn)] == [True]
-    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
         w.choose_device("cpu")
     assert w.model_info.device.startswith("cpu") and w.settings.device == "cpu"
     import torch
 
     if not torch.cuda.is_available():
-        with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+        with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
             w.choose_device("cuda")
         assert w.model_info.device.startswith("cpu")
         assert "CUDA" in w.last_error
@@ -244,10 +246,10 @@ def test_a_worker_exception_is_shown_once_and_the_app_keeps_working(
         raise RuntimeError("simulated engine failure")
 
     monkeypatch.setattr(Translator, "translate", broken)
-    with qtbot.waitSignal(w.worker.failed, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.session.worker.failed, timeout=TIMEOUT):
         w.source_edit.setPlainText("Eins.")
     assert "simulated engine failure" in w.statusBar().currentMessage()
-    with qtbot.waitSignal(w.worker.failed, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.session.worker.failed, timeout=TIMEOUT):
         w.source_edit.setPlainText("Zwei.")
     assert len([e for e in w._shown_errors if "simulated" in e]) == 1
     monkeypatch.setattr(Translator, "translate", original)

@@ -9,8 +9,8 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.gui.document import from_qt, to_qt  # noqa: E402
 from translator_app.gui.linking import link_from_source  # noqa: E402
+from translator_app.gui.positions import from_qt, to_qt  # noqa: E402
 
 TIMEOUT = 20_000
 LETTER = "Guten Morgen!\nIch habe einen Hund.\nDas Wetter ist heute schön.\nDanke."
@@ -37,14 +37,14 @@ def test_the_panel_stays_on_the_cursors_sentence_after_a_translation(qtbot, open
     translate_in(qtbot, w, LETTER, TIMEOUT)
     third = LETTER.index("Wetter") + 2
     put_cursor(w.source_edit, third)
-    assert w.alignment.translation is w.rendered.translations[2]
+    assert w.alignment.translation is w.highlighter.shown.translations[2]
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         cursor = w.source_edit.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
         cursor.insertText(" Tschüss.")  # the user's cursor stays in sentence 3
         put_cursor(w.source_edit, third)
     assert w.source_edit.textCursor().position() == third
-    assert w.alignment.translation is w.rendered.translations[2]
+    assert w.alignment.translation is w.highlighter.shown.translations[2]
 
 
 def test_highlights_after_an_emoji_land_on_the_right_words(qtbot, open_window):
@@ -53,9 +53,9 @@ def test_highlights_after_an_emoji_land_on_the_right_words(qtbot, open_window):
     translate_in(qtbot, w, text, TIMEOUT)
     index = text.index("Haus") + 1
     put_cursor(w.source_edit, to_qt(text, index))
-    link = link_from_source(w.rendered, index)
+    link = link_from_source(w.highlighter.shown, index)
     assert link is not None
-    out = w.rendered.output
+    out = w.highlighter.shown.output
     expected = {(to_qt(out, s), to_qt(out, e)) for s, e, _ in link.ranges}
     assert set(w.highlighted_ranges("output")) == expected
     # The German word under the cursor is underlined where it really is.
@@ -96,7 +96,7 @@ def test_the_heatmap_keeps_updating_after_an_svg_export(qtbot, open_window, tmp_
     translate_in(qtbot, w, "Das Wetter ist heute schön.", TIMEOUT)
     w.alignment.flush()
     assert w.alignment.figure.canvas is canvas_before is w.alignment.canvas
-    t = w.rendered.translations[0]
+    t = w.highlighter.shown.translations[0]
     (ax, _bar) = w.alignment.figure.axes
     labels = [label.get_text() for label in ax.get_xticklabels()]
     assert labels == list(w.alignment.view.cols)  # the grid is the new sentence's
@@ -138,7 +138,7 @@ def test_cuda_without_a_gpu_says_so_until_read_and_ticks_what_is_used(qtbot, ope
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     w = open_window()
-    with qtbot.waitSignal(w.worker.model_loaded, timeout=TIMEOUT):
+    with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
         w.choose_device("cuda")
     assert "CUDA is not available" in w.notice_label.text() and w.notice.isVisible()
     assert w.settings.device == "auto" and w.device_actions["auto"].isChecked()
@@ -159,7 +159,7 @@ def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
 def test_the_word_menu_shows_its_hint_and_no_end_marker(qtbot, open_window):
     w = open_window()  # n-best 1: no alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
-    menu = w.word_menu(w.rendered.output_spans[0][0])
+    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert any("raise n-best" in t for t in texts)
     assert not any("</s>" in t or t.rstrip().endswith("0.00") for t in texts)
@@ -184,10 +184,10 @@ def test_tab_moves_focus_and_ctrl_d_describes_the_highlighted_word(qtbot, open_w
     assert "\t" not in w.source_edit.toPlainText()
     assert w.output_edit.focusPolicy() & Qt.TabFocus
     put_cursor(w.source_edit, 5)  # "Haus": its English is highlighted, the output
-    link = link_from_source(w.rendered, 5)  # cursor (at 0) is elsewhere
+    link = link_from_source(w.highlighter.shown, 5)  # cursor (at 0) is elsewhere
     strongest = max(link.ranges, key=lambda x: x[2])
     menu = w.word_menu_at_cursor()
-    word = w.rendered.output[strongest[0] : strongest[1]].strip()
+    word = w.highlighter.shown.output[strongest[0] : strongest[1]].strip()
     assert word and word in menu.actions()[0].text()
     menu.close()
 
@@ -219,7 +219,7 @@ def test_a_long_text_fills_in_with_progress_and_clear_frees_it(qtbot, open_windo
     w = open_window()
     text = "\n".join(f"Ich habe {i} Hunde. Das Haus ist {i} Meter groß." for i in range(20))
     seen = []
-    w.worker.progressed.connect(
+    w.session.worker.progressed.connect(
         lambda r: seen.append(
             (r.done, r.total, w.progress.isVisible(), w.output_edit.toPlainText())
         )
@@ -230,9 +230,9 @@ def test_a_long_text_fills_in_with_progress_and_clear_frees_it(qtbot, open_windo
     assert 0 < done < total and bar_shown
     assert output.strip() and len(output) < len(w.output_edit.toPlainText())  # filled in
     assert not w.progress.isVisible()
-    assert len(w.document.cache) > 0
+    assert len(w.session.cache) > 0
     w.clear()
-    assert len(w.document.cache) == 0 and w.rendered is None
+    assert len(w.session.cache) == 0 and w.highlighter.shown is None
     assert not w.alignment.has_heatmap
 
 

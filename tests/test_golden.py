@@ -33,8 +33,8 @@ VOCAB = 48
 # Two sentences of different lengths, so padding and batching are part of what is pinned.
 SOURCES = [[5, 9, 17, 23, 11, 3], [30, 7, 41, 3]]
 SEARCHES = {
-    "greedy": dict(beam_size=1, nbest=1, alpha=0.0),
-    "beam3": dict(beam_size=3, nbest=2, alpha=0.6),
+    "greedy": dict(beam=1, nbest=1, length_penalty=0.0),
+    "beam3": dict(beam=3, nbest=2, length_penalty=0.6),
 }
 SENTENCES = [
     "Guten Morgen!",
@@ -53,7 +53,7 @@ SENTENCES = [
 def search_results() -> dict:
     """Every variant x search: per sentence, the hypotheses' ids and scores."""
     from translator_app.core import ModelConfig, beam_search, build_model
-    from translator_app.core.search import pad_rows
+    from translator_app.core.search import SearchOptions, pad_rows
 
     results = {}
     for variant, arch in VARIANTS.items():
@@ -61,7 +61,9 @@ def search_results() -> dict:
         model = build_model(ModelConfig(vocab_size=VOCAB, **{**TINY, **arch})).eval()
         src, mask = pad_rows(SOURCES, model.config.pad_id)
         for name, options in SEARCHES.items():
-            hyps = beam_search(model, src, mask, max_len_a=1.0, max_len_b=2, **options)
+            hyps = beam_search(
+                model, src, mask, SearchOptions(max_len_a=1.0, max_len_b=2, **options)
+            )
             results[f"{variant}/{name}"] = [
                 [{"ids": list(h.tokens), "score": round(h.score, 5)} for h in sentence]
                 for sentence in hyps
@@ -78,7 +80,7 @@ def bundle_results() -> dict:
     weights = hashlib.sha256((BUNDLE / WEIGHTS_FILE).read_bytes()).hexdigest()
     results = {"model": bundle.name, "weights_sha256": weights}
     for precision in ("fp32", "int8"):
-        translator = Translator(bundle, precision)
+        translator = Translator.from_bundle(bundle, precision)
         for beam in (1, bundle.search.beam):
             out = translator.translate(SENTENCES, beam=beam)
             results[f"{precision}/beam{beam}"] = [t.text for t in out]
@@ -100,14 +102,16 @@ def test_seeded_tiny_models_give_the_golden_search_results():
 def test_greedy_is_beam_one_in_the_golden_values():
     """Beam size 1 equals greedy (the golden file's greedy entries come from beam_search)."""
     from translator_app.core import ModelConfig, build_model, greedy_search
-    from translator_app.core.search import pad_rows
+    from translator_app.core.search import SearchOptions, pad_rows
 
     expected = json.loads(SEARCH_FILE.read_text("utf-8"))
     for variant, arch in VARIANTS.items():
         torch.manual_seed(0)
         model = build_model(ModelConfig(vocab_size=VOCAB, **{**TINY, **arch})).eval()
         src, mask = pad_rows(SOURCES, model.config.pad_id)
-        hyps = greedy_search(model, src, mask, max_len_a=1.0, max_len_b=2)
+        hyps = greedy_search(
+            model, src, mask, SearchOptions(max_len_a=1.0, max_len_b=2, length_penalty=0.0)
+        )
         want = expected[f"{variant}/greedy"]
         assert [[list(h.tokens) for h in s] for s in hyps] == [[h["ids"] for h in s] for s in want]
 

@@ -11,6 +11,7 @@ import torch
 from conftest import encode_batch, peak_rss_mb, tiny_model
 from translator_app.core import beam_search
 from translator_app.core.limits import MAX_BEAM, MAX_SEGMENT_CHARS, check_search, parse_json
+from translator_app.core.search import SearchOptions
 from translator_app.core.segment import split_sentences
 
 
@@ -20,7 +21,7 @@ def test_beam_hypotheses_own_their_attention(tokenizer):
     history of every beam (which kept 909 MB alive for 9 MB of results)."""
     model = tiny_model(tokenizer)
     src, mask = encode_batch(tokenizer, ["Das Haus ist groß.", "Guten Morgen!"])
-    hyps = beam_search(model, src, mask, beam_size=4, nbest=4, all_layers=True)
+    hyps = beam_search(model, src, mask, SearchOptions(beam=4, nbest=4, all_layers=True))
     for sentence in hyps:
         for h in sentence:
             for t in (h.attention, h.layers):
@@ -41,7 +42,7 @@ def test_beam_search_drops_finished_sentences_from_the_batch(tokenizer):
     src, mask = encode_batch(
         tokenizer, ["Ja", "Wir treffen uns am dritten Oktober in Berlin am Bahnhof."]
     )
-    hyps = beam_search(model, src, mask, beam_size=3, max_len_a=1.0, max_len_b=1)
+    hyps = beam_search(model, src, mask, SearchOptions(beam=3, max_len_a=1.0, max_len_b=1))
     assert widths[0] == 6 and widths[-1] == 3
     assert all(len(h) == 1 for h in hyps)
 

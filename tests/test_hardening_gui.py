@@ -65,7 +65,7 @@ def test_soak_hover_and_a_large_paste_lose_no_reference_to_none(qtbot, open_wind
     for i in range(200):
         hover(edit, 5 + i, 5 + i % 40)
     edit.textCursor().insertText("x")  # one keystroke after the paste
-    qtbot.waitUntil(lambda: not w.stale, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: not w.highlighter.stale, timeout=TIMEOUT)
     gc.collect()
     assert sys.getrefcount(None) >= before - 50
     assert translate(qtbot, w, "Guten Morgen!") == "Good morning!"
@@ -187,7 +187,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
     w = open_window()
     started = []
 
-    def slow_load(path, device="auto", precision="fp32", should_stop=None):
+    def slow_load(path, device="auto", should_stop=None):
         started.append(1)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -196,13 +196,13 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
             time.sleep(0.01)
         raise AssertionError("the load was never told to stop")
 
-    monkeypatch.setattr(worker_module.Translator, "load", staticmethod(slow_load))
+    monkeypatch.setattr(worker_module, "load_bundle", slow_load)
     w.load_model(w.model_info.path)
     qtbot.waitUntil(lambda: bool(started), timeout=5000)
     start = time.perf_counter()
     w.close()
     assert time.perf_counter() - start < 1.5
-    assert not w.worker.is_alive()
+    assert not w.session.worker.is_alive()
 
 
 def test_a_superseded_load_is_abandoned(make_bundle):

@@ -14,7 +14,7 @@ import sentencepiece as spm
 import torch
 
 from translator_app.core.marian import MarianImportError, load_marian_model
-from translator_app.core.search import beam_search, greedy_search, pad_rows
+from translator_app.core.search import SearchOptions, beam_search, greedy_search, pad_rows
 
 transformers = pytest.importorskip("transformers")
 
@@ -164,10 +164,9 @@ def test_imported_model_searches_like_hugging_face(tmp_path, shape):
     with torch.no_grad():
         greedy_hf = hf.generate(num_beams=1, **common)
         beam_hf = hf.generate(num_beams=4, early_stopping=True, **common)
-        greedy = greedy_search(ours, src, mask, max_len_a=0.0, max_len_b=max_new)
-        beam = beam_search(
-            ours, src, mask, beam_size=4, max_len_a=0.0, max_len_b=max_new, alpha=0.0
-        )
+        greedy = greedy_search(ours, src, mask, SearchOptions(max_len_a=0.0, max_len_b=max_new))
+        options = SearchOptions(beam=4, max_len_a=0.0, max_len_b=max_new, length_penalty=0.0)
+        beam = beam_search(ours, src, mask, options)
 
     def strip(row):
         return [int(t) for t in row[1:] if int(t) != vocab["<pad>"]]
@@ -230,7 +229,7 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
     for name, tensor in ours.state_dict().items():  # the bundle holds the same weights
         assert torch.equal(bundle.model.state_dict()[name], tensor), name
 
-    translator = Translator(bundle)
+    translator = Translator.from_bundle(bundle)
     for beam in (1, 4):
         [t] = translator.translate(["Der Hund läuft."], beam=beam)
         cand = t.best
@@ -244,7 +243,7 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
     forced = list(t.nbest[1].target_ids[:2])
     [p] = translator.translate(["Der Hund läuft."], beam=2, prefixes=[forced])
     assert list(p.best.target_ids[:2]) == forced
-    [q] = Translator(bundle, precision="int8").translate(["Der Hund läuft."], beam=1)
+    [q] = Translator.from_bundle(bundle, precision="int8").translate(["Der Hund läuft."], beam=1)
     assert q.best.attention.shape[1] == len(q.source_ids)
 
     data = tmp_path / "mine.tsv"
@@ -265,7 +264,7 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
         if not torch.equal(v, bundle.model.state_dict()[n])
     ]
     assert changed  # it trained
-    Translator(tuned).translate(["Wir treffen uns."], beam=2)
+    Translator.from_bundle(tuned).translate(["Wir treffen uns."], beam=2)
 
 
 def test_old_bundles_keep_loading_as_version_1(make_bundle):

@@ -12,7 +12,7 @@ from translator_app.core import (
     beam_search,
     greedy_search,
 )
-from translator_app.core.search import length_penalty
+from translator_app.core.search import SearchOptions, length_penalty
 
 SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]
 
@@ -42,7 +42,7 @@ def test_forward_shapes(tokenizer, variant):
 def test_incremental_decoding_equals_full_recomputation(tokenizer, variant):
     model = tiny_model(tokenizer, variant)
     src, mask = batch(tokenizer, SOURCES)
-    hyps = greedy_search(model, src, mask, max_len_b=12)
+    hyps = greedy_search(model, src, mask, SearchOptions(max_len_b=12))
     for i, (hyp,) in enumerate(hyps):
         s = int(mask[i].sum())
         lp, attn = full_logprobs(model, src[i : i + 1, :s], mask[i : i + 1, :s], list(hyp.tokens))
@@ -64,7 +64,7 @@ def test_beam_size_one_equals_greedy(tokenizer, variant):
     model = tiny_model(tokenizer, variant, seed=3)
     src, mask = batch(tokenizer, SOURCES)
     greedy = greedy_search(model, src, mask)
-    beam = beam_search(model, src, mask, beam_size=1, alpha=0.0)
+    beam = beam_search(model, src, mask, SearchOptions(beam=1, length_penalty=0.0))
     for (g,), (b,) in zip(greedy, beam, strict=True):
         assert g.tokens == b.tokens
         assert g.logprob == pytest.approx(b.logprob, abs=1e-5)
@@ -77,7 +77,7 @@ def test_beam_hypotheses_carry_their_own_attention_and_scores(tokenizer, variant
     over exactly its tokens, whichever beams it passed through."""
     model = tiny_model(tokenizer, variant, seed=5)
     src, mask = batch(tokenizer, SOURCES)
-    results = beam_search(model, src, mask, beam_size=4, nbest=4, alpha=0.6)
+    results = beam_search(model, src, mask, SearchOptions(beam=4, nbest=4, length_penalty=0.6))
     for i, hyps in enumerate(results):
         assert 1 <= len(hyps) <= 4
         assert len({h.tokens for h in hyps}) == len(hyps), "n-best entries must differ"
@@ -98,7 +98,7 @@ def test_beam_search_finds_at_least_as_good_a_sequence_as_greedy(tokenizer):
     model = tiny_model(tokenizer, "transformer", seed=7)
     src, mask = batch(tokenizer, SOURCES)
     greedy = greedy_search(model, src, mask)
-    beam = beam_search(model, src, mask, beam_size=5, alpha=0.0)
+    beam = beam_search(model, src, mask, SearchOptions(beam=5, length_penalty=0.0))
     for (g,), b in zip(greedy, beam, strict=True):
         assert b[0].logprob >= g.logprob - 1e-5
 
@@ -106,10 +106,12 @@ def test_beam_search_finds_at_least_as_good_a_sequence_as_greedy(tokenizer):
 def test_batched_equals_one_by_one(tokenizer):
     model = tiny_model(tokenizer, "lstm-bahdanau-concat", seed=2)
     src, mask = batch(tokenizer, SOURCES)
-    together = beam_search(model, src, mask, beam_size=3, nbest=2)
+    together = beam_search(model, src, mask, SearchOptions(beam=3, nbest=2))
     for i in range(len(SOURCES)):
         s = int(mask[i].sum())
-        alone = beam_search(model, src[i : i + 1, :s], mask[i : i + 1, :s], beam_size=3, nbest=2)
+        alone = beam_search(
+            model, src[i : i + 1, :s], mask[i : i + 1, :s], SearchOptions(beam=3, nbest=2)
+        )
         assert [h.tokens for h in alone[0]] == [h.tokens for h in together[i]]
 
 
@@ -118,11 +120,12 @@ def test_forced_prefix_and_length_limit(tokenizer, search):
     model = tiny_model(tokenizer, "transformer", seed=4)
     src, mask = batch(tokenizer, SOURCES[:2])
     prefixes = [[10, 11, 12], []]
-    kwargs = dict(max_len_a=0.0, max_len_b=6, prefixes=prefixes)
+    limit = dict(max_len_a=0.0, max_len_b=6)
     if search == "greedy":
-        out = greedy_search(model, src, mask, **kwargs)
+        out = greedy_search(model, src, mask, SearchOptions(**limit), prefixes=prefixes)
     else:
-        out = beam_search(model, src, mask, beam_size=3, nbest=2, **kwargs)
+        options = SearchOptions(beam=3, nbest=2, **limit)
+        out = beam_search(model, src, mask, options, prefixes=prefixes)
     for hyp in out[0]:
         assert hyp.tokens[:3] == (10, 11, 12)
     for hyps in out:
@@ -141,19 +144,19 @@ def test_should_stop_abandons_decoding(tokenizer, search):
         return len(calls) > 2
 
     with pytest.raises(SearchCancelled):
-        search(model, src, mask, should_stop=stop, max_len_a=0, max_len_b=50)
+        search(model, src, mask, SearchOptions(max_len_a=0, max_len_b=50), should_stop=stop)
     assert len(calls) == 3
 
 
 def test_all_layers_attention(tokenizer):
     model = tiny_model(tokenizer, "transformer", dec_layers=3)
     src, mask = batch(tokenizer, SOURCES[:1])
-    (hyp,) = greedy_search(model, src, mask, all_layers=True)[0]
+    (hyp,) = greedy_search(model, src, mask, SearchOptions(all_layers=True))[0]
     t, s = len(hyp.tokens), src.size(1)
     assert hyp.layers.shape == (t, 3, 4, s)
     # The alignment is the heads-average of the configured layer (default: second to last).
     assert torch.allclose(hyp.layers[:, 1].mean(1), hyp.attention, atol=1e-6)
-    (b,) = beam_search(model, src, mask, beam_size=2, all_layers=True)[0]
+    (b,) = beam_search(model, src, mask, SearchOptions(beam=2, all_layers=True))[0]
     assert b.layers.shape == (len(b.tokens), 3, 4, s)
 
 

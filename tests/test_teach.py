@@ -69,11 +69,11 @@ def test_editing_the_output_stores_a_correction(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Guten Morgen!")
     w.begin_correction()
-    assert w.correcting and not w.output_edit.isReadOnly()
+    assert w.correction.active and not w.output_edit.isReadOnly()
     w.output_edit.setPlainText("Good day!")
     assert "“Guten Morgen!” → “Good day!”" in w.correction_label.text()
     assert w.save_correction() == 1
-    assert not w.correcting and w.output_edit.isReadOnly()
+    assert not w.correction.active and w.output_edit.isReadOnly()
     assert w.output_edit.toPlainText() == "Good day!"
     stored = CorrectionsStore(w.corrections.path)
     assert stored.pairs == [("Guten Morgen!", "Good day!")]
@@ -98,7 +98,7 @@ def test_saving_an_unedited_correction_keeps_nothing(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Guten Morgen!")
     w.begin_correction()
-    assert w.save_correction() == 0 and not w.correcting
+    assert w.save_correction() == 0 and not w.correction.active
     assert CorrectionsStore(w.corrections.path).pairs == []
 
 

@@ -22,7 +22,7 @@ def trained(overfit_run):
 
 
 def test_overfits_tiny_data_until_greedy_reproduces_every_target(trained):
-    translator = Translator(load_bundle(trained / "model", "cpu"))
+    translator = Translator.from_bundle(load_bundle(trained / "model", "cpu"))
     pairs = tiny_pairs()
     outputs = translator.translate([de for de, _ in pairs], beam=1)
     assert [t.text for t in outputs] == [en for _, en in pairs]

@@ -97,7 +97,9 @@ def test_snapshots_are_kept_and_their_average_exports(tmp_path, capsys):
             assert torch.allclose(averaged[key], (a[key] + b[key]) / 2, atol=1e-6), key
 
     assert cli.main(["export", str(out), "--out", str(tmp_path / "bundle")]) == 0
-    Translator(load_bundle(tmp_path / "bundle", "cpu")).translate(["Guten Morgen!"], beam=1)
+    Translator.from_bundle(load_bundle(tmp_path / "bundle", "cpu")).translate(
+        ["Guten Morgen!"], beam=1
+    )
 
 
 def test_average_refuses_other_models(tmp_path, trained_checkpoint, capsys):
@@ -121,7 +123,7 @@ def test_warm_start_begins_from_the_bundle(tmp_path, overfit_run):
     cfg = config_with(tmp_path, "schedule_offset = 300\n", steps=1, eval_every=1)
     assert cli.main(["train", str(cfg), "--init", str(overfit_run / "model")]) == 0
     pairs = tiny_pairs()
-    outputs = Translator(load_bundle(tmp_path / "run" / "model", "cpu")).translate(
+    outputs = Translator.from_bundle(load_bundle(tmp_path / "run" / "model", "cpu")).translate(
         [de for de, _ in pairs], beam=1
     )
     assert [t.text for t in outputs] == [en for _, en in pairs]

@@ -12,7 +12,7 @@ from translator_app.core.limits import MAX_SENTENCE_TOKENS
 
 @pytest.fixture
 def translator(make_bundle):
-    return Translator(load_bundle(make_bundle("transformer"), "cpu"))
+    return Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
 
 
 def test_results_are_immutable_and_consistent(translator):
@@ -121,19 +121,24 @@ def test_long_input_is_translated_in_pieces(translator):
 @pytest.mark.parametrize("precision", ["bf16", "int8"])
 def test_other_precisions_translate(make_bundle, precision):
     bundle = load_bundle(make_bundle("transformer"), "cpu")
-    fp32 = Translator(bundle).translate(["Das Haus ist groß."], beam=1)[0]
-    other = Translator(bundle, precision=precision).translate(["Das Haus ist groß."], beam=1)[0]
+    fp32 = Translator.from_bundle(bundle).translate(["Das Haus ist groß."], beam=1)[0]
+    other = Translator.from_bundle(bundle, precision=precision).translate(
+        ["Das Haus ist groß."], beam=1
+    )[0]
     assert other.attention.shape[1] == fp32.attention.shape[1]
     # Quantising must not touch the original model.
-    assert Translator(bundle).translate(["Das Haus ist groß."], beam=1)[0].text == fp32.text
+    assert (
+        Translator.from_bundle(bundle).translate(["Das Haus ist groß."], beam=1)[0].text
+        == fp32.text
+    )
 
 
 def test_unknown_precision(make_bundle):
     with pytest.raises(ValueError, match="unknown precision"):
-        Translator(load_bundle(make_bundle(), "cpu"), precision="fp8")
+        Translator.from_bundle(load_bundle(make_bundle(), "cpu"), precision="fp8")
 
 
 def test_rnn_translator(make_bundle):
-    tr = Translator(load_bundle(make_bundle("gru-bahdanau-additive"), "cpu"))
+    tr = Translator.from_bundle(load_bundle(make_bundle("gru-bahdanau-additive"), "cpu"))
     (t,) = tr.translate(["Das Haus ist groß."], beam=3, nbest=2)
     assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))

@@ -14,8 +14,6 @@ import shutil
 import time
 from pathlib import Path
 
-import torch
-
 from trainer.checkpoints import (
     average_checkpoints,
     checkpoint_tokenizer,
@@ -26,7 +24,7 @@ from trainer.checkpoints import (
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
 from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
-from trainer.train import eval_bundle, train
+from trainer.train import train
 from translator_app.core import (
     ModelConfig,
     Tokenizer,
@@ -222,7 +220,9 @@ def cmd_finetune(args) -> int:
     cfg = RunConfig(model=base.config, data=data_cfg, train=tc)
 
     sources, refs = [de for de, _ in valid_pairs], [en for _, en in valid_pairs]
-    before = score_translations([t.text for t in Translator(base).translate(sources, beam=1)], refs)
+    before = score_translations(
+        [t.text for t in Translator.from_bundle(base).translate(sources, beam=1)], refs
+    )
     print(
         f"base model on {len(valid_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
     )
@@ -252,12 +252,7 @@ def cmd_finetune(args) -> int:
     tuned.load_state_dict(load_checkpoint(best)["model"])
     tuned.eval()
     after = score_translations(
-        [
-            t.text
-            for t in Translator(eval_bundle(tuned, tokenizer, torch.device("cpu"))).translate(
-                sources, beam=1
-            )
-        ],
+        [t.text for t in Translator(tuned, tokenizer).translate(sources, beam=1)],
         refs,
     )
     print(f"fine-tuned model on the same pairs: BLEU {after['bleu']:.2f}, chrF {after['chrf']:.2f}")
@@ -285,7 +280,7 @@ def cmd_eval(args) -> int:
     )
     for path in models:
         bundle = load_bundle(path, args.device)
-        scores = evaluate_bundle(Translator(bundle), pairs, args.beam, args.beam_limit)
+        scores = evaluate_bundle(Translator.from_bundle(bundle), pairs, args.beam, args.beam_limit)
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
         for search, res in scores.items():
@@ -389,7 +384,7 @@ def export_checkpoint(
         out, model, tokenizer, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite
     )
     check = load_bundle(out, "cpu")
-    Translator(check).translate(["Guten Morgen!"], beam=1)
+    Translator.from_bundle(check).translate(["Guten Morgen!"], beam=1)
     return Path(out)
 
 

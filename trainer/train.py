@@ -34,7 +34,7 @@ from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding
 from trainer.distributed import Dist
 from trainer.evaluate import score_translations
 from trainer.progress import Progress
-from translator_app.core import Bundle, SearchDefaults, Tokenizer, Translator, build_model
+from translator_app.core import Tokenizer, Translator, build_model
 from translator_app.core.hardware import has_fast_bf16_training
 from translator_app.core.paths import write_atomic
 
@@ -143,23 +143,6 @@ def drop_words(tgt_in: torch.Tensor, p: float, pad: int, unk: int) -> torch.Tens
     drop = torch.rand(tgt_in.shape) < p
     drop[:, 0] = False
     return tgt_in.masked_fill(drop.to(tgt_in.device) & (tgt_in != pad), unk)
-
-
-def eval_bundle(
-    model, tokenizer: Tokenizer, device: torch.device, name: str = "training"
-) -> Bundle:
-    """An in-memory bundle around a model being trained, for the Translator."""
-    return Bundle(
-        path=Path("."),
-        name=name,
-        config=model.config,
-        model=model,
-        tokenizer=tokenizer,
-        device=device,
-        search=SearchDefaults(),
-        card="",
-        metrics={},
-    )
 
 
 def token_loss(
@@ -289,9 +272,7 @@ def train(
         loss = validation_loss(model, valid_data, tc.batch_tokens, dev, autocast)
         pairs = valid_pairs[: tc.eval_sentences]
         with torch.no_grad():
-            hyps = Translator(eval_bundle(model, tokenizer, dev)).translate(
-                [de for de, _ in pairs], beam=1
-            )
+            hyps = Translator(model, tokenizer).translate([de for de, _ in pairs], beam=1)
         scores = (
             score_translations([h.text for h in hyps], [en for _, en in pairs]) if pairs else {}
         )

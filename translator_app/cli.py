@@ -143,7 +143,7 @@ def _load(args):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             bundle = load_bundle(path, args.device)
-        translator = Translator(bundle, precision=args.precision)
+        translator = Translator.from_bundle(bundle, precision=args.precision)
     except BundleError as e:
         raise CliError(str(e)) from None
     except ValueError as e:

@@ -15,12 +15,13 @@ from .bundle import (
     save_bundle,
 )
 from .config import ConfigError, ModelConfig
+from .document import DocumentTranslation
 from .model import build_model
 from .paths import bundled_model_dir
-from .search import Hypothesis, SearchCancelled, beam_search, greedy_search
+from .search import Hypothesis, SearchCancelled, SearchOptions, beam_search, greedy_search
 from .segment import Segment, join_translations, split_sentences
 from .tokenizer import Tokenizer, train_sentencepiece
-from .translator import Candidate, DocumentTranslation, Translation, Translator
+from .translator import Candidate, Translation, Translator
 
 __all__ = [
     "Bundle",
@@ -34,6 +35,7 @@ __all__ = [
     "ModelConfig",
     "SearchCancelled",
     "SearchDefaults",
+    "SearchOptions",
     "Segment",
     "Tokenizer",
     "Translation",

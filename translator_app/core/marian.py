@@ -377,12 +377,12 @@ def head_entropies(model, tokenizer, sentences=PROBE_SENTENCES) -> torch.Tensor:
     over the words of greedy translations of ``sentences``. A head that aligns puts each
     target word's weight on one or two source pieces: low entropy. The EOS rows and
     columns are left out (attention parks there)."""
-    from .search import greedy_search, pad_rows
+    from .search import SearchOptions, greedy_search, pad_rows
 
     rows = [list(tokenizer.encode(t).ids) + [tokenizer.eos_id] for t in sentences]
     src, mask = pad_rows(rows, tokenizer.pad_id)
     with torch.no_grad():
-        hyps = greedy_search(model, src, mask, all_layers=True)
+        hyps = greedy_search(model, src, mask, SearchOptions(all_layers=True))
     total, count = None, 0
     for row, [h] in zip(rows, hyps, strict=True):
         att = h.layers[:-1, :, :, : len(row) - 1].float()  # words only: no EOS row or column

@@ -15,11 +15,41 @@ from dataclasses import dataclass
 import torch
 
 from .config import ModelConfig
+from .limits import check_search
 from .seq2seq import EncoderDecoder, select_state
 
 
 class SearchCancelled(Exception):
     """Raised when ``should_stop()`` returned True during decoding."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How to decode. beam: hypotheses kept per step (1: greedy search); nbest: how many
+    to return (at most ``beam``); length_penalty: GNMT alpha that beam search ranks by;
+    the output stops at min(max_len_a * source length + max_len_b, the model's cap)
+    tokens; all_layers: keep every layer's and head's cross-attention (the app's panel)."""
+
+    beam: int = 1
+    nbest: int = 1
+    length_penalty: float = 0.6
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+    all_layers: bool = False
+
+    def __post_init__(self) -> None:
+        check_search(
+            beam=self.beam,
+            nbest=self.nbest,
+            length_penalty=self.length_penalty,
+            max_len_a=self.max_len_a,
+            max_len_b=self.max_len_b,
+        )
+        if self.nbest > self.beam:
+            raise ValueError(f"need nbest ({self.nbest}) <= beam ({self.beam})")
+
+
+GREEDY = SearchOptions()
 
 
 @dataclass(frozen=True)
@@ -96,7 +126,7 @@ def _forced_tensor(prefixes: Sequence[Sequence[int]] | None, n: int, device) -> 
     return forced
 
 
-def _check(should_stop: Callable[[], bool] | None) -> None:
+def _stop_if_asked(should_stop: Callable[[], bool] | None) -> None:
     if should_stop is not None and should_stop():
         raise SearchCancelled()
 
@@ -106,23 +136,22 @@ def greedy_search(
     model: EncoderDecoder,
     src: torch.Tensor,
     src_mask: torch.Tensor,
+    options: SearchOptions = GREEDY,
     *,
-    max_len_a: float = 1.5,
-    max_len_b: int = 10,
     max_len_cap: int = 1024,
-    alpha: float = 0.0,
     prefixes: Sequence[Sequence[int]] | None = None,
     should_stop: Callable[[], bool] | None = None,
-    all_layers: bool = False,
 ) -> list[list[Hypothesis]]:
-    """Pick the most probable token at every step. src, src_mask: [B, S].
+    """Pick the most probable token at every step (``options.beam`` is not used; scores
+    use its length penalty). src, src_mask: [B, S].
 
     Returns one list holding one :class:`Hypothesis` per sentence.
     """
     cfg = model.config
+    all_layers, alpha = options.all_layers, options.length_penalty
     batch, src_len = src.shape
     device = src.device
-    limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap)
+    limits = max_lengths(src_mask, options.max_len_a, options.max_len_b, max_len_cap)
     forced = _forced_tensor(prefixes, batch, device)
     state = model.start(src, src_mask)
     prev = torch.full((batch,), cfg.start_id, dtype=torch.long, device=device)
@@ -132,7 +161,7 @@ def greedy_search(
     active = torch.arange(batch, device=device)
     tokens, attns, layers = [], [], []
     for step in range(int(limits.max())):
-        _check(should_stop)
+        _stop_if_asked(should_stop)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)
         logp = _constrain(
@@ -188,29 +217,24 @@ def beam_search(
     model: EncoderDecoder,
     src: torch.Tensor,
     src_mask: torch.Tensor,
+    options: SearchOptions,
     *,
-    beam_size: int = 4,
-    nbest: int = 1,
-    max_len_a: float = 1.5,
-    max_len_b: int = 10,
     max_len_cap: int = 1024,
-    alpha: float = 0.6,
     prefixes: Sequence[Sequence[int]] | None = None,
     should_stop: Callable[[], bool] | None = None,
-    all_layers: bool = False,
 ) -> list[list[Hypothesis]]:
     """Beam search with a GNMT length penalty. src, src_mask: [B, S].
 
-    Returns, per sentence, up to ``nbest`` hypotheses, best first. A sentence is finished
-    when ``beam_size`` hypotheses have ended; with ``beam_size=1`` this is greedy search.
+    Returns, per sentence, up to ``options.nbest`` hypotheses, best first. A sentence is
+    finished when ``options.beam`` hypotheses have ended; a beam of 1 is greedy search.
     """
-    if beam_size < 1 or not 1 <= nbest <= beam_size:
-        raise ValueError(f"need 1 <= nbest ({nbest}) <= beam_size ({beam_size})")
     cfg = model.config
-    k = beam_size
+    k, nbest = options.beam, options.nbest
+    all_layers, alpha = options.all_layers, options.length_penalty
     batch, src_len = src.shape
     device = src.device
-    limits = max_lengths(src_mask, max_len_a, max_len_b, max_len_cap).repeat_interleave(k)
+    limits = max_lengths(src_mask, options.max_len_a, options.max_len_b, max_len_cap)
+    limits = limits.repeat_interleave(k)
     forced = _forced_tensor(prefixes, batch, device)
     if forced is not None:
         forced = forced.repeat_interleave(k, 0)
@@ -232,7 +256,7 @@ def beam_search(
     rank = torch.arange(2 * k, device=device)
 
     for step in range(int(limits.max())):
-        _check(should_stop)
+        _stop_if_asked(should_stop)
         n = len(active)
         out = model.step(state, prev, all_layers)
         logp = torch.log_softmax(out.logits.float(), -1)

@@ -1,7 +1,7 @@
 """The translator API used by the app and the command line.
 
-``Translator(bundle).translate(texts, ...)`` returns immutable :class:`Translation`
-values (safe to hand from a worker thread to the GUI): text, pieces, character spans,
+``Translator.from_bundle(load_bundle(path)).translate(texts, ...)`` (or
+``Translator.load(path)``) returns immutable :class:`Translation` values (safe to hand from a worker thread to the GUI): text, pieces, character spans,
 attention matrices (read-only NumPy arrays) and the n-best list.
 """
 
@@ -11,18 +11,18 @@ import copy
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from .bundle import Bundle, load_bundle, raise_if_cancelled
+from .bundle import Bundle, SearchDefaults, load_bundle, raise_if_cancelled
+from .document import DocumentTranslation, translate_document
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
-from .search import Hypothesis, beam_search, greedy_search, pad_rows
-from .segment import Segment, join_translations, split_sentences
-from .tokenizer import EOS_PIECE, Span
+from .search import Hypothesis, SearchOptions, beam_search, greedy_search, pad_rows
+from .tokenizer import EOS_PIECE, Span, Tokenizer
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
@@ -100,16 +100,6 @@ class Translation:
         return self.nbest[0].score if self.nbest else 0.0
 
 
-@dataclass(frozen=True)
-class DocumentTranslation:
-    """A multi-line text: its sentences, their translations, and the joined output."""
-
-    source: str
-    output: str
-    segments: tuple[Segment, ...]
-    translations: tuple[Translation, ...]
-
-
 @dataclass
 class _Job:
     item: int
@@ -119,25 +109,52 @@ class _Job:
 
 
 class Translator:
-    """Translates with a loaded bundle. Not thread-safe: one worker thread per model."""
+    """Translates with a model, its tokenizer and default search options. Not
+    thread-safe: one worker thread per model."""
 
-    def __init__(self, bundle: Bundle, precision: str = "fp32") -> None:
+    def __init__(
+        self,
+        model: torch.nn.Module,
+        tokenizer: Tokenizer,
+        options: SearchOptions | None = None,
+        *,
+        precision: str = "fp32",
+        max_source_tokens: int = SearchDefaults.max_source_tokens,
+    ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
-        self.bundle = bundle
-        self.tokenizer = bundle.tokenizer
-        self.device = bundle.device
+        self.config = cfg = model.config
+        self.tokenizer = tokenizer
+        self.options = options or SearchOptions()
+        self.device = next(model.parameters()).device
         if precision == "auto":
             precision = auto_precision(self.device)
         self.precision = precision
-        self.model = bundle.model
+        self.model = model
         if precision == "int8":
             if self.device.type != "cpu":
                 raise ValueError("int8 quantisation runs on the CPU only; choose --device cpu")
-            self.model = quantize_dynamic_int8(bundle.model)
-        cfg = bundle.config
+            self.model = quantize_dynamic_int8(model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
-        self.max_source_tokens = min(bundle.search.max_source_tokens, self.max_positions // 2)
+        self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
+
+    @classmethod
+    def from_bundle(cls, bundle: Bundle, precision: str = "fp32") -> Translator:
+        """A translator with the bundle's model, tokenizer and stored search defaults."""
+        s = bundle.search
+        options = SearchOptions(
+            beam=s.beam,
+            length_penalty=s.length_penalty,
+            max_len_a=s.max_len_a,
+            max_len_b=s.max_len_b,
+        )
+        return cls(
+            bundle.model,
+            bundle.tokenizer,
+            options,
+            precision=precision,
+            max_source_tokens=s.max_source_tokens,
+        )
 
     @classmethod
     def load(
@@ -150,29 +167,34 @@ class Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
         bundle = load_bundle(path, device, should_stop)
         raise_if_cancelled(should_stop)  # before quantising, the slowest step left
-        return cls(bundle, precision)
+        return cls.from_bundle(bundle, precision)
+
+    def search_options(self, **choices) -> SearchOptions:
+        """The default options with ``choices`` (fields of :class:`SearchOptions`; None
+        keeps the default) applied; a beam narrower than n-best is widened to it."""
+        chosen = {k: v for k, v in choices.items() if v is not None}
+        merged = {**asdict(self.options), **chosen}
+        check_search(beam=merged["beam"], nbest=merged["nbest"])
+        merged["beam"] = max(merged["beam"], merged["nbest"])
+        return SearchOptions(**merged)
 
     # ----------------------------------------------------------------- sentences
     def translate(
         self,
         texts: Sequence[str],
+        options: SearchOptions | None = None,
         *,
-        beam: int | None = None,
-        nbest: int = 1,
-        length_penalty: float | None = None,
         prefixes: Sequence[Sequence[int]] | None = None,
         should_stop: Callable[[], bool] | None = None,
-        all_layers: bool = False,
         batch_tokens: int = 3000,
+        **choices,
     ) -> list[Translation]:
         """Translate each text as one sentence (use :meth:`translate_document` for
-        paragraphs). ``prefixes`` forces the first target ids of each sentence;
-        ``should_stop`` is polled every step and raises ``SearchCancelled``."""
-        search = self.bundle.search
-        beam = search.beam if beam is None else beam
-        check_search(beam=beam, nbest=nbest, length_penalty=length_penalty)
-        beam = max(beam, nbest)
-        alpha = search.length_penalty if length_penalty is None else length_penalty
+        paragraphs) with ``options``, or the defaults changed by ``choices`` (beam=4,
+        nbest=2, ...: see :meth:`search_options`). ``prefixes`` forces the first target
+        ids of each sentence; ``should_stop`` is polled every step and raises
+        ``SearchCancelled``."""
+        options = options or self.search_options(**choices)
         eos = self.tokenizer.eos_id
 
         encoded, jobs = [], []
@@ -205,7 +227,7 @@ class Translator:
 
         results: dict[tuple[int, int], list[Hypothesis]] = {}
         for batch in _batches(jobs, batch_tokens):
-            hyps = self._search(batch, beam, nbest, alpha, should_stop, all_layers)
+            hyps = self._search(batch, options, should_stop)
             for job, h in zip(batch, hyps, strict=True):
                 results[(job.item, job.chunk)] = h
 
@@ -232,26 +254,21 @@ class Translator:
             )
         return out
 
-    def _search(self, batch, beam, nbest, alpha, should_stop, all_layers) -> list[list[Hypothesis]]:
+    def _search(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
         src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
         src, mask = src.to(self.device), mask.to(self.device)
-        s = self.bundle.search
         kwargs = dict(
-            max_len_a=s.max_len_a,
-            max_len_b=s.max_len_b,
             max_len_cap=self.max_positions,
-            alpha=alpha,
             prefixes=[j.prefix for j in batch] if any(j.prefix for j in batch) else None,
             should_stop=should_stop,
-            all_layers=all_layers,
         )
         autocast = torch.autocast(
             self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"
         )
         with autocast:
-            if beam == 1:
-                return greedy_search(self.model, src, mask, **kwargs)
-            return beam_search(self.model, src, mask, beam_size=beam, nbest=nbest, **kwargs)
+            if options.beam == 1:
+                return greedy_search(self.model, src, mask, options, **kwargs)
+            return beam_search(self.model, src, mask, options, **kwargs)
 
     def _candidate(self, h: Hypothesis) -> Candidate:
         dec = self.tokenizer.decode(h.tokens)
@@ -302,13 +319,8 @@ class Translator:
     # ----------------------------------------------------------------- documents
     def translate_document(self, text: str, **kwargs) -> DocumentTranslation:
         """Split into sentences (keeping line breaks and blank lines), translate each
-        distinct sentence once, and join."""
-        segments = split_sentences(text)
-        unique = list(dict.fromkeys(s.text for s in segments))
-        done = dict(zip(unique, self.translate(unique, **kwargs), strict=True))
-        translations = tuple(done[s.text] for s in segments)
-        output = join_translations(text, segments, [t.text for t in translations])
-        return DocumentTranslation(text, output, tuple(segments), translations)
+        distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
+        return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
 
 
 def _batches(jobs: list[_Job], batch_tokens: int, max_sentences: int = 64) -> list[list[_Job]]:

@@ -54,8 +54,8 @@ def run_gui(args: argparse.Namespace) -> int:
     window = MainWindow(settings, model=args.model)
     if args.exit_after_first_translation:
         window.translation_shown.connect(lambda _: QTimer.singleShot(0, lambda: app.exit(0)))
-        window.worker.load_failed.connect(lambda *_: app.exit(1))
-        window.worker.failed.connect(lambda *_: app.exit(1))
+        window.session.load_failed.connect(lambda *_: app.exit(1))
+        window.session.failed.connect(lambda *_: app.exit(1))
         QTimer.singleShot(120_000, lambda: app.exit(2))  # never hang a smoke test
     window.show()
     if args.file:

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from translator_app.core.document import DocumentTranslation
 from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
-from translator_app.gui.document import Rendered, coverage, piece_at
+from translator_app.core.translator import Translation
+from translator_app.gui.positions import piece_at
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
 # exactly zero, and faint highlights everywhere would hide the ones that matter.
@@ -26,6 +28,14 @@ class Link:
     side: str  # "source" | "output": where the cursor is
     ranges: tuple[tuple[int, int, float], ...]  # (start, end, intensity 0..1) in the other box
     own: tuple[int, int]  # the piece's own range in its box
+
+
+def coverage(translation: Translation) -> np.ndarray:
+    """Attention each source piece received over the whole output (EOS excluded)."""
+    att = translation.attention
+    if att.size == 0:
+        return np.zeros(len(translation.source_pieces), dtype=np.float32)
+    return att[:-1].sum(axis=0) if att.shape[0] > 1 else att.sum(axis=0)
 
 
 def _ranges(weights: np.ndarray, spans, offset: int, skip_last: bool) -> list:
@@ -42,7 +52,7 @@ def _ranges(weights: np.ndarray, spans, offset: int, skip_last: bool) -> list:
     return out
 
 
-def link_from_source(rendered: Rendered, pos: int) -> Link | None:
+def link_from_source(rendered: DocumentTranslation, pos: int) -> Link | None:
     i = rendered.sentence_at_source(pos)
     if i is None or rendered.translations[i] is None:
         return None
@@ -65,7 +75,7 @@ def link_from_source(rendered: Rendered, pos: int) -> Link | None:
     )
 
 
-def link_from_output(rendered: Rendered, pos: int) -> Link | None:
+def link_from_output(rendered: DocumentTranslation, pos: int) -> Link | None:
     i = rendered.sentence_at_output(pos)
     if i is None:
         return None
@@ -88,7 +98,7 @@ def link_from_output(rendered: Rendered, pos: int) -> Link | None:
     )
 
 
-def weak_coverage(rendered: Rendered, threshold: float = 0.3) -> list[tuple[int, int]]:
+def weak_coverage(rendered: DocumentTranslation, threshold: float = 0.3) -> list[tuple[int, int]]:
     """Source ranges of words that got little attention overall: possibly untranslated.
     Punctuation-only pieces are left out; they are often legitimately dropped."""
     out = []
@@ -103,7 +113,7 @@ def weak_coverage(rendered: Rendered, threshold: float = 0.3) -> list[tuple[int,
     return out
 
 
-def alignment_pairs(rendered: Rendered, sentence: int, piece: int, top: int = 5):
+def alignment_pairs(rendered: DocumentTranslation, sentence: int, piece: int, top: int = 5):
     """For the English piece ``piece``: the German pieces it attended to, ranked,
     as (text, weight)."""
     t = rendered.translations[sentence]

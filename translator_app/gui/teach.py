@@ -72,7 +72,7 @@ class _Comparer(QObject):
             try:
                 for path in (base, new):
                     translator = Translator.load(path, "cpu")
-                    cfg = translator.bundle.config
+                    cfg = translator.config
                     layered = cfg.arch == "transformer"  # every layer/head, for the selectors
                     outputs.append(translator.translate(sentences, beam=1, all_layers=layered))
                     shapes.append(

@@ -1,8 +1,9 @@
 """The main window: German in, English out, as you type; alignment panel; menus.
 
-Everything slow happens in :class:`TranslationWorker`; this class only decides what to ask
-for and shows what comes back. Each request gets a new id; a result whose id is not the
-latest one is dropped, so a burst of typing shows only the last edit's translation.
+The window keeps layout, menus, files and messages. What to translate and when is the
+:class:`TranslationSession`'s (worker thread, cache, request ids), the linked highlights
+are the :class:`LinkHighlighter`'s, and correction mode is the
+:class:`CorrectionController`'s; they talk to the window through signals.
 """
 
 from __future__ import annotations
@@ -14,12 +15,10 @@ from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
-    QColor,
     QFont,
     QGuiApplication,
     QKeySequence,
     QPalette,
-    QTextCharFormat,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -35,16 +34,17 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from translator_app.core import bundled_model_dir
-from translator_app.core.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
+from translator_app.core.corrections import CorrectionsStore
+from translator_app.core.document import DocumentTranslation
 from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
 from translator_app.core.tokenizer import PIECE_MARK
 from translator_app.gui.alignment import AlignmentPanel
+from translator_app.gui.correcting import CorrectionController
 from translator_app.gui.corrections import CorrectionsDialog
 from translator_app.gui.dialogs import (
     AboutDialog,
@@ -54,29 +54,21 @@ from translator_app.gui.dialogs import (
     ShortcutsDialog,
     documents_dir,
 )
-from translator_app.gui.document import Document, Rendered, from_qt, render, to_qt
+from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.importer import FILE_FILTER, ModelImporter
 from translator_app.gui.linking import (
-    Link,
     alignment_pairs,
     alternatives,
     link_from_output,
     link_from_source,
-    weak_coverage,
 )
 from translator_app.gui.models import ModelEntry, discover, is_bundle
+from translator_app.gui.positions import from_qt, to_qt
+from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
 from translator_app.gui.teach import TeachDialog
-from translator_app.gui.worker import (
-    GROUP_SIZES,
-    LoadRequest,
-    ModelInfo,
-    TranslateRequest,
-    TranslateResult,
-    TranslationWorker,
-    release_memory,
-)
+from translator_app.gui.worker import Failure, FailureKind, ModelInfo
 
 MAX_OPEN_BYTES = 5_000_000
 
@@ -90,41 +82,34 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("German → English Translator")
         self.setAccessibleName("Translator main window")
         self.resize(1100, 700)
-        self.document = Document()
-        self.worker = TranslationWorker(self)
-        self.worker.model_loaded.connect(self._on_model_loaded)
-        self.worker.load_failed.connect(self._on_load_failed)
-        self.worker.translated.connect(self._on_translated)
-        self.worker.progressed.connect(self._on_progressed)
-        self.worker.failed.connect(self._on_failed)
+        self.session = TranslationSession(self)
+        self.session.model_loaded.connect(self._on_model_loaded)
+        self.session.load_failed.connect(self._on_load_failed)
+        self.session.updated.connect(self._show)
+        self.session.progress.connect(self._show_progress)
+        self.session.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
-        self.correcting = False  # the user is editing the English output
-        self.correction_source = self.correction_original = ""
         self.teach: TeachDialog | None = None
-        self.model_info: ModelInfo | None = None
-        self.loading_path: str | None = None
-        self.rendered: Rendered | None = None
-        self.stale = False
-        self.next_id = 0
-        self.pending_id = -1
-        self.load_id = -1
         self._shown_errors: set[str] = set()
         self.importer = ModelImporter(self)
         self.importer.finished.connect(self._on_imported)
         self.importer.failed.connect(self.show_error)
         self.last_error = ""
         self._notices: list[str] = []
-        # What the highlights and the panel show now: a mouse move that changes none of
-        # it costs no Qt call and no redraw.
-        self._shown_link: tuple | None = None
-        self._coverage: tuple[Rendered | None, list] = (None, [])
-        self._focus_side = "source"
-        self._setting_output = False
 
         self._build_editors()
         self._build_alignment()
         self._build_status()
+        self.highlighter = LinkHighlighter(
+            self.source_edit, self.output_edit, self.alignment, parent=self
+        )
+        self.correction = CorrectionController(
+            self.output_edit, self.correction_label, self.corrections, self
+        )
+        self.correction.message.connect(self.show_message)
+        self.correction.error.connect(self.show_error)
+        self.correction.ended.connect(self._on_correction_ended)
         self._build_menus()
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
@@ -160,12 +145,8 @@ class MainWindow(QMainWindow):
             Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
         )
         self.source_edit.textChanged.connect(self._on_text_changed)
-        self.output_edit.textChanged.connect(self._on_correction_edited)
-        self.source_edit.cursorPositionChanged.connect(lambda: self._on_cursor("source"))
-        self.output_edit.cursorPositionChanged.connect(lambda: self._on_cursor("output"))
+        self.output_edit.viewport().installEventFilter(self)  # a click opens the word menu
         for edit in (self.source_edit, self.output_edit):
-            edit.viewport().setMouseTracking(True)
-            edit.viewport().installEventFilter(self)
             # Tab moves on to the next control (a tab in German text is never wanted);
             # the read-only English takes focus too, so arrows walk its words and the
             # panel follows them.
@@ -248,6 +229,12 @@ class MainWindow(QMainWindow):
         self.correction_label.setAccessibleName("Correction mode")
         self.statusBar().addWidget(self.correction_label)
         self.correction_label.hide()
+        # Shown while a translation is on its way (a slow model, a long sentence).
+        self.busy_label = QLabel("Translating…")
+        self.busy_label.setAccessibleName("Translation pending")
+        self.statusBar().addPermanentWidget(self.busy_label)
+        self.busy_label.hide()
+        self.session.busy.connect(self.busy_label.setVisible)
 
     def _action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
         action = QAction(text, self)
@@ -288,12 +275,10 @@ class MainWindow(QMainWindow):
         self._action(m, "&Word details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
         m.addSeparator()
         self._action(m, "Co&rrect the translation", self.begin_correction, "F2")
-        self.save_correction_action = self._action(
-            m, "&Save the correction", self.save_correction, "Ctrl+Shift+S"
-        )
-        self.discard_correction_action = self._action(
-            m, "&Discard the correction", self.discard_correction, "Esc"
-        )
+        self.correction.actions = [
+            self._action(m, "&Save the correction", self.save_correction, "Ctrl+Shift+S"),
+            self._action(m, "&Discard the correction", self.discard_correction, "Esc"),
+        ]
         self._action(m, "C&orrections…", self.corrections_dialog, "Ctrl+Shift+K")
         m.addSeparator()
         self._action(m, "Se&ttings…", self.settings_dialog, "Ctrl+,")
@@ -339,20 +324,21 @@ class MainWindow(QMainWindow):
         self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
         self._action(m, "&About", self.about_dialog)
         self.rebuild_model_menu()
-        self._set_correcting(False)
+        for action in self.correction.actions:
+            action.setEnabled(False)
 
     def rebuild_model_menu(self) -> None:
         for a in self.model_actions:
             self.model_group.removeAction(a)
             self.model_menu.removeAction(a)
         self.model_actions = []
-        current = self.loading_path or (self.model_info.path if self.model_info else "")
+        current = self.session.model_path or ""
         for entry in discover(self.settings.extra_models):
             a = QAction(entry.label, self, checkable=True)
             a.setData(entry.path)
             a.setToolTip(entry.path)  # the folder, for the curious: names are for people
             a.setStatusTip(entry.path)
-            a.setChecked(_same(entry.path, current))
+            a.setChecked(_same_folder(entry.path, current))
             a.triggered.connect(lambda _=False, e=entry: self.choose_model(e))
             self.model_group.addAction(a)
             self.model_menu.insertAction(self.models_end, a)
@@ -368,6 +354,7 @@ class MainWindow(QMainWindow):
         self.output_edit.setFont(font)
         self.splitter.setOrientation(Qt.Vertical if s.layout == "stacked" else Qt.Horizontal)
         self.coverage_action.setChecked(s.coverage_hint)
+        self.highlighter.coverage_hint = s.coverage_hint
         self.debounce_ms = s.debounce_ms
 
     def save_settings(self) -> None:
@@ -390,21 +377,22 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
-        self.worker.shutdown()  # cancels a model load in progress; never blocks long
+        self.session.shutdown()  # cancels a model load in progress; never blocks long
         self.history.close()
         super().closeEvent(event)
 
     # ----------------------------------------------------------------- models
+    @property
+    def model_info(self) -> ModelInfo | None:
+        return self.session.model_info
+
     def load_model(self, path: str) -> None:
         if not is_bundle(Path(path)):
             self.model_label.setText("No model")
             self.show_error(f"No model at {path}. Use Model → Open model folder… to choose one.")
             return
-        self.next_id += 1
-        self.load_id = self.next_id
-        self.loading_path = path
         self.model_label.setText(f"Loading {Path(path).name}…")
-        self.worker.load(LoadRequest(self.load_id, path, self.settings.device))
+        self.session.load(path, self.settings.device)
 
     def choose_model(self, entry: ModelEntry) -> None:
         self.settings.model = "" if entry.origin == "bundled" else entry.path
@@ -412,14 +400,10 @@ class MainWindow(QMainWindow):
 
     def choose_device(self, device: str) -> None:
         self.settings.device = device
-        path = self.loading_path or (self.model_info.path if self.model_info else None)
-        if path:
-            self.load_model(path)
+        if self.session.model_path:
+            self.load_model(self.session.model_path)
 
     def _on_model_loaded(self, info: ModelInfo) -> None:
-        if info.request_id != self.load_id:
-            return
-        self.model_info, self.loading_path = info, None
         self.model_label.setText(f"Model: {info.name}")
         self.device_label.setText(f"Device: {info.device}")
         self.alignment.set_model_shape(
@@ -435,281 +419,88 @@ class MainWindow(QMainWindow):
         self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
         self.translate_now()
 
-    def _on_load_failed(self, request_id: int, message: str) -> None:
-        if request_id != self.load_id:
-            return
-        self.loading_path = None
+    def _on_load_failed(self, failure: Failure) -> None:
         self.model_label.setText(
             f"Model: {self.model_info.name}" if self.model_info else "No model"
         )
-        self.show_error(f"Could not load the model: {message}")
+        self.show_error(f"Could not load the model: {failure.message}")
         self.rebuild_model_menu()
-
-    def model_id(self) -> str:
-        info = self.model_info
-        return f"{info.path}|{info.device}" if info else ""
 
     # ------------------------------------------------------------ translating
     def _on_text_changed(self) -> None:
-        self.stale = True
-        self._clear_highlights()
+        self.highlighter.mark_stale()
         self.debounce.start(self.debounce_ms)
 
     def translate_now(self) -> None:
         self.debounce.stop()
-        text = self.source_edit.toPlainText()
-        if self.model_info is None:
-            return
         s = self.settings
-        segments, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
-        if not missing:
-            self.worker.cancel()
-            self.pending_id = -1
-            self.progress.hide()
-            self._show(render(text, segments, found), seconds=None)
-            return
-        self.next_id += 1
-        self.pending_id = self.next_id
-        self.worker.translate(TranslateRequest(self.pending_id, tuple(missing), s.beam, s.nbest))
-        if len(missing) > GROUP_SIZES[0]:
-            # A long text (an opened file, a paste): the old English goes at once, what is
-            # cached shows, and the rest fills in group by group with a count.
-            self._show_progress(0, len(missing))
-            self._show(render(text, segments, found), seconds=None, final=False)
-        else:
-            self.progress.hide()
+        self.session.translate(self.source_edit.toPlainText(), s.beam, s.nbest)
 
     def _show_progress(self, done: int, total: int) -> None:
-        self.progress.setRange(0, total)
-        self.progress.setValue(done)
-        self.progress.show()
+        """Long texts: "sentences done of total" while the English fills in."""
+        if total:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+        self.progress.setVisible(bool(total))
 
-    def _on_progressed(self, result: TranslateResult) -> None:
-        if self._current(result):
-            s = self.settings
-            self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
-            self._show_progress(result.done, result.total)
-            text = self.source_edit.toPlainText()
-            segments, found, _ = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
-            self._show(render(text, segments, found), seconds=None, final=False)
-
-    def _current(self, result: TranslateResult) -> bool:
-        """Whether ``result`` answers the latest request, for the model in use."""
-        return (
-            result.request_id == self.pending_id
-            and self.model_info is not None
-            and result.model_path == self.model_info.path
-        )
-
-    def _on_translated(self, result: TranslateResult) -> None:
-        if not self._current(result):
-            return  # stale: a newer request is on its way
-        s = self.settings
-        self.document.store(self.model_id(), s.beam, s.nbest, result.translations)
-        self.pending_id = -1
-        self.progress.hide()
-        text = self.source_edit.toPlainText()
-        segments, found, missing = self.document.lookup(text, self.model_id(), s.beam, s.nbest)
-        if missing:
-            self.translate_now()
-            return
-        self._show(render(text, segments, found), seconds=result.seconds)
-
-    def _on_failed(self, request_id: int, message: str) -> None:
-        if request_id == self.pending_id:
-            self.pending_id = -1
-            self.progress.hide()
-        self.show_error(f"Translation failed: {message}")
-        if "CUDA" in message and self.model_info and self.model_info.device.startswith("cuda"):
+    def _on_failed(self, failure: Failure) -> None:
+        self.show_error(f"Translation failed: {failure.message}")
+        info = self.model_info
+        if failure.kind is FailureKind.DEVICE and info and info.device.startswith("cuda"):
             self.show_error("CUDA failed; falling back to the CPU.")
             self.settings.device = "cpu"
-            self.load_model(self.model_info.path)
+            self.load_model(info.path)
 
-    def _show(self, rendered: Rendered, seconds: float | None, final: bool = True) -> None:
+    def _show(self, doc: DocumentTranslation, seconds: float | None, final: bool = True) -> None:
         """Show a translation; ``final`` is False while a long text is still filling in
         (not yet in the history, no ``translation_shown``)."""
-        self.rendered, self.stale = rendered, False
-        if self.correcting:
-            return  # shown when the correction is saved or discarded
-        if self.output_edit.toPlainText() != rendered.output:
-            self._set_output(rendered.output)
+        if not self.highlighter.show(doc):
+            return  # correcting: shown when the correction is saved or discarded
         if seconds is not None:
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
-        self._update_links()
-        self._keep_in_view()
         if not final:
             return
         if (
-            rendered.source.strip()
+            doc.source.strip()
             and self.settings.history_enabled
             and self.history.available
             and self.model_info
         ):
             try:
-                self.history.record(rendered.source, rendered.output, self.model_info.name)
+                self.history.record(doc.source, doc.output, self.model_info.name)
             except Exception as e:  # noqa: BLE001 - a history problem must not stop translating
                 self.show_error(f"Could not write the history: {e}")
-        self.translation_shown.emit(rendered.output)
-
-    # ------------------------------------------------------------- alignment
-    def _set_output(self, text: str) -> None:
-        """Replace the output text, keeping its scroll position and cursor; the panel keeps
-        following the side the user is on (setPlainText moves the output's cursor to 0,
-        which is not the user's doing)."""
-        edit = self.output_edit
-        cursor, scroll = edit.textCursor().position(), edit.verticalScrollBar().value()
-        self._setting_output = True
-        try:
-            edit.setPlainText(text)
-            restored = edit.textCursor()
-            restored.setPosition(min(cursor, to_qt(text, len(text))))
-            edit.setTextCursor(restored)
-        finally:
-            self._setting_output = False
-        edit.verticalScrollBar().setValue(scroll)
-
-    def _cursor_index(self, side: str) -> int:
-        """The Python index in the rendered text of ``side``'s cursor (Qt counts UTF-16)."""
-        r = self.rendered
-        if side == "source":
-            return from_qt(r.source, self.source_edit.textCursor().position())
-        return from_qt(r.output, self.output_edit.textCursor().position())
-
-    def _on_cursor(self, side: str) -> None:
-        if side == "output" and self._setting_output:
-            return
-        self._focus_side = side
-        self._update_links()
-        self._keep_in_view()
-
-    def _keep_in_view(self) -> None:
-        """Scroll the other box so that the sentence under the cursor shows on both sides
-        (typing at the end of a long text must not leave the English at the top)."""
-        r = self.rendered
-        if r is None or self.stale or self.correcting:
-            return
-        if self._focus_side == "source":
-            i = r.sentence_at_source(self._cursor_index("source"))
-            if i is None:
-                return
-            other, text, (start, end) = self.output_edit, r.output, r.output_spans[i]
-        else:
-            i = r.sentence_at_output(self._cursor_index("output"))
-            if i is None:
-                return
-            seg = r.segments[i]
-            other, text, (start, end) = self.source_edit, r.source, (seg.start, seg.end)
-        _scroll_into_view(other, to_qt(text, start), to_qt(text, end))
-
-    def _update_links(self, side: str | None = None, pos: int | None = None) -> None:
-        side = side or self._focus_side
-        r = self.rendered
-        if r is None or self.stale or self.correcting:
-            self._clear_highlights()
-            return
-        if pos is None:
-            pos = self._cursor_index(side)
-        else:
-            pos = from_qt(r.source if side == "source" else r.output, pos)
-        link = link_from_source(r, pos) if side == "source" else link_from_output(r, pos)
-        sentence = (
-            link.sentence
-            if link
-            else (r.sentence_at_source(pos) if side == "source" else r.sentence_at_output(pos))
-        )
-        if sentence is None and r.translations:
-            sentence = 0
-        shown = (link, sentence, self.settings.coverage_hint)
-        if (
-            self._shown_link is not None
-            and self._shown_link[0] is r
-            and self._shown_link[1] == shown
-        ):
-            return  # the same word under the mouse: nothing to redo
-        self._shown_link = (r, shown)
-        self._apply_highlights(link)
-        if sentence is not None and r.translations[sentence] is not None:
-            row = link.piece if link and link.side == "output" else None
-            col = link.piece if link and link.side == "source" else None
-            self.alignment.show_translation(r.translations[sentence], row, col)
-        else:
-            self.alignment.show_translation(None)
-
-    def _apply_highlights(self, link: Link | None) -> None:
-        base = self.palette().color(QPalette.ColorRole.Highlight)
-        src_sel, out_sel = [], []
-        if link is not None:
-            own_box = src_sel if link.side == "source" else out_sel
-            other_box = out_sel if link.side == "source" else src_sel
-            own_doc = self.source_edit if link.side == "source" else self.output_edit
-            other_doc = self.output_edit if link.side == "source" else self.source_edit
-            r = self.rendered
-            own_text = r.source if link.side == "source" else r.output
-            other_text = r.output if link.side == "source" else r.source
-            own_box.append(_selection(own_doc, own_text, *link.own, underline=True))
-            for start, end, share in link.ranges:
-                color = QColor(base)
-                color.setAlpha(int(40 + 180 * share))
-                other_box.append(_selection(other_doc, other_text, start, end, background=color))
-        if self.settings.coverage_hint and self.rendered is not None and not self.stale:
-            if self._coverage[0] is not self.rendered:  # once per translation, not per move
-                self._coverage = (self.rendered, weak_coverage(self.rendered))
-            for start, end in self._coverage[1]:
-                src_sel.append(
-                    _selection(self.source_edit, self.rendered.source, start, end, wavy=True)
-                )
-        self.source_edit.setExtraSelections(src_sel)
-        self.output_edit.setExtraSelections(out_sel)
-
-    def _clear_highlights(self) -> None:
-        if self._shown_link is None:
-            return  # nothing is highlighted (only _update_links sets highlights)
-        self._shown_link = None
-        self.source_edit.setExtraSelections([])
-        self.output_edit.setExtraSelections([])
+        self.translation_shown.emit(doc.output)
 
     def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
-        edit = self.source_edit if side == "source" else self.output_edit
-        return [
-            (s.cursor.selectionStart(), s.cursor.selectionEnd())
-            for s in edit.extraSelections()
-            if s.format.background().style() != Qt.NoBrush
-        ]
+        return self.highlighter.highlighted_ranges(side)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         kind = event.type()
         if obj is self.source_edit and kind in (QEvent.DragEnter, QEvent.Drop):
             return self._file_drop(event)
-        for side, edit in (("source", self.source_edit), ("output", self.output_edit)):
-            if obj is not edit.viewport():
-                continue
-            if kind == QEvent.MouseMove and not event.buttons():
-                pos = edit.cursorForPosition(event.position().toPoint()).position()
-                self._update_links(side, pos)
-            elif kind == QEvent.Leave:
-                self._update_links()
-            elif (
-                kind == QEvent.MouseButtonRelease
-                and side == "output"
-                and not self.correcting
-                and event.button() == Qt.LeftButton
-                and not edit.textCursor().hasSelection()
-            ):
-                QTimer.singleShot(0, partial(self._word_menu, event.position().toPoint()))
+        if (
+            obj is self.output_edit.viewport()
+            and kind == QEvent.MouseButtonRelease
+            and not self.correction.active
+            and event.button() == Qt.LeftButton
+            and not self.output_edit.textCursor().hasSelection()
+        ):
+            QTimer.singleShot(0, partial(self._word_menu, event.position().toPoint()))
         return super().eventFilter(obj, event)
 
     # -------------------------------------------- word details, alternatives
     def word_menu_at_cursor(self) -> QMenu | None:
         """Ctrl+D: the details of the English word highlighted now. From the German side
         that is the word the German under the cursor attended to most."""
-        r = self.rendered
+        h = self.highlighter
         pos = self.output_edit.textCursor().position()
-        if self._focus_side == "source" and r is not None and not self.stale:
-            link = link_from_source(r, self._cursor_index("source"))
+        if h.focus_side == "source" and h.shown is not None and not h.stale:
+            link = link_from_source(h.shown, h.cursor_index("source"))
             if link is None or not link.ranges:
                 self.show_message("No English word is linked to the German under the cursor")
                 return None
-            pos = to_qt(r.output, max(link.ranges, key=lambda x: x[2])[0])
+            pos = to_qt(h.shown.output, max(link.ranges, key=lambda x: x[2])[0])
         menu = self.word_menu(pos)
         if menu is not None:
             cursor = QTextCursor(self.output_edit.document())
@@ -720,18 +511,18 @@ class MainWindow(QMainWindow):
 
     def word_menu(self, pos: int) -> QMenu | None:
         """The menu for the English piece at output position ``pos`` (None: no word)."""
-        r = self.rendered
-        if r is None or self.stale:
+        d = self.highlighter.shown
+        if d is None or self.highlighter.stale:
             return None
-        link = link_from_output(r, from_qt(r.output, pos))
+        link = link_from_output(d, from_qt(d.output, pos))
         if link is None:
             return None
-        t = r.translations[link.sentence]
+        t = d.translations[link.sentence]
         menu = QMenu(self)
         menu.setAccessibleName("Word details")
         piece = t.best.target_pieces[link.piece].replace(PIECE_MARK, "")
         menu.addSection(f"“{piece}” attended to")
-        for label, weight in alignment_pairs(r, link.sentence, link.piece):
+        for label, weight in alignment_pairs(d, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
         alts = alternatives(t, link.piece, eos_id=self._eos_id())
         menu.addSection("Alternatives")
@@ -756,16 +547,9 @@ class MainWindow(QMainWindow):
 
     def force_prefix(self, sentence: int, prefix: tuple[int, ...]) -> None:
         """Re-decode one sentence with the chosen beginning forced."""
-        r = self.rendered
-        if r is None or self.model_info is None:
-            return
-        s = self.settings
-        self.next_id += 1
-        self.pending_id = self.next_id
-        text = r.segments[sentence].text
-        self.worker.translate(
-            TranslateRequest(self.pending_id, (text,), s.beam, s.nbest, tuple(prefix))
-        )
+        d = self.highlighter.shown
+        if d is not None:
+            self.session.force_prefix(d.segments[sentence].text, tuple(prefix))
 
     # ---------------------------------------------------------------- files
     def open_file(self, path: str) -> bool:
@@ -869,20 +653,15 @@ class MainWindow(QMainWindow):
     def clear(self) -> None:
         """Empty both boxes and forget the text's translations, giving their memory back
         (a 20,000-character text holds hundreds of MB of attention matrices)."""
-        self.worker.cancel()
-        self.pending_id = -1
-        self.progress.hide()
+        self.session.cancel()
         self.source_edit.clear()
         self.output_edit.clear()
-        self.rendered = None
-        self._shown_link, self._coverage = None, (None, [])
-        self.alignment.show_translation(None)
-        self.document.cache.clear()
-        release_memory()
+        self.highlighter.forget()
+        self.session.clear()
 
     def _toggle_coverage(self, checked: bool) -> None:
-        self.settings.coverage_hint = checked
-        self._update_links()
+        self.settings.coverage_hint = self.highlighter.coverage_hint = checked
+        self.highlighter.update()
 
     def _toggle_layout(self) -> None:
         s = self.settings
@@ -932,73 +711,33 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------ corrections
     def begin_correction(self) -> None:
         """Let the user edit the English output; saving stores (German, corrected) pairs."""
-        if self.correcting:
+        h = self.highlighter
+        if self.correction.active:
             return
-        if self.rendered is None or self.stale or not self.rendered.output.strip():
+        if h.shown is None or h.stale:
             self.show_message("There is no translation to correct yet")
             return
-        self.correction_source = self.rendered.source
-        self.correction_original = self.rendered.output
-        self._set_correcting(True)
-        self._on_correction_edited()
-        self.output_edit.setFocus()
-
-    def _edited_pairs(self) -> list[tuple[str, str]]:
-        return pairs_from_edit(
-            self.correction_source, self.correction_original, self.output_edit.toPlainText()
-        )
-
-    def _on_correction_edited(self) -> None:
-        """While correcting, the status bar says which pairs a save would keep."""
-        if self.correcting:
-            self.correction_label.setText(
-                f"Correcting: Ctrl+Shift+S {describe_pairs(self._edited_pairs())}; Esc discards"
-            )
+        if self.correction.begin(h.shown.source, h.shown.output):
+            h.pause()
 
     def save_correction(self) -> int:
         """Store the pairs whose English the user edited; returns how many were new."""
-        if not self.correcting:
-            return 0
-        pairs = self._edited_pairs()
-        if not pairs:
-            self.discard_correction()
-            self.show_message("Nothing was edited, so nothing was kept")
-            return 0
-        try:
-            added = self.corrections.add(pairs)
-        except OSError as e:
-            self.show_error(f"Could not save the correction: {e}")
-            return 0
-        self._set_correcting(False)
-        self.stale = True  # the output is the user's text now: no alignment links for it
-        if self.rendered is not None and self.rendered.source != self.correction_source:
-            self._show(self.rendered, None)
-        self.show_message(
-            f"Kept {len(pairs)} corrected pair(s) for the next fine-tune "
-            f"({len(self.corrections.pairs)} in all; Edit → Corrections…)"
-        )
-        return added
+        return self.correction.save()
 
     def discard_correction(self) -> None:
-        if self.correcting:
-            self._set_correcting(False)
-            if self.rendered is not None:
-                self._set_output("")  # force the re-render
-                self._show(self.rendered, None)
+        self.correction.discard()
 
-    def _set_correcting(self, on: bool) -> None:
-        self.correcting = on
-        self.output_edit.setReadOnly(not on)
-        self.output_edit.setTextInteractionFlags(
-            Qt.TextEditorInteraction
-            if on
-            else Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
-        )
-        self.correction_label.setVisible(on)
-        self.save_correction_action.setEnabled(on)
-        self.discard_correction_action.setEnabled(on)
-        if on:
-            self._clear_highlights()
+    def _on_correction_ended(self, kept: bool) -> None:
+        h = self.highlighter
+        if not kept:
+            h.resume(reshow=True)
+            return
+        # The output is the user's text now: no alignment links for it, unless the German
+        # changed meanwhile and its translation is waiting.
+        h.resume(reshow=False)
+        h.mark_stale()
+        if h.shown is not None and h.shown.source != self.correction.source:
+            self._show(h.shown, None)
 
     def corrections_dialog(self) -> None:
         CorrectionsDialog(self.corrections, self).exec()
@@ -1028,7 +767,7 @@ class MainWindow(QMainWindow):
         self.load_model(path)
 
     def _on_model_removed(self, path: str) -> None:
-        if self.model_info is not None and _same(self.model_info.path, path):
+        if self.model_info is not None and _same_folder(self.model_info.path, path):
             self.load_model(str(bundled_model_dir()))
         self.rebuild_model_menu()
 
@@ -1077,60 +816,7 @@ def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
     return box
 
 
-def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):
-    """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``."""
-    sel = QTextEdit.ExtraSelection()
-    cursor = QTextCursor(edit.document())
-    cursor.setPosition(to_qt(text, start))
-    cursor.setPosition(to_qt(text, end), QTextCursor.KeepAnchor)
-    sel.cursor = cursor
-    fmt = QTextCharFormat()
-    if background is not None:
-        fmt.setBackground(background)
-    if underline:
-        fmt.setFontUnderline(True)
-    if wavy:
-        fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
-        fmt.setUnderlineColor(QColor("#d08000"))
-    sel.format = fmt
-    return sel
-
-
-def _scroll_into_view(edit: QPlainTextEdit, start: int, end: int) -> None:
-    """Scroll ``edit`` (not its cursor) until Qt positions start..end are visible, or at
-    least their beginning. A QPlainTextEdit scrolls by lines of unknown height (wrapped
-    lines), so the scroll value is found by bisection: top and bottom only fall as it grows."""
-    last = edit.document().characterCount() - 1
-    bar, height = edit.verticalScrollBar(), edit.viewport().height()
-
-    def edges(value: int) -> tuple[int, int]:
-        bar.setValue(value)
-        cursor = QTextCursor(edit.document())
-        cursor.setPosition(min(start, last))
-        top = edit.cursorRect(cursor).top()
-        cursor.setPosition(min(end, last))
-        return top, edit.cursorRect(cursor).bottom()
-
-    current = bar.value()
-    top, bottom = edges(current)
-    if top < 0:  # above: the largest value that shows the beginning
-        lo, hi = bar.minimum(), current
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            lo, hi = (mid, hi) if edges(mid)[0] >= 0 else (lo, mid - 1)
-        bar.setValue(lo)
-    elif bottom > height:  # below: the smallest value that shows the end (or the top)
-        lo, hi = current, bar.maximum()
-        while lo < hi:
-            mid = (lo + hi) // 2
-            t, b = edges(mid)
-            lo, hi = (lo, mid) if b <= height or t <= 0 else (mid + 1, hi)
-        bar.setValue(lo)
-    else:
-        bar.setValue(current)
-
-
-def _same(a: str, b: str) -> bool:
+def _same_folder(a: str, b: str) -> bool:
     try:
         return bool(a and b) and Path(a).resolve() == Path(b).resolve()
     except OSError:

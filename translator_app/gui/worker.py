@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import enum
 import gc
 import sys
 import threading
@@ -19,15 +20,35 @@ import traceback
 import warnings
 from dataclasses import dataclass
 
+import torch
 from PySide6.QtCore import QObject, Signal
 
 from translator_app.core import (
     BundleError,
     LoadCancelled,
     SearchCancelled,
+    Segment,
     Translation,
     Translator,
+    load_bundle,
 )
+from translator_app.core.bundle import raise_if_cancelled
+from translator_app.core.document import split_document
+
+
+@dataclass(frozen=True)
+class SplitRequest:
+    """Split a large text into sentences off the GUI thread."""
+
+    id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    request_id: int
+    text: str
+    segments: tuple[Segment, ...]
 
 
 @dataclass(frozen=True)
@@ -64,6 +85,20 @@ class ModelInfo:
     card: str
     warnings: tuple[str, ...]
     seconds: float
+
+
+class FailureKind(enum.Enum):
+    INPUT = "input"  # the request cannot be done (a bad value, text or file)
+    MODEL = "model"  # the model folder cannot be used
+    DEVICE = "device"  # the accelerator failed: the CPU can take over
+    INTERNAL = "internal"  # a bug: the traceback went to stderr
+
+
+@dataclass(frozen=True)
+class Failure:
+    request_id: int
+    kind: FailureKind
+    message: str  # one line for the status bar
 
 
 @dataclass(frozen=True)
@@ -108,15 +143,17 @@ class TranslationWorker(QObject):
     GUI thread; results arrive as queued signals in the GUI thread."""
 
     model_loaded = Signal(object)  # ModelInfo
-    load_failed = Signal(int, str)  # request id, message
+    load_failed = Signal(object)  # Failure
+    split_done = Signal(object)  # SplitResult
     translated = Signal(object)  # TranslateResult
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
-    failed = Signal(int, str)  # request id, message
+    failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cond = threading.Condition()
         self._load: LoadRequest | None = None
+        self._split: SplitRequest | None = None
         self._translate: TranslateRequest | None = None
         self._latest_translate_id = -1
         self._closing = False
@@ -131,6 +168,14 @@ class TranslationWorker(QObject):
             self._load = request
             self._cond.notify()
 
+    def split(self, request: SplitRequest) -> None:
+        """Split a text; the text changed, so a queued or running translation is dropped."""
+        with self._cond:
+            self._split = request
+            self._translate = None
+            self._latest_translate_id = -1
+            self._cond.notify()
+
     def translate(self, request: TranslateRequest) -> None:
         with self._cond:
             self._translate = request  # replaces any queued request
@@ -140,6 +185,7 @@ class TranslationWorker(QObject):
     def cancel(self) -> None:
         """Drop the queued request and stop the running one."""
         with self._cond:
+            self._split = None
             self._translate = None
             self._latest_translate_id = -1
 
@@ -148,8 +194,7 @@ class TranslationWorker(QObject):
         check (within a fraction of a second), so closing the window never hangs."""
         with self._cond:
             self._closing = True
-            self._translate = None
-            self._load = None
+            self._translate = self._split = self._load = None
             self._cond.notify()
         self._thread.join(timeout)
 
@@ -160,41 +205,45 @@ class TranslationWorker(QObject):
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._closing or self._load or self._translate):
+                while not (self._closing or self._load or self._split or self._translate):
                     self._cond.wait()
                 if self._closing:
                     return
-                job: LoadRequest | TranslateRequest
+                job: LoadRequest | SplitRequest | TranslateRequest
                 if self._load is not None:  # loads go first: requests are for the new model
                     job, self._load = self._load, None
+                elif self._split is not None:  # then the text that translations are for
+                    job, self._split = self._split, None
                 else:
                     job, self._translate = self._translate, None
             try:
                 if isinstance(job, LoadRequest):
                     self._do_load(job)
+                elif isinstance(job, SplitRequest):
+                    self.split_done.emit(SplitResult(job.id, job.text, split_document(job.text)))
                 else:
                     self._do_translate(job)
             except LoadCancelled:
                 continue
             except Exception as e:  # noqa: BLE001 - every failure becomes one signal
-                message = _describe(e)
+                failure = _failure(job.id, e, self._translator)
                 if isinstance(job, LoadRequest):
-                    self.load_failed.emit(job.id, message)
+                    self.load_failed.emit(failure)
                 else:
-                    self.failed.emit(job.id, message)
+                    self.failed.emit(failure)
 
     def _do_load(self, job: LoadRequest) -> None:
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            translator = Translator.load(
-                job.path,
-                device=job.device,
-                precision=job.precision,
-                # Closing the window, or a newer load request, abandons this one.
-                should_stop=lambda: self._closing or self._load is not None,
-            )
-        bundle = translator.bundle
+
+            # Closing the window, or a newer load request, abandons this one.
+            def should_stop() -> bool:
+                return self._closing or self._load is not None
+
+            bundle = load_bundle(job.path, job.device, should_stop)
+            raise_if_cancelled(should_stop)  # before quantising, the slowest step left
+            translator = Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         is_transformer = cfg.arch == "transformer"
@@ -236,7 +285,7 @@ class TranslationWorker(QObject):
                     nbest=job.nbest,
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
-                    all_layers=translator.bundle.config.arch == "transformer",
+                    all_layers=translator.config.arch == "transformer",
                 )
                 if len(results) < total and not stale():
                     self.progressed.emit(self._result(job, results, start, total))
@@ -257,9 +306,17 @@ class TranslationWorker(QObject):
         )
 
 
-def _describe(e: Exception) -> str:
-    """One line for the status bar; the traceback goes to stderr for bug reports."""
-    if isinstance(e, (BundleError, ValueError, OSError)):
-        return str(e)
+def _failure(request_id: int, e: Exception, translator: Translator | None) -> Failure:
+    """The failure's kind and one line for the status bar; the traceback of an
+    unexpected one goes to stderr for bug reports."""
+    on_cuda = translator is not None and translator.device.type == "cuda"
+    if isinstance(e, (torch.OutOfMemoryError, torch.AcceleratorError)) or (
+        on_cuda and isinstance(e, RuntimeError) and "cuda" in str(e).lower()
+    ):
+        return Failure(request_id, FailureKind.DEVICE, f"{type(e).__name__}: {e}")
+    if isinstance(e, (BundleError, OSError)):
+        return Failure(request_id, FailureKind.MODEL, str(e))
+    if isinstance(e, ValueError):
+        return Failure(request_id, FailureKind.INPUT, str(e))
     traceback.print_exception(e)
-    return f"{type(e).__name__}: {e}"
+    return Failure(request_id, FailureKind.INTERNAL, f"{type(e).__name__}: {e}")

@@ -1,0 +1,86 @@
+"""One document pipeline, for the command line and the app alike.
+
+A text is split into sentences once (line breaks and blank lines kept), the distinct
+sentences without a translation are found, and the translations are joined back into
+the text with the span of each sentence's English. The command line translates every
+sentence at once; the app keeps translations in a cache and asks only for the missing
+ones, and shows the text with gaps while some are still on their way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .segment import Segment, join_with_spans, split_sentences
+
+if TYPE_CHECKING:  # the translator imports this module
+    from .translator import Translation
+
+
+@dataclass(frozen=True)
+class DocumentTranslation:
+    """A text's translation: per sentence its segment of the source, its translation
+    (None while it is missing) and the span of its English in ``output``."""
+
+    source: str
+    output: str
+    segments: tuple[Segment, ...]
+    translations: tuple[Translation | None, ...]
+    output_spans: tuple[tuple[int, int], ...]
+
+    @property
+    def complete(self) -> bool:
+        return all(t is not None for t in self.translations)
+
+    def sentence_at_source(self, pos: int) -> int | None:
+        for i, seg in enumerate(self.segments):
+            if seg.start <= pos <= seg.end:
+                return i
+        return None
+
+    def sentence_at_output(self, pos: int) -> int | None:
+        for i, (start, end) in enumerate(self.output_spans):
+            if start <= pos <= end and self.translations[i] is not None:
+                return i
+        return None
+
+
+def split_document(text: str) -> tuple[Segment, ...]:
+    """The sentences of ``text`` with their spans (see :func:`split_sentences`)."""
+    return tuple(split_sentences(text))
+
+
+def find_missing(
+    segments: Sequence[Segment], known: Callable[[str], Translation | None]
+) -> tuple[list[Translation | None], list[str]]:
+    """(each segment's known translation or None, the distinct sentences still missing,
+    in text order). ``known`` looks a sentence up (a cache, or nothing)."""
+    found: list[Translation | None] = []
+    missing: dict[str, None] = {}
+    for seg in segments:
+        t = known(seg.text)
+        found.append(t)
+        if t is None:
+            missing[seg.text] = None
+    return found, list(missing)
+
+
+def join_document(
+    text: str, segments: Sequence[Segment], translations: Sequence[Translation | None]
+) -> DocumentTranslation:
+    """Join the translations (a missing one leaves a gap) into the output text."""
+    outs = [t.text if t is not None else "" for t in translations]
+    output, spans = join_with_spans(text, segments, outs)
+    return DocumentTranslation(text, output, tuple(segments), tuple(translations), tuple(spans))
+
+
+def translate_document(
+    text: str, translate: Callable[[list[str]], list[Translation]]
+) -> DocumentTranslation:
+    """Translate every distinct sentence of ``text`` once, with ``translate``, and join."""
+    segments = split_document(text)
+    _, missing = find_missing(segments, lambda _: None)
+    done = dict(zip(missing, translate(missing), strict=True))
+    return join_document(text, segments, [done[s.text] for s in segments])

@@ -1,0 +1,280 @@
+"""The linked highlights: the word under the cursor or the mouse in one box, the words it
+is aligned with in the other, and the alignment panel showing its sentence.
+
+It also owns the English box's text: a new translation replaces it keeping the scroll
+position and cursor, and the other box scrolls so that the sentence being worked on
+shows on both sides.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+
+from translator_app.core.document import DocumentTranslation
+from translator_app.gui.alignment import AlignmentPanel
+from translator_app.gui.linking import Link, link_from_output, link_from_source, weak_coverage
+from translator_app.gui.positions import from_qt, to_qt
+
+
+class LinkHighlighter(QObject):
+    """Highlights for the translation shown in ``source``/``output``. Links show only
+    while the output is that translation: not while it is ``stale`` (the German changed)
+    or ``paused`` (the user is correcting the English)."""
+
+    def __init__(
+        self,
+        source: QPlainTextEdit,
+        output: QPlainTextEdit,
+        panel: AlignmentPanel,
+        coverage_hint: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.source, self.output, self.panel = source, output, panel
+        self.coverage_hint = coverage_hint
+        self.shown: DocumentTranslation | None = None
+        self.stale = False
+        self.paused = False
+        self.focus_side = "source"
+        # What the highlights and the panel show now: a mouse move that changes none of
+        # it costs no Qt call and no redraw.
+        self._shown_link: tuple | None = None
+        self._coverage: tuple[DocumentTranslation | None, list] = (None, [])
+        self._setting_output = False
+        source.cursorPositionChanged.connect(lambda: self._on_cursor("source"))
+        output.cursorPositionChanged.connect(lambda: self._on_cursor("output"))
+        # The viewports are matched by identity: while the window is torn down, events
+        # still arrive after the text boxes' C++ objects are gone.
+        self._viewports = []
+        for side, edit in (("source", source), ("output", output)):
+            edit.viewport().setMouseTracking(True)
+            edit.viewport().installEventFilter(self)
+            self._viewports.append((edit.viewport(), side, edit))
+
+    @property
+    def live(self) -> bool:
+        """Whether the boxes show ``shown`` and links may be drawn."""
+        return self.shown is not None and not self.stale and not self.paused
+
+    def show(self, doc: DocumentTranslation) -> bool:
+        """Make ``doc`` the translation shown; False while paused (the output box then
+        keeps the user's text, and ``doc`` shows on :meth:`resume`)."""
+        self.shown, self.stale = doc, False
+        if self.paused:
+            return False
+        if self.output.toPlainText() != doc.output:
+            self.set_output(doc.output)
+        self.update()
+        self.keep_in_view()
+        return True
+
+    def mark_stale(self) -> None:
+        self.stale = True
+        self.clear()
+
+    def pause(self) -> None:
+        self.paused = True
+        self.clear()
+
+    def resume(self, reshow: bool) -> None:
+        """End a pause; ``reshow`` puts the translation back into the output box."""
+        self.paused = False
+        if reshow and self.shown is not None:
+            self.set_output("")  # force the re-render
+            self.show(self.shown)
+
+    def forget(self) -> None:
+        """No translation any more (the boxes were cleared)."""
+        self.shown, self._shown_link, self._coverage = None, None, (None, [])
+        self.panel.show_translation(None)
+
+    def set_output(self, text: str) -> None:
+        """Replace the output text, keeping its scroll position and cursor; the panel keeps
+        following the side the user is on (setPlainText moves the output's cursor to 0,
+        which is not the user's doing)."""
+        edit = self.output
+        cursor, scroll = edit.textCursor().position(), edit.verticalScrollBar().value()
+        self._setting_output = True
+        try:
+            edit.setPlainText(text)
+            restored = edit.textCursor()
+            restored.setPosition(min(cursor, to_qt(text, len(text))))
+            edit.setTextCursor(restored)
+        finally:
+            self._setting_output = False
+        edit.verticalScrollBar().setValue(scroll)
+
+    def cursor_index(self, side: str) -> int:
+        """The Python index in the shown text of ``side``'s cursor (Qt counts UTF-16)."""
+        d = self.shown
+        if side == "source":
+            return from_qt(d.source, self.source.textCursor().position())
+        return from_qt(d.output, self.output.textCursor().position())
+
+    def _on_cursor(self, side: str) -> None:
+        if side == "output" and self._setting_output:
+            return
+        self.focus_side = side
+        self.update()
+        self.keep_in_view()
+
+    def keep_in_view(self) -> None:
+        """Scroll the other box so that the sentence under the cursor shows on both sides
+        (typing at the end of a long text must not leave the English at the top)."""
+        if not self.live:
+            return
+        d = self.shown
+        if self.focus_side == "source":
+            i = d.sentence_at_source(self.cursor_index("source"))
+            if i is None:
+                return
+            other, text, (start, end) = self.output, d.output, d.output_spans[i]
+        else:
+            i = d.sentence_at_output(self.cursor_index("output"))
+            if i is None:
+                return
+            seg = d.segments[i]
+            other, text, (start, end) = self.source, d.source, (seg.start, seg.end)
+        _scroll_into_view(other, to_qt(text, start), to_qt(text, end))
+
+    def update(self, side: str | None = None, pos: int | None = None) -> None:
+        """Highlight what is linked to Qt position ``pos`` of ``side`` (default: the
+        cursor of the side the user is on)."""
+        side = side or self.focus_side
+        d = self.shown
+        if not self.live:
+            self.clear()
+            return
+        if pos is None:
+            pos = self.cursor_index(side)
+        else:
+            pos = from_qt(d.source if side == "source" else d.output, pos)
+        link = link_from_source(d, pos) if side == "source" else link_from_output(d, pos)
+        sentence = (
+            link.sentence
+            if link
+            else (d.sentence_at_source(pos) if side == "source" else d.sentence_at_output(pos))
+        )
+        if sentence is None and d.translations:
+            sentence = 0
+        shown = (link, sentence, self.coverage_hint)
+        if (
+            self._shown_link is not None
+            and self._shown_link[0] is d
+            and self._shown_link[1] == shown
+        ):
+            return  # the same word under the mouse: nothing to redo
+        self._shown_link = (d, shown)
+        self._apply(link)
+        if sentence is not None and d.translations[sentence] is not None:
+            row = link.piece if link and link.side == "output" else None
+            col = link.piece if link and link.side == "source" else None
+            self.panel.show_translation(d.translations[sentence], row, col)
+        else:
+            self.panel.show_translation(None)
+
+    def _apply(self, link: Link | None) -> None:
+        base = self.output.palette().color(QPalette.ColorRole.Highlight)
+        d = self.shown
+        src_sel, out_sel = [], []
+        if link is not None:
+            from_source = link.side == "source"
+            own_box, other_box = (src_sel, out_sel) if from_source else (out_sel, src_sel)
+            own_edit, other_edit = (
+                (self.source, self.output) if from_source else (self.output, self.source)
+            )
+            own_text, other_text = (d.source, d.output) if from_source else (d.output, d.source)
+            own_box.append(_selection(own_edit, own_text, *link.own, underline=True))
+            for start, end, share in link.ranges:
+                color = QColor(base)
+                color.setAlpha(int(40 + 180 * share))
+                other_box.append(_selection(other_edit, other_text, start, end, background=color))
+        if self.coverage_hint:
+            if self._coverage[0] is not d:  # once per translation, not per move
+                self._coverage = (d, weak_coverage(d))
+            for start, end in self._coverage[1]:
+                src_sel.append(_selection(self.source, d.source, start, end, wavy=True))
+        self.source.setExtraSelections(src_sel)
+        self.output.setExtraSelections(out_sel)
+
+    def clear(self) -> None:
+        if self._shown_link is None:
+            return  # nothing is highlighted (only update() sets highlights)
+        self._shown_link = None
+        self.source.setExtraSelections([])
+        self.output.setExtraSelections([])
+
+    def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
+        """The Qt ranges with a background highlight in ``side``'s box."""
+        edit = self.source if side == "source" else self.output
+        return [
+            (s.cursor.selectionStart(), s.cursor.selectionEnd())
+            for s in edit.extraSelections()
+            if s.format.background().style() != Qt.NoBrush
+        ]
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        """Hovering a word links it; leaving the box goes back to the cursor's word."""
+        kind = event.type()
+        for viewport, side, edit in self._viewports:
+            if obj is viewport:
+                if kind == QEvent.MouseMove and not event.buttons():
+                    self.update(side, edit.cursorForPosition(event.position().toPoint()).position())
+                elif kind == QEvent.Leave:
+                    self.update()
+        return False
+
+
+def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):
+    """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``."""
+    sel = QTextEdit.ExtraSelection()
+    cursor = QTextCursor(edit.document())
+    cursor.setPosition(to_qt(text, start))
+    cursor.setPosition(to_qt(text, end), QTextCursor.KeepAnchor)
+    sel.cursor = cursor
+    fmt = QTextCharFormat()
+    if background is not None:
+        fmt.setBackground(background)
+    if underline:
+        fmt.setFontUnderline(True)
+    if wavy:
+        fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
+        fmt.setUnderlineColor(QColor("#d08000"))
+    sel.format = fmt
+    return sel
+
+
+def _scroll_into_view(edit: QPlainTextEdit, start: int, end: int) -> None:
+    """Scroll ``edit`` (not its cursor) until Qt positions start..end are visible, or at
+    least their beginning. A QPlainTextEdit scrolls by lines of unknown height (wrapped
+    lines), so the scroll value is found by bisection: top and bottom only fall as it grows."""
+    last = edit.document().characterCount() - 1
+    bar, height = edit.verticalScrollBar(), edit.viewport().height()
+
+    def edges(value: int) -> tuple[int, int]:
+        bar.setValue(value)
+        cursor = QTextCursor(edit.document())
+        cursor.setPosition(min(start, last))
+        top = edit.cursorRect(cursor).top()
+        cursor.setPosition(min(end, last))
+        return top, edit.cursorRect(cursor).bottom()
+
+    current = bar.value()
+    top, bottom = edges(current)
+    if top < 0:  # above: the largest value that shows the beginning
+        lo, hi = bar.minimum(), current
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if edges(mid)[0] >= 0 else (lo, mid - 1)
+        bar.setValue(lo)
+    elif bottom > height:  # below: the smallest value that shows the end (or the top)
+        lo, hi = current, bar.maximum()
+        while lo < hi:
+            mid = (lo + hi) // 2
+            t, b = edges(mid)
+            lo, hi = (lo, mid) if b <= height or t <= 0 else (mid + 1, hi)
+        bar.setValue(lo)
+    else:
+        bar.setValue(current)
