@@ -39,11 +39,40 @@ def load(path: Path):
     return json.loads(path.read_text("utf-8")) if path.exists() else None
 
 
-def p95_20w(bench: dict | None, precision: str = "fp32") -> float | None:
+def p95_20w(bench: dict | None, precision: str = "fp32", search: str = "beam1") -> float | None:
     try:
-        return bench["precisions"][precision]["beam1_20w"]["p95_ms"]
+        return bench["precisions"][precision][f"{search}_20w"]["p95_ms"]
     except (KeyError, TypeError):
         return None
+
+
+def hardware_text(h: dict | None) -> str:
+    """A machine as measured by translator_app.core.hardware.facts (trainer, bench)."""
+    if not h:
+        return "an unrecorded machine"
+    features = ", ".join(h.get("features") or []) or "no AVX-512/AMX"
+    text = f"{h.get('cpu_cores')} CPU cores ({h.get('cpu')}; {features})"
+    return f"{text} with a GPU ({h['cuda']})" if h.get("cuda") else text
+
+
+def dev_pairs(stage: dict) -> int | None:
+    """How many dev pairs the stage's evaluations translated ([train] eval_sentences of
+    its config, at most the dev set's size)."""
+    import tomllib
+
+    from trainer.config import TrainConfig
+
+    try:
+        raw = tomllib.loads((ROOT / stage["config"]).read_text("utf-8"))
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return None
+    wanted = raw.get("train", {}).get("eval_sentences", TrainConfig.eval_sentences)
+    valid = raw.get("data", {}).get("valid")
+    valid_path = (ROOT / stage["config"]).parent / valid if valid else None
+    if valid_path and valid_path.exists():
+        with open(valid_path, encoding="utf-8") as f:
+            return min(wanted, sum(1 for line in f if line.strip()))
+    return wanted
 
 
 def parameters(bundle_dir: Path) -> int:
@@ -131,6 +160,11 @@ def main(argv=None) -> int:
         log_path = ROOT / stage["run"] / "log.jsonl"
         if log_path.exists():
             stage["log"] = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
+        if hardware := load(ROOT / stage["run"] / "hardware.json"):  # written by the trainer
+            stage["hardware"] = hardware
+        stage["dev_pairs"] = dev_pairs(stage)
+    machines = list(dict.fromkeys(hardware_text(st.get("hardware")) for st in history["stages"]))
+    trained_on = " and ".join(machines) if machines else "an unrecorded machine"
 
     metrics: dict = {"test_sets": {}, "published": {}, "comparison": {}, "bench": bench or {}}
     lines = [
@@ -167,12 +201,24 @@ def main(argv=None) -> int:
             f"{fmt(b.get('bleu'))} | {fmt(b.get('chrf'))} | {fmt(same.get('bleu'))} | {published} |"
         )
     lines[2:2] = plain_summary(metrics["test_sets"])
+    # What beam search cost against greedy in these very evaluations (seconds per pair).
+    ratios = [
+        (t["beam4"]["seconds"] / t["beam4"]["pairs"])
+        / (t["greedy"]["seconds"] / t["greedy"]["pairs"])
+        for t in metrics["test_sets"].values()
+        if t["beam4"].get("pairs") and t["greedy"]["seconds"] and t["beam4"].get("seconds")
+    ]
+    beam_cost = (
+        f"per sentence it took {min(ratios):.1f} to {max(ratios):.1f} times as long as greedy here"
+        if ratios
+        else "it costs more than greedy"
+    )
     if signature:
         lines += ["", f"Signatures: BLEU `{signature['bleu']}`, chrF `{signature['chrf']}`."]
     lines += [
         "",
         "Greedy decoding runs on every pair; beam 4 on the number of pairs shown, spread "
-        "evenly over the set (on 2 CPU cores it costs several times greedy), and the column "
+        f"evenly over the set ({beam_cost}), and the column "
         "after it scores greedy on those same pairs, so beam and greedy compare on equal "
         "terms. Published scores are from models trained on far "
         "more data (OPUS-MT: all of OPUS) or use tokenised, lower-cased BLEU (tutorial and "
@@ -183,13 +229,18 @@ def main(argv=None) -> int:
     ]
 
     # ---------------------------------------------------------------- comparison
+    # The comparison ran with the first stage's configs, on its machine.
+    first = history["stages"][0] if history["stages"] else {}
+    compare_machine = hardware_text(first.get("hardware"))
+    compare_pairs = first.get("dev_pairs") or "n/a"
     lines += [
         "",
         "## Choice of architecture",
         "",
         "Same training data, same SentencePiece model, same batch size and the same budget of "
-        "training time (evaluation excluded), on this 2-core CPU (`scripts/train_base.sh`). "
-        "Dev = the first 600 pairs of `data/prepared/valid.tsv` (Multi30k val, BConTrasT "
+        f"training time (evaluation excluded), on {compare_machine} "
+        f"(`scripts/train_base.sh`). Dev = the first {compare_pairs} pairs of "
+        "`data/prepared/valid.tsv` (Multi30k val, BConTrasT "
         "dev, MLQE-PE dev and held-out Tatoeba pairs), greedy. Latency: "
         "`bench/bench_translate.py --runs 2 --threads 2` on each run's exported model, "
         "20-word sentences, greedy, p95, in fp32 and in int8 (the app's default on the "
@@ -273,9 +324,8 @@ def main(argv=None) -> int:
         f"{sum(f.stat().st_size for f in args.model.iterdir()) / 1e6:.1f} MB "
         f"(weights {config['weights']['dtype']}).",
         f"- In all: {steps_done} steps, {total_min:.1f} min of training (evaluation "
-        "excluded) on 2 CPU cores (AMD EPYC with AVX-512 and avx512_bf16, no AMX); no GPU "
-        "was available for this work. Stages (`docs/base-model/history.json` keeps their "
-        "logs; data from `scripts/prepare_data.py`):",
+        f"excluded) on {trained_on}. Stages (`docs/base-model/history.json` keeps their "
+        "logs and the machine each ran on; data from `scripts/prepare_data.py`):",
     ]
     for st in history["stages"]:
         if not st["log"]:
@@ -283,8 +333,8 @@ def main(argv=None) -> int:
         end = st["log"][-1]
         lines.append(
             f"  - {st['name']}: `{st['command']}` (config `{st['config']}`), {st['start']}, "
-            f"{st['precision']}; {end['step']} steps, {end.get('epoch', 'n/a')} epochs "
-            f"completed, {end['elapsed_s'] / 60:.1f} min, last dev BLEU {end.get('bleu', 'n/a')}."
+            f"{st['precision']}; {end['step']} steps, {end.get('epoch', 'n/a')} full "
+            f"epoch(s), {end['elapsed_s'] / 60:.1f} min, last dev BLEU {end.get('bleu', 'n/a')}."
         )
     if averaged:
         lines.append(
@@ -295,11 +345,12 @@ def main(argv=None) -> int:
     if evals_all:
         lines += [
             "",
-            "Dev = the first 600 pairs of `data/prepared/valid.tsv`, greedy; minutes are "
-            "training time since the first stage began.",
+            "Dev = the first N pairs of `data/prepared/valid.tsv` (N as each stage's "
+            "config asked, column dev pairs), greedy; minutes are training time since the "
+            "first stage began.",
             "",
-            "| stage | step | minutes | dev loss | dev BLEU |",
-            "|---|---|---|---|---|",
+            "| stage | step | minutes | dev loss | dev BLEU | dev pairs |",
+            "|---|---|---|---|---|---|",
         ]
         offset_min, offset_steps = 0.0, 0
         for st in history["stages"]:
@@ -308,7 +359,7 @@ def main(argv=None) -> int:
                     lines.append(
                         f"| {st['name']} | {offset_steps + r['step']} | "
                         f"{offset_min + r['elapsed_s'] / 60:.0f} | {r['valid_loss']:.3f} | "
-                        f"{r['bleu']:.2f} |"
+                        f"{r['bleu']:.2f} | {st.get('dev_pairs') or 'n/a'} |"
                     )
             if st["log"]:
                 offset_min += st["log"][-1]["elapsed_s"] / 60
@@ -361,14 +412,20 @@ def main(argv=None) -> int:
 
     # ---------------------------------------------------------------- speed
     if bench:
-        lines += ["", "## Speed on 2 CPU cores", ""]
+        machine = bench.get("hardware")
+        threads = f", {machine['torch_threads']} threads" if machine else ""
+        lines += ["", f"## Speed on {hardware_text(machine)}{threads}", ""]
         lines += [
-            "| precision | p95 ms, 20 words, greedy | BLEU Multi30k greedy |",
-            "|---|---|---|",
+            "| precision | p95 ms, 20 words, greedy | p95 ms, 20 words, the app's default "
+            "search | BLEU Multi30k greedy |",
+            "|---|---|---|---|",
         ]
         for prec, res in bench.get("precisions", {}).items():
             q = res.get("quality") or {}
-            lines.append(f"| {prec} | {fmt(p95_20w(bench, prec))} | {fmt(q.get('bleu'))} |")
+            lines.append(
+                f"| {prec} | {fmt(p95_20w(bench, prec))} | {fmt(p95_20w(bench, prec, 'app'))} "
+                f"| {fmt(q.get('bleu'))} |"
+            )
         prec = bench.get("precisions", {})
         if "int8" in prec and "fp32" in prec:
             int8_ms, fp32_ms = p95_20w(bench, "int8"), p95_20w(bench, "fp32")
@@ -386,19 +443,28 @@ def main(argv=None) -> int:
             ]
         lines += [
             "",
-            "Command: `.venv/bin/python bench/bench_translate.py --model resources/model "
-            "--runs 3 --threads 2 --precision fp32 int8 bf16 --test "
-            "../shared/data/multi30k/test_2016_flickr.deu-eng.tsv.xz`.",
+            "The app's default search: beam and n-best of its default settings, with every "
+            "layer's attention kept for the alignment panel.",
+            "",
+            "Command: `.venv/bin/python "
+            + bench.get("command", "bench/bench_translate.py")
+            + "` (run by `scripts/evaluate_base.sh`).",
         ]
 
     lines += [
         "",
         "## Limitations",
         "",
-        f"A small model trained for {total_min / 60:.1f} hours on 2 CPU cores: expect errors on long and "
-        "news-style sentences, rare words and names. It translates sentence by sentence "
-        "without document context. Domains it saw most: everyday short sentences, image "
-        "captions, software documentation.",
+        f"A small model trained for {total_min / 60:.1f} hours on {trained_on}: expect "
+        "errors on long and news-style sentences, rare words and names. It translates "
+        "sentence by sentence without document context. The corpora it saw most: "
+        + ", ".join(
+            f"{name} ({c.get('kept', 0)} pairs)"
+            for name, c in sorted(
+                data.get("corpora", {}).items(), key=lambda kv: -kv[1].get("kept", 0)
+            )[:3]
+        )
+        + ".",
     ]
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
     write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")

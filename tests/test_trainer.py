@@ -32,6 +32,15 @@ def test_overfits_tiny_data_until_greedy_reproduces_every_target(trained):
     )
 
 
+def test_a_run_records_the_machine_it_trained_on(trained):
+    """The model card states the hardware from this file, not from prose."""
+    from translator_app.core.hardware import facts
+
+    recorded = json.loads((trained / "hardware.json").read_text())
+    assert recorded["cpu_cores"] == os.cpu_count() and recorded["processes"] == 1
+    assert recorded["cpu"] == facts()["cpu"] and recorded["device"] == "cpu"
+
+
 def test_rnn_trains_too(tmp_path):
     assert (
         cli.main(["train", str(write_config(tmp_path, arch="rnn", steps=30, eval_every=30))]) == 0

@@ -35,6 +35,7 @@ from trainer.distributed import Dist
 from trainer.evaluate import score_translations
 from trainer.progress import Progress
 from translator_app.core import Tokenizer, Translator, build_model
+from translator_app.core.hardware import facts as hardware_facts
 from translator_app.core.hardware import has_fast_bf16_training
 from translator_app.core.paths import write_atomic
 
@@ -231,6 +232,8 @@ def train(
         for file_name, content in tokenizer.files().items():
             write_atomic(out / file_name, content)
         write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
+        hardware = {**hardware_facts(), "processes": dist.world, "device": str(dev)}
+        write_atomic(out / "hardware.json", json.dumps(hardware, indent=2) + "\n")
         log(
             f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
             f"{' with bf16 autocast' if bf16 else ''}, {dist.world} process(es): "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import platform
 
 import torch
@@ -33,6 +34,35 @@ def has_fast_bf16_training() -> bool:
     about twice the fp32 tokens/s; AMX does more. Without either, bf16 is emulated and
     slower than fp32."""
     return bool({"amx_bf16", "avx512_bf16"} & cpu_flags())
+
+
+@functools.cache
+def cpu_name() -> str:
+    """The CPU's model name from /proc/cpuinfo (Linux), else what platform reports."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def facts() -> dict:
+    """What a training run or a benchmark ran on, for model cards (measured here, never
+    typed in): CPU, its cores, torch's threads, the features that decide speed, the GPU."""
+    return {
+        "cpu": cpu_name(),
+        "cpu_cores": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "features": [
+            c
+            for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2")
+            if c in cpu_flags()
+        ],
+        "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+    }
 
 
 def describe() -> str:
