@@ -142,7 +142,7 @@ BROKEN = {
     "bad model config": (lambda p: _rewrite_config(p, model={"arch": "lstm"}), "arch='lstm'"),
     "unknown config key": (
         lambda p: _rewrite_config(p, model={"layers": 2}),
-        "unknown model config key",
+        "unknown key.s. in model config",
     ),
     "invalid json": (
         lambda p: (p / "config.json").write_text("{not json"),

@@ -53,7 +53,8 @@ SENTENCES = [
 def search_results() -> dict:
     """Every variant x search: per sentence, the hypotheses' ids and scores."""
     from translator_app.core import ModelConfig, beam_search, build_model
-    from translator_app.core.search import SearchOptions, pad_rows
+    from translator_app.core.batching import pad_rows
+    from translator_app.core.search import SearchOptions
 
     results = {}
     for variant, arch in VARIANTS.items():
@@ -102,7 +103,8 @@ def test_seeded_tiny_models_give_the_golden_search_results():
 def test_greedy_is_beam_one_in_the_golden_values():
     """Beam size 1 equals greedy (the golden file's greedy entries come from beam_search)."""
     from translator_app.core import ModelConfig, build_model, greedy_search
-    from translator_app.core.search import SearchOptions, pad_rows
+    from translator_app.core.batching import pad_rows
+    from translator_app.core.search import SearchOptions
 
     expected = json.loads(SEARCH_FILE.read_text("utf-8"))
     for variant, arch in VARIANTS.items():

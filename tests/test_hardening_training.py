@@ -70,7 +70,7 @@ def test_resume_finds_the_stopped_finetune_without_its_name(
     def killed(*args, **kwargs):
         raise KeyboardInterrupt  # the process dies after training, before the export
 
-    monkeypatch.setattr(commands, "export_checkpoint", killed)
+    monkeypatch.setattr(commands, "export_model", killed)
     assert finetune(overfit_run / "model", user_dirs, "--steps", "4") == 130
     runs = list((tmp_path / "cache" / "finetune").iterdir())
     assert len(runs) == 1 and (runs[0] / "checkpoints" / "last.pt").is_file()

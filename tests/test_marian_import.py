@@ -13,8 +13,9 @@ import pytest
 import sentencepiece as spm
 import torch
 
+from translator_app.core.batching import pad_rows
 from translator_app.core.marian import MarianImportError, load_marian_model
-from translator_app.core.search import SearchOptions, beam_search, greedy_search, pad_rows
+from translator_app.core.search import SearchOptions, beam_search, greedy_search
 
 transformers = pytest.importorskip("transformers")
 

@@ -165,7 +165,7 @@ def test_config_rejects_bad_values_with_field_names():
         ModelConfig(arch="rnn", attention="dot", enc_hidden=16, dec_hidden=16)
     with pytest.raises(ConfigError, match="d_model .* divisible"):
         ModelConfig(d_model=30, n_heads=4)
-    with pytest.raises(ConfigError, match="unknown model config key.*valid keys are: arch"):
+    with pytest.raises(ConfigError, match="unknown key.s. in model config.*valid keys are: arch"):
         ModelConfig.from_dict({"arch": "rnn", "hiden": 3})
     with pytest.raises(ConfigError, match="must be int"):
         ModelConfig.from_dict({"vocab_size": "300"})

@@ -274,7 +274,7 @@ def test_the_test_sentence_rule_checks_either_side():
 def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
     from types import SimpleNamespace
 
-    from trainer.evaluate import evaluate_bundle, score_translations, spread_subset
+    from trainer.evaluate import evaluate_translator, score_translations, spread_subset
 
     assert spread_subset(10, 0) == list(range(10)) and spread_subset(3, 5) == [0, 1, 2]
     assert spread_subset(100, 4) == [0, 25, 50, 75]
@@ -286,7 +286,7 @@ def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
     # An ordered set: the first half is translated right by greedy, the second half wrong.
     pairs = [(f"the word{i} is here today", f"the word{i} is here today") for i in range(20)]
     pairs += [(f"wrong{i} there", f"quite other{i} words entirely") for i in range(20)]
-    scores = evaluate_bundle(Echo(), pairs, beam=2, beam_limit=8)
+    scores = evaluate_translator(Echo(), pairs, beam=2, beam_limit=8)
     beam = scores["beam2"]
     assert beam["pairs"] == 8 and scores["greedy"]["pairs"] == 40
     idx = spread_subset(40, 8)
@@ -294,7 +294,7 @@ def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
     assert beam["greedy_same_pairs"]["bleu"] == round(expected["bleu"], 2)
     # Spread, not the first 8 (which greedy gets all right): half right, half wrong.
     assert 0 < beam["greedy_same_pairs"]["bleu"] < 100
-    assert "greedy_same_pairs" not in evaluate_bundle(Echo(), pairs, 2, 0)["beam2"]
+    assert "greedy_same_pairs" not in evaluate_translator(Echo(), pairs, 2, 0)["beam2"]
 
 
 def test_progress_messages_round_trip_and_other_lines_are_not_messages():

@@ -97,3 +97,26 @@ def test_spm_command_bad_data_writes_nothing(tmp_path, capsys):
         == f"error: {tmp_path / 'bad.tsv'}:2: no tab between the German and the English text"
     )
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "bad.tsv"]
+
+
+def test_one_dict_to_dataclass_helper_validates_or_falls_back():
+    import pytest
+
+    from trainer.config import TrainConfig
+    from translator_app.core.from_dict import FieldError, from_dict
+    from translator_app.gui.settings import Settings
+
+    t = from_dict(TrainConfig, {"steps": 5, "lr": 1}, "[train]")
+    assert t.steps == 5 and t.lr == 1.0 and isinstance(t.lr, float)
+    with pytest.raises(FieldError, match=r"\[train\]: steps must be int, got True"):
+        from_dict(TrainConfig, {"steps": True}, "[train]")
+    with pytest.raises(FieldError, match=r"unknown key\(s\) in \[train\]: stepz"):
+        from_dict(TrainConfig, {"stepz": 5}, "[train]")
+    s = from_dict(
+        Settings,
+        {"beam": "four", "extra_models": ["/a", 3, "/b"], "future_key": 1},
+        "settings",
+        unknown="ignore",
+        invalid="default",
+    )
+    assert s.beam == Settings().beam and s.extra_models == ["/a", "/b"]

@@ -142,3 +142,30 @@ def test_rnn_translator(make_bundle):
     tr = Translator.from_bundle(load_bundle(make_bundle("gru-bahdanau-additive"), "cpu"))
     (t,) = tr.translate(["Das Haus ist groß."], beam=3, nbest=2)
     assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
+
+
+def test_translations_survive_a_round_trip_through_a_file(make_bundle, tmp_path):
+    """How the fine-tune hands its held-out translations to the app: equal on reading,
+    attention of every layer included, and nothing but a translations file is accepted."""
+    from translator_app.core.translation_file import load_translations, save_translations
+
+    tr = Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
+    done = tr.translate(["Das Haus ist groß.", ""], beam=2, nbest=2, all_layers=True)
+    save_translations(tmp_path / "t.safetensors", {"a": done, "b": done[:1]}, {"n": 1})
+    columns, extra = load_translations(tmp_path / "t.safetensors")
+    assert extra == {"n": 1} and len(columns["a"]) == 2 and len(columns["b"]) == 1
+    for before, after in zip(done, columns["a"], strict=True):
+        assert after.source == before.source and after.source_spans == before.source_spans
+        assert len(after.nbest) == len(before.nbest)
+        for c, d in zip(before.nbest, after.nbest, strict=True):
+            assert (d.text, d.target_ids, d.target_pieces, d.target_spans) == (
+                c.text,
+                c.target_ids,
+                c.target_pieces,
+                c.target_spans,
+            )
+            assert np.array_equal(d.attention, c.attention) and np.array_equal(d.layers, c.layers)
+            assert not d.attention.flags.writeable
+    (tmp_path / "bad").write_bytes(b"not safetensors")
+    with pytest.raises(ValueError, match="not a translations file"):
+        load_translations(tmp_path / "bad")

@@ -141,6 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="json: progress and results as JSON lines on stdout (for the app)",
     )
+    ft.add_argument(
+        "--heldout-out",
+        type=Path,
+        help="write the base and the new model's translations of the first held-out "
+        "sentences, attention included, to this file (the app shows them)",
+    )
+    ft.add_argument("--heldout-count", type=int, default=5, help="how many (default 5)")
 
     ev = sub.add_parser(
         "eval",
@@ -234,7 +241,10 @@ def run_import_marian(args) -> int:
     return 0
 
 
-def _lazy(name: str):
+def _imported_on_use(name: str):
+    """The command ``trainer.commands.<name>``, imported when it runs: ``--help`` and the
+    light commands start without importing torch's training stack."""
+
     def run(args) -> int:
         from trainer import commands
 
@@ -245,12 +255,12 @@ def _lazy(name: str):
 
 COMMANDS = {
     "spm": run_spm,
-    "train": _lazy("cmd_train"),
+    "train": _imported_on_use("cmd_train"),
     "import-marian": run_import_marian,
-    "finetune": _lazy("cmd_finetune"),
-    "eval": _lazy("cmd_eval"),
-    "average": _lazy("cmd_average"),
-    "export": _lazy("cmd_export"),
+    "finetune": _imported_on_use("cmd_finetune"),
+    "eval": _imported_on_use("cmd_eval"),
+    "average": _imported_on_use("cmd_average"),
+    "export": _imported_on_use("cmd_export"),
 }
 
 

@@ -14,6 +14,8 @@ import shutil
 import time
 from pathlib import Path
 
+import torch
+
 from trainer.checkpoints import (
     average_checkpoints,
     checkpoint_tokenizer,
@@ -23,7 +25,7 @@ from trainer.checkpoints import (
 )
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
-from trainer.evaluate import evaluate_bundle, score_translations, signatures, write_report
+from trainer.evaluate import evaluate_translator, score_translations, signatures, write_report
 from trainer.train import train
 from translator_app.core import (
     ModelConfig,
@@ -43,6 +45,7 @@ from translator_app.core.corpus import (
 )
 from translator_app.core.hardware import describe
 from translator_app.core.progress_lines import Done, encode
+from translator_app.core.translation_file import save_translations
 
 
 def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print):
@@ -220,9 +223,16 @@ def cmd_finetune(args) -> int:
     cfg = RunConfig(model=base.config, data=data_cfg, train=tc)
 
     sources, refs = [de for de, _ in valid_pairs], [en for _, en in valid_pairs]
-    before = score_translations(
-        [t.text for t in Translator.from_bundle(base).translate(sources, beam=1)], refs
-    )
+    # For --heldout-out, every layer's attention too: the app's panels show it.
+    layered = base.config.arch == "transformer"
+    shown = args.heldout_count if args.heldout_out else 0
+
+    def translate_heldout(translator: Translator) -> tuple[list[str], list]:
+        done = translator.translate(sources, beam=1, all_layers=layered and shown > 0)
+        return [t.text for t in done], done[:shown]
+
+    base_texts, base_shown = translate_heldout(Translator.from_bundle(base))
+    before = score_translations(base_texts, refs)
     print(
         f"base model on {len(valid_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
     )
@@ -248,21 +258,32 @@ def cmd_finetune(args) -> int:
     )
     if not _is_main():
         return 0
-    tuned = build_model(base.config)
-    tuned.load_state_dict(load_checkpoint(best)["model"])
-    tuned.eval()
-    after = score_translations(
-        [t.text for t in Translator(tuned, tokenizer).translate(sources, beam=1)],
-        refs,
-    )
+    # The best checkpoint is read and built once: scored here, then exported.
+    ckpt = load_checkpoint(best)
+    tuned = model_from_checkpoint(ckpt)
+    tuned_texts, tuned_shown = translate_heldout(Translator(tuned, tokenizer))
+    after = score_translations(tuned_texts, refs)
     print(f"fine-tuned model on the same pairs: BLEU {after['bleu']:.2f}, chrF {after['chrf']:.2f}")
     metrics = {"heldout": {"pairs": len(valid_pairs), "base": before, "finetuned": after}}
-    bundle = export_checkpoint(best, out, name=name, extra_metrics=metrics)
+    bundle = export_model(ckpt, tuned, out, name=name, extra_metrics=metrics)
     print(f"new model: {bundle}")
+    if args.heldout_out:
+        cfg = base.config
+        shape = (
+            [cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index, cfg.alignment_head]
+            if layered
+            else [0, 0, 0, -1]
+        )
+        save_translations(
+            args.heldout_out,
+            {"base": base_shown, "finetuned": tuned_shown},
+            {"references": refs[:shown], "shape": shape},
+        )
     if work.parent == runs:  # our own cache folder: the run is done, nothing to resume
         shutil.rmtree(work, ignore_errors=True)
     if args.progress == "json":
-        print(encode(Done(str(bundle), metrics["heldout"])), end="", flush=True)
+        translations = str(args.heldout_out or "")
+        print(encode(Done(str(bundle), metrics["heldout"], translations)), end="", flush=True)
     return 0
 
 
@@ -280,7 +301,9 @@ def cmd_eval(args) -> int:
     )
     for path in models:
         bundle = load_bundle(path, args.device)
-        scores = evaluate_bundle(Translator.from_bundle(bundle), pairs, args.beam, args.beam_limit)
+        scores = evaluate_translator(
+            Translator.from_bundle(bundle), pairs, args.beam, args.beam_limit
+        )
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
         for search, res in scores.items():
@@ -357,8 +380,23 @@ def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def export_checkpoint(
-    ckpt_path: Path,
+def export_checkpoint(ckpt_path: Path, out: Path, **options) -> Path:
+    """Checkpoint -> bundle, then load the bundle back and translate with it
+    (``options`` as for :func:`export_model`)."""
+    ckpt = load_checkpoint(Path(ckpt_path))
+    return export_model(ckpt, model_from_checkpoint(ckpt), out, **options)
+
+
+def model_from_checkpoint(ckpt: dict) -> torch.nn.Module:
+    """The checkpoint's model, built from its own config, in eval mode."""
+    model = build_model(ModelConfig.from_dict(json.loads(ckpt["model_config"])))
+    model.load_state_dict(ckpt["model"])
+    return model.eval()
+
+
+def export_model(
+    ckpt: dict,
+    model: torch.nn.Module,
     out: Path,
     *,
     fp16: bool = False,
@@ -367,12 +405,10 @@ def export_checkpoint(
     extra_metrics: dict | None = None,
     overwrite: bool = False,
 ) -> Path:
-    """Checkpoint -> bundle, then load the bundle back and translate with it."""
-    ckpt = load_checkpoint(Path(ckpt_path))
-    cfg = ModelConfig.from_dict(json.loads(ckpt["model_config"]))
-    model = build_model(cfg)
-    model.load_state_dict(ckpt["model"])
-    model.eval()
+    """The bundle of a loaded checkpoint and its model: weights in float16 with ``fp16``,
+    ``name`` (default: the folder's), the model card (default: generated), extra
+    metrics; an existing ``out`` is replaced only with ``overwrite``."""
+    cfg = model.config
     tokenizer = checkpoint_tokenizer(ckpt)
     state = json.loads(ckpt["state"])
     name = name or Path(out).name

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from translator_app.core import ConfigError, ModelConfig
+from translator_app.core.from_dict import from_dict
 from translator_app.core.hardware import BF16_SETTINGS
 
 try:
@@ -85,30 +86,7 @@ class RunConfig:
 
 
 def _table(cls, data: Any, where: str):
-    if not isinstance(data, dict):
-        raise ConfigError(f"[{where}] must be a table")
-    names = [f.name for f in dataclasses.fields(cls)]
-    unknown = sorted(set(data) - set(names))
-    if unknown:
-        raise ConfigError(
-            f"unknown key(s) in [{where}]: {', '.join(unknown)}; valid keys are: {', '.join(names)}"
-        )
-    defaults = cls()
-    values = {}
-    for key, value in data.items():
-        default = getattr(defaults, key)
-        if isinstance(default, tuple):
-            if isinstance(value, str):
-                value = [value]
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"[{where}] {key} must be a list of strings")
-            value = tuple(value)
-        elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        elif type(value) is not type(default):
-            raise ConfigError(f"[{where}] {key} must be {type(default).__name__}, got {value!r}")
-        values[key] = value
-    return cls(**values)
+    return from_dict(cls, data, f"[{where}]", error=ConfigError)
 
 
 def validate_train(t: TrainConfig) -> None:

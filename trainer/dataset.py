@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
+from translator_app.core.batching import length_batches, pad_rows
 from translator_app.core.corpus import Pair
 
 
@@ -47,17 +48,8 @@ def make_batches(data: Encoded, batch_tokens: int) -> list[list[int]]:
     """Indices grouped into batches of similar length holding at most ``batch_tokens``
     padded tokens on the larger side. Deterministic (no randomness here)."""
     order = sorted(range(len(data)), key=lambda i: (len(data.src[i]), len(data.tgt[i]), i))
-    batches, current, width = [], [], 0
-    for i in order:
-        w = max(width, len(data.src[i]), len(data.tgt[i]))
-        if current and w * (len(current) + 1) > batch_tokens:
-            batches.append(current)
-            current, w = [], max(len(data.src[i]), len(data.tgt[i]))
-        current.append(i)
-        width = w
-    if current:
-        batches.append(current)
-    return batches
+    widths = [max(len(s), len(t)) for s, t in zip(data.src, data.tgt, strict=True)]
+    return length_batches(widths, batch_tokens, order=order)
 
 
 def padding_fraction(data: Encoded, batches: list[list[int]]) -> float:
@@ -80,16 +72,7 @@ def epoch_order(n_batches: int, seed: int, epoch: int) -> list[int]:
 
 def collate(data: Encoded, indices: Sequence[int], pad: int, bos: int):
     """Tensors for one batch: src [B, S], tgt_in [B, T] (BOS + target), tgt_out [B, T]."""
-    b = len(indices)
-    s = max(len(data.src[i]) for i in indices)
-    t = max(len(data.tgt[i]) for i in indices)
-    src = torch.full((b, s), pad, dtype=torch.long)
-    tgt_in = torch.full((b, t), pad, dtype=torch.long)
-    tgt_out = torch.full((b, t), pad, dtype=torch.long)
-    for r, i in enumerate(indices):
-        src[r, : len(data.src[i])] = torch.tensor(data.src[i])
-        y = data.tgt[i]
-        tgt_in[r, 0] = bos
-        tgt_in[r, 1 : len(y)] = torch.tensor(y[:-1])
-        tgt_out[r, : len(y)] = torch.tensor(y)
+    src, _ = pad_rows([data.src[i] for i in indices], pad)
+    tgt_in, _ = pad_rows([[bos, *data.tgt[i][:-1]] for i in indices], pad)
+    tgt_out, _ = pad_rows([data.tgt[i] for i in indices], pad)
     return src, tgt_in, tgt_out

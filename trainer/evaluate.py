@@ -54,7 +54,7 @@ def spread_subset(n: int, limit: int) -> list[int]:
     return [i * n // limit for i in range(limit)]
 
 
-def evaluate_bundle(
+def evaluate_translator(
     translator, pairs: Sequence[tuple[str, str]], beam: int, beam_limit: int = 0
 ) -> dict:
     """Greedy and beam translations of ``pairs``: scores, timing, by-length BLEU.

@@ -30,6 +30,7 @@ from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
+from .from_dict import from_dict
 from .limits import (
     MAX_CARD_BYTES,
     MAX_CONFIG_BYTES,
@@ -98,9 +99,8 @@ class SearchDefaults:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SearchDefaults:
-        if not isinstance(data, dict):
-            raise ValueError("search settings must be a JSON object")
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        # Keys of a newer version are ignored; a value of the wrong type is an error.
+        return from_dict(cls, data, "search settings", unknown="ignore", error=ValueError)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from .from_dict import from_dict
 from .limits import MAX_HEADS, MAX_LAYERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
 
 ARCHITECTURES = ("rnn", "transformer")
@@ -171,20 +172,4 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
-        if not isinstance(data, dict):
-            raise ConfigError(f"model config must be a mapping, got {type(data).__name__}")
-        unknown = sorted(set(data) - set(cls.field_names()))
-        if unknown:
-            raise ConfigError(
-                f"unknown model config key(s) {', '.join(unknown)}; "
-                f"valid keys are: {', '.join(cls.field_names())}"
-            )
-        types = {f.name: f.type for f in dataclasses.fields(cls)}
-        for key, value in data.items():
-            expected = {"int": int, "float": (int, float), "bool": bool, "str": str}[types[key]]
-            ok = isinstance(value, expected) and not (
-                types[key] in ("int", "float") and isinstance(value, bool)
-            )
-            if not ok:
-                raise ConfigError(f"model config key {key!r} must be {types[key]}, got {value!r}")
-        return cls(**data)
+        return from_dict(cls, data, "model config", error=ConfigError)

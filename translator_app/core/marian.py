@@ -377,7 +377,8 @@ def head_entropies(model, tokenizer, sentences=PROBE_SENTENCES) -> torch.Tensor:
     over the words of greedy translations of ``sentences``. A head that aligns puts each
     target word's weight on one or two source pieces: low entropy. The EOS rows and
     columns are left out (attention parks there)."""
-    from .search import SearchOptions, greedy_search, pad_rows
+    from .batching import pad_rows
+    from .search import SearchOptions, greedy_search
 
     rows = [list(tokenizer.encode(t).ids) + [tokenizer.eos_id] for t in sentences]
     src, mask = pad_rows(rows, tokenizer.pad_id)

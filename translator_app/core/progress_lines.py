@@ -41,6 +41,7 @@ class Done:
 
     bundle: str
     heldout: dict[str, Any] = field(default_factory=dict)
+    translations: str = ""  # the file of held-out translations (see translation_file)
 
 
 Message = StepProgress | Note | Done
@@ -60,7 +61,11 @@ def encode(message: Message) -> str:
     elif isinstance(message, Note):
         record = {"note": message.text}
     else:
-        record = {"done": message.bundle, "heldout": message.heldout}
+        record = {
+            "done": message.bundle,
+            "heldout": message.heldout,
+            "translations": message.translations,
+        }
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
@@ -78,7 +83,11 @@ def decode(line: str) -> Message | None:
     try:
         if "done" in record:
             heldout = record.get("heldout")
-            return Done(str(record["done"]), heldout if isinstance(heldout, dict) else {})
+            return Done(
+                str(record["done"]),
+                heldout if isinstance(heldout, dict) else {},
+                str(record.get("translations") or ""),
+            )
         if "note" in record:
             return Note(str(record["note"]))
         if "step" in record:

@@ -69,15 +69,6 @@ class Hypothesis:
     layers: torch.Tensor | None = None
 
 
-def pad_rows(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Token-id rows as one batch: ids [B, S] padded with ``pad``, and the mask of real
-    tokens [B, S]."""
-    src = torch.full((len(rows), max(map(len, rows))), pad, dtype=torch.long)
-    for r, row in enumerate(rows):
-        src[r, : len(row)] = torch.tensor(row)
-    return src, src != pad
-
-
 def length_penalty(length: int, alpha: float) -> float:
     """GNMT length penalty ((5 + |Y|) / 6) ** alpha (Wu et al., 2016); 1 when alpha = 0."""
     return ((5.0 + length) / 6.0) ** alpha

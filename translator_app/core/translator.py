@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .batching import length_batches, pad_rows
 from .bundle import Bundle, SearchDefaults, load_bundle, raise_if_cancelled
 from .document import DocumentTranslation, translate_document
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
-from .search import Hypothesis, SearchOptions, beam_search, greedy_search, pad_rows
+from .search import Hypothesis, SearchOptions, beam_search, greedy_search
 from .tokenizer import EOS_PIECE, Span, Tokenizer
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -226,7 +227,9 @@ class Translator:
                 jobs.append(_Job(i, c, chunk_ids, prefix if c == 0 else ()))
 
         results: dict[tuple[int, int], list[Hypothesis]] = {}
-        for batch in _batches(jobs, batch_tokens):
+        widths = [len(j.src) for j in jobs]
+        for indices in length_batches(widths, batch_tokens, max_items=64):
+            batch = [jobs[i] for i in indices]
             hyps = self._search(batch, options, should_stop)
             for job, h in zip(batch, hyps, strict=True):
                 results[(job.item, job.chunk)] = h
@@ -321,23 +324,6 @@ class Translator:
         """Split into sentences (keeping line breaks and blank lines), translate each
         distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
-
-
-def _batches(jobs: list[_Job], batch_tokens: int, max_sentences: int = 64) -> list[list[_Job]]:
-    """Group jobs of similar length so padding stays small (sorted by length)."""
-    batches, current, width = [], [], 0
-    for job in sorted(jobs, key=lambda j: len(j.src)):
-        new_width = max(width, len(job.src))
-        if current and (
-            new_width * (len(current) + 1) > batch_tokens or len(current) >= max_sentences
-        ):
-            batches.append(current)
-            current, new_width = [], len(job.src)
-        current.append(job)
-        width = new_width
-    if current:
-        batches.append(current)
-    return batches
 
 
 def auto_precision(device: torch.device) -> str:

@@ -31,6 +31,7 @@ from translator_app.core.corpus import (
 from translator_app.core.corrections import Pair, write_tsv
 from translator_app.core.paths import claim, safe_name
 from translator_app.core.progress_lines import Done, Note, StepProgress, decode
+from translator_app.core.translation_file import load_translations
 
 MIN_PAIRS = 10
 MAX_HELDOUT = 200
@@ -107,6 +108,10 @@ def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pa
     return split_heldout(list(pairs), min(MAX_HELDOUT, max(2, len(pairs) // 10)), seed)
 
 
+COMPARE_SENTENCES = 5  # held-out sentences the dialog shows, translated by both models
+HELDOUT_FILE = "heldout-translations.safetensors"
+
+
 @dataclass(frozen=True)
 class FinetuneJob:
     base: str  # the bundle to start from (never written)
@@ -130,6 +135,8 @@ class FinetuneJob:
             "--device", self.device,
             "--work-dir", str(self.work / "checkpoints"),
             "--progress", "json",
+            "--heldout-out", str(self.work / HELDOUT_FILE),
+            "--heldout-count", str(COMPARE_SENTENCES),
         ]  # fmt: skip
 
 
@@ -146,6 +153,8 @@ class FinetuneProcess(QObject):
         super().__init__(parent)
         self.job = job
         self.result: Done | None = None
+        # The held-out translations (columns, extra) of translation_file, or why not.
+        self.comparison: tuple[dict, dict] | str | None = None
         self.cancelled = False
         self._stdout = b""
         self._stderr: list[str] = []
@@ -208,6 +217,11 @@ class FinetuneProcess(QObject):
         if self.cancelled:
             self._finish(False, "Cancelled; the base model is unchanged.")
         elif code == 0 and self.result is not None:
+            if self.result.translations:  # read before the work folder goes
+                try:
+                    self.comparison = load_translations(Path(self.result.translations))
+                except ValueError as e:
+                    self.comparison = str(e)
             self._finish(True, self.result.bundle)
         else:
             errors = [line for line in self._stderr if line.startswith("error:")]

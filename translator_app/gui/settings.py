@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from translator_app.core.from_dict import from_dict
 from translator_app.core.hardware import DEVICES
 from translator_app.core.limits import parse_json
 from translator_app.core.paths import move_aside, user_config_dir, write_atomic
@@ -79,15 +80,11 @@ class Settings:
                 f"The settings file {path} was damaged ({_short(e)}); defaults are used and {kept}."
             )
             return settings
-        settings = cls()
-        for f in dataclasses.fields(cls):
-            if f.name in _NOT_SAVED or f.name not in data:
-                continue
-            value, default = data[f.name], getattr(settings, f.name)
-            if isinstance(value, type(default)) and not (
-                isinstance(default, int) and isinstance(value, bool) != isinstance(default, bool)
-            ):
-                setattr(settings, f.name, value)
+        # Unknown keys (another version's) are ignored; a value of the wrong type falls
+        # back to its default.
+        settings = from_dict(
+            cls, data, "settings", unknown="ignore", invalid="default", skip=_NOT_SAVED
+        )
         settings.sanitise()
         return settings
 

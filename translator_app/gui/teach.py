@@ -6,11 +6,10 @@ the new one. Three pages: data -> training -> result.
 from __future__ import annotations
 
 import html
-import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -50,43 +49,6 @@ from translator_app.gui.finetune import (
 )
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
-COMPARE_SENTENCES = 5
-
-
-class _Comparer(QObject):
-    """Translates held-out sentences with two bundles in a thread (never the GUI's).
-    Results carry the id of the run they belong to, with the references they are shown
-    against, so that a late result can never be paired with another run's sentences."""
-
-    done = Signal(int, object, object)  # run id, (base, new Translation, reference)s, shapes
-    failed = Signal(int, str)  # run id, message
-
-    def run(self, run_id: int, base: str, new: str, pairs: list[tuple[str, str]]) -> None:
-        sentences = [de for de, _ in pairs]
-        references = [en for _, en in pairs]
-
-        def work() -> None:
-            from translator_app.core import Translator
-
-            outputs, shapes = [], []
-            try:
-                for path in (base, new):
-                    translator = Translator.load(path, "cpu")
-                    cfg = translator.config
-                    layered = cfg.arch == "transformer"  # every layer/head, for the selectors
-                    outputs.append(translator.translate(sentences, beam=1, all_layers=layered))
-                    shapes.append(
-                        (cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index, cfg.alignment_head)
-                        if layered
-                        else (0, 0, 0, -1)
-                    )
-            except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
-                self.failed.emit(run_id, str(e))
-                return
-            triples = tuple(zip(*outputs, references, strict=True))
-            self.done.emit(run_id, triples, tuple(shapes))
-
-        threading.Thread(target=work, name="compare-models", daemon=True).start()
 
 
 class TeachDialog(QDialog):
@@ -102,8 +64,6 @@ class TeachDialog(QDialog):
         self.new_path: Path | None = None
         self.heldout: list[tuple[str, str]] = []
         self.comparison: tuple = ()
-        self.compare_id = 0  # the comparison whose results are wanted
-        self.comparing = False
         self.started_at = 0.0
         self.setWindowTitle("Teach the model")
         self.setAccessibleName("Teach the model")
@@ -370,38 +330,24 @@ class TeachDialog(QDialog):
         self.rename_edit.setText(self.new_path.name)
         self.sentence_box.clear()
         self.pages.setCurrentIndex(2)
-        self.compare_id += 1
-        self._set_comparing(True)
-        self.comparer = _Comparer(self)
-        self.comparer.done.connect(self._on_compared)
-        self.comparer.failed.connect(self._on_compare_failed)
-        self.comparer.run(
-            self.compare_id, self.base, str(self.new_path), self.heldout[:COMPARE_SENTENCES]
-        )
+        # The fine-tune translated the held-out sentences with both models already and
+        # handed them over: no model is loaded again for the comparison.
+        comparison = self.run.comparison if self.run else None
+        if isinstance(comparison, str):
+            self.result_label.setText(self.result_label.text() + f"<br>Comparison: {comparison}")
+        elif comparison is not None:
+            self.show_comparison(*comparison)
 
-    def _set_comparing(self, on: bool) -> None:
-        """While the comparison reads the new model's folder, it must not be renamed or
-        deleted under it."""
-        self.comparing = on
-        for button in self.folder_buttons:
-            button.setEnabled(not on)
-            button.setToolTip("Wait for the comparison to finish" if on else "")
-
-    def _on_compared(self, run_id: int, triples: tuple, shapes: tuple) -> None:
-        if run_id != self.compare_id:
-            return  # a comparison of an earlier run
-        self._set_comparing(False)
-        for panel, shape in zip((self.base_panel, self.new_panel), shapes, strict=True):
+    def show_comparison(self, columns: dict, extra: dict) -> None:
+        """Both models' translations of the held-out sentences, with their references."""
+        shape = tuple(extra.get("shape") or (0, 0, 0, -1))
+        for panel in (self.base_panel, self.new_panel):
             panel.set_model_shape(*shape)
-        self.comparison = triples
+        self.comparison = tuple(
+            zip(columns["base"], columns["finetuned"], extra.get("references", []), strict=False)
+        )
         self.sentence_box.clear()
-        self.sentence_box.addItems([base.source for base, _, _ in triples])
-
-    def _on_compare_failed(self, run_id: int, message: str) -> None:
-        if run_id != self.compare_id:
-            return
-        self._set_comparing(False)
-        self.result_label.setText(f"Comparison: {message}")
+        self.sentence_box.addItems([base.source for base, _, _ in self.comparison])
 
     def _show_sentence(self, index: int) -> None:
         if not 0 <= index < len(self.comparison):
@@ -419,8 +365,6 @@ class TeachDialog(QDialog):
         """Rename the new model's folder; returns a message for the user."""
         if self.new_path is None:
             return ""
-        if self.comparing:
-            return "Wait for the comparison to finish"
         try:
             target = rename_bundle(self.new_path, new_name)
         except (OSError, ValueError) as e:
@@ -441,7 +385,7 @@ class TeachDialog(QDialog):
             self.delete()
 
     def delete(self) -> None:
-        if self.new_path is None or self.comparing:
+        if self.new_path is None:
             return
         remove_leftovers(self.new_path)
         self.model_removed.emit(str(self.new_path))

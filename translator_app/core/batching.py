@@ -1,0 +1,47 @@
+"""Length-bucketed batches and padding: one routine each for the translator and the trainer.
+
+Sentences of similar length go together so that little compute is spent on padding; a
+batch holds at most ``max_tokens`` padded token slots (items x the widest item).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+
+def length_batches(
+    widths: Sequence[int],
+    max_tokens: int,
+    max_items: int | None = None,
+    order: Sequence[int] | None = None,
+) -> list[list[int]]:
+    """Indices into ``widths`` grouped into batches: taken in ``order`` (default: by
+    width, then index), a batch closes when one more item would make items x widest
+    exceed ``max_tokens`` or the batch hold more than ``max_items``. Deterministic."""
+    if order is None:
+        order = sorted(range(len(widths)), key=lambda i: (widths[i], i))
+    batches: list[list[int]] = []
+    current: list[int] = []
+    width = 0
+    for i in order:
+        w = max(width, widths[i])
+        full = max_items is not None and len(current) >= max_items
+        if current and (w * (len(current) + 1) > max_tokens or full):
+            batches.append(current)
+            current, w = [], widths[i]
+        current.append(i)
+        width = w
+    if current:
+        batches.append(current)
+    return batches
+
+
+def pad_rows(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token-id rows as one batch: ids [B, S] padded with ``pad``, and the mask of real
+    tokens [B, S]."""
+    ids = torch.full((len(rows), max(map(len, rows))), pad, dtype=torch.long)
+    for r, row in enumerate(rows):
+        ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
+    return ids, ids != pad
