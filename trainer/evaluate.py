@@ -13,6 +13,8 @@ from pathlib import Path
 
 from sacrebleu.metrics import BLEU, CHRF
 
+from translator_app.core.paths import write_atomic
+
 LENGTH_BUCKETS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 10_000))
 
 
@@ -122,6 +124,5 @@ def plot_by_length(report: dict, path: Path) -> bool:
 
 def write_report(report: dict, json_path: Path, png_path: Path) -> bool:
     """The JSON report and the plot; False where the plot could not be drawn."""
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    write_atomic(json_path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     return plot_by_length(report, png_path)

@@ -41,7 +41,13 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.corrections import CorrectionsStore
 from translator_app.core.document import DocumentTranslation
-from translator_app.core.paths import remove_orphans, user_cache_dir, user_data_dir, user_models_dir
+from translator_app.core.paths import (
+    remove_orphans,
+    user_cache_dir,
+    user_data_dir,
+    user_models_dir,
+    write_atomic,
+)
 from translator_app.core.tokenizer import PIECE_MARK
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.correcting import CorrectionController
@@ -571,7 +577,8 @@ class MainWindow(QMainWindow):
 
     def save_file(self, path: str) -> bool:
         try:
-            Path(path).write_text(self.output_edit.toPlainText() + "\n", encoding="utf-8")
+            # Atomic: a failed save never leaves the user's earlier file half-written.
+            write_atomic(Path(path), self.output_edit.toPlainText() + "\n")
         except OSError as e:
             self.show_notice(f"Could not save {path}: {e}")
             return False
