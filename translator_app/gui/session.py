@@ -112,12 +112,12 @@ class TranslationSession(QObject):
         self.worker.load(LoadRequest(self._load_id, path, device))
 
     def _on_model_loaded(self, info: ModelInfo) -> None:
-        if info.request_id == self._load_id:
+        if self._wanted(info.request_id):
             self.model_info, self.loading_path = info, None
             self.model_loaded.emit(info)
 
     def _on_load_failed(self, failure: Failure) -> None:
-        if failure.request_id == self._load_id:
+        if self._wanted(failure.request_id):
             self.loading_path = None
             self.load_failed.emit(failure)
 
@@ -193,7 +193,7 @@ class TranslationSession(QObject):
             self.updated.emit(joined, result.seconds, True)
 
     def _on_failed(self, failure: Failure) -> None:
-        if failure.request_id == self._wanted_id:
+        if self._wanted(failure.request_id):
             self._finish()
         self.failed.emit(failure)
 
@@ -214,8 +214,11 @@ class TranslationSession(QObject):
 
     # ---------------------------------------------------------------- helpers
     def _wanted(self, request_id: int, model_path: str | None = None) -> bool:
-        """Whether a reply answers the latest request, for the model in use: the one
-        place that drops stale replies."""
+        """Whether a reply answers the latest load, or the latest text request for the
+        model in use: the one place that drops stale replies (ids come from one counter,
+        so a load's and a text's never meet)."""
+        if request_id == self._load_id:
+            return True
         if request_id != self._wanted_id or self.model_info is None:
             return False
         return model_path is None or model_path == self.model_info.path
