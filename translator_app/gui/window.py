@@ -18,13 +18,11 @@ from PySide6.QtGui import (
     QFont,
     QGuiApplication,
     QKeySequence,
-    QPalette,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -32,7 +30,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -70,6 +67,7 @@ from translator_app.gui.linking import (
     link_from_source,
 )
 from translator_app.gui.models import ModelEntry, discover, is_bundle
+from translator_app.gui.notices import NoticeBar
 from translator_app.gui.positions import from_qt, to_qt
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
@@ -102,7 +100,6 @@ class MainWindow(QMainWindow):
         self.importer.finished.connect(self._on_imported)
         self.importer.failed.connect(self.show_error)
         self.last_error = ""
-        self._notices: list[str] = []
 
         self._build_editors()
         self._build_alignment()
@@ -171,7 +168,8 @@ class MainWindow(QMainWindow):
         self.splitter.setAccessibleName("Input and output")
         self.splitter.addWidget(_labelled("German", self.source_edit))
         self.splitter.addWidget(_labelled("English", self.output_edit, self.copy_button))
-        self._build_notice()
+        self.notice = NoticeBar()
+        self.notice_label = self.notice.label
         central = QWidget()
         column = QVBoxLayout(central)
         column.setContentsMargins(0, 0, 0, 0)
@@ -180,27 +178,6 @@ class MainWindow(QMainWindow):
         column.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.setAcceptDrops(True)
-
-    def _build_notice(self) -> None:
-        # Problems with the user's files stay in view until dismissed (an info bar above
-        # the text): a status message would be replaced by the next "Loaded …" at once.
-        self.notice = QFrame()
-        self.notice.setAccessibleName("Notice")
-        self.notice.setFrameShape(QFrame.StyledPanel)
-        self.notice.setAutoFillBackground(True)
-        self.notice.setBackgroundRole(QPalette.ColorRole.AlternateBase)
-        row = QHBoxLayout(self.notice)
-        row.setContentsMargins(8, 4, 8, 4)
-        self.notice_label = QLabel()
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.notice_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
-        dismiss = QPushButton("Dismiss")
-        dismiss.setAccessibleName("Dismiss the notice")
-        dismiss.clicked.connect(self.dismiss_notices)
-        row.addWidget(self.notice_label, 1)
-        row.addWidget(dismiss, 0, Qt.AlignTop)
-        self.notice.hide()
 
     def _build_alignment(self) -> None:
         self.alignment = AlignmentPanel()
@@ -793,16 +770,11 @@ class MainWindow(QMainWindow):
     def show_notice(self, text: str) -> None:
         """A problem the user must see (a damaged or unusable file of theirs): it stays in
         the info bar above the text until dismissed."""
-        if text in self._notices:
-            return
-        self._notices.append(text)
-        self.notice_label.setText("\n".join(self._notices))
-        self.notice.show()
-        self.last_error = text
+        if self.notice.add(text):
+            self.last_error = text
 
     def dismiss_notices(self) -> None:
-        self._notices.clear()
-        self.notice.hide()
+        self.notice.dismiss()
 
 
 def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
