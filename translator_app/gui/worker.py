@@ -306,11 +306,24 @@ class TranslationWorker(QObject):
         )
 
 
+# The device's own errors, as far as this PyTorch has them (pyproject allows torch>=2.2;
+# torch.OutOfMemoryError and torch.AcceleratorError came later).
+_DEVICE_ERRORS = tuple(
+    t
+    for t in (
+        getattr(torch, "OutOfMemoryError", None),
+        getattr(torch.cuda, "OutOfMemoryError", None),
+        getattr(torch, "AcceleratorError", None),
+    )
+    if t is not None
+)
+
+
 def _failure(request_id: int, e: Exception, translator: Translator | None) -> Failure:
     """The failure's kind and one line for the status bar; the traceback of an
     unexpected one goes to stderr for bug reports."""
     on_cuda = translator is not None and translator.device.type == "cuda"
-    if isinstance(e, (torch.OutOfMemoryError, torch.AcceleratorError)) or (
+    if isinstance(e, _DEVICE_ERRORS) or (
         on_cuda and isinstance(e, RuntimeError) and "cuda" in str(e).lower()
     ):
         return Failure(request_id, FailureKind.DEVICE, f"{type(e).__name__}: {e}")
