@@ -38,12 +38,12 @@ from .limits import (
     MAX_SPM_BYTES,
     MAX_WEIGHT_ABS,
     check_number,
-    check_search,
     parse_json,
 )
 from .model import build_model
 from .pair_tokenizer import PAIR_FILES, PairTokenizer, VocabularyError, tokenizer_from_files
 from .paths import apply_umask, export_tmp_name
+from .search import SearchOptions
 from .seq2seq import EncoderDecoder
 from .tokenizer import SPM_FILE, Tokenizer
 
@@ -87,14 +87,18 @@ class SearchDefaults:
     max_source_tokens: int = 200
 
     def __post_init__(self) -> None:
-        check_search(
-            beam=self.beam,
-            max_len_a=self.max_len_a,
-            max_len_b=self.max_len_b,
-            length_penalty=self.length_penalty,
-        )
+        self.options()  # the search settings are checked as the translator will use them
         check_number(
             "max_source_tokens", self.max_source_tokens, 8, MAX_SOURCE_TOKENS, integer=True
+        )
+
+    def options(self) -> SearchOptions:
+        """These defaults as the options of a search (one best translation)."""
+        return SearchOptions(
+            beam=self.beam,
+            length_penalty=self.length_penalty,
+            max_len_a=self.max_len_a,
+            max_len_b=self.max_len_b,
         )
 
     @classmethod
@@ -492,6 +496,7 @@ def load_bundle(
         search = SearchDefaults.from_dict(cfg.get("search") or {})
     except (TypeError, ValueError) as e:
         raise BundleError(cfg_path, f"invalid search settings ({e})") from None
+    raise_if_cancelled(should_stop)  # a caller may quantise next, its slowest step
     return Bundle(
         path=path,
         name=str(cfg.get("name") or path.name),

@@ -1,7 +1,8 @@
 """The translator API used by the app and the command line.
 
-``Translator.from_bundle(load_bundle(path)).translate(texts, ...)`` (or
-``Translator.load(path)``) returns immutable :class:`Translation` values (safe to hand from a worker thread to the GUI): text, pieces, character spans,
+``Translator.load(path).translate(texts, ...)`` (or ``Translator.from_bundle(bundle)``,
+or ``Translator(model, tokenizer, options)``) returns immutable :class:`Translation`
+values (safe to hand from a worker thread to the GUI): text, pieces, character spans,
 attention matrices (read-only NumPy arrays) and the n-best list.
 """
 
@@ -18,7 +19,7 @@ import numpy as np
 import torch
 
 from .batching import length_batches, pad_rows
-from .bundle import Bundle, SearchDefaults, load_bundle, raise_if_cancelled
+from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
@@ -142,19 +143,12 @@ class Translator:
     @classmethod
     def from_bundle(cls, bundle: Bundle, precision: str = "fp32") -> Translator:
         """A translator with the bundle's model, tokenizer and stored search defaults."""
-        s = bundle.search
-        options = SearchOptions(
-            beam=s.beam,
-            length_penalty=s.length_penalty,
-            max_len_a=s.max_len_a,
-            max_len_b=s.max_len_b,
-        )
         return cls(
             bundle.model,
             bundle.tokenizer,
-            options,
+            bundle.search.options(),
             precision=precision,
-            max_source_tokens=s.max_source_tokens,
+            max_source_tokens=bundle.search.max_source_tokens,
         )
 
     @classmethod
@@ -166,9 +160,7 @@ class Translator:
         should_stop: Callable[[], bool] | None = None,
     ) -> Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
-        bundle = load_bundle(path, device, should_stop)
-        raise_if_cancelled(should_stop)  # before quantising, the slowest step left
-        return cls.from_bundle(bundle, precision)
+        return cls.from_bundle(load_bundle(path, device, should_stop), precision)
 
     def search_options(self, **choices) -> SearchOptions:
         """The default options with ``choices`` (fields of :class:`SearchOptions`; None
@@ -195,6 +187,8 @@ class Translator:
         nbest=2, ...: see :meth:`search_options`). ``prefixes`` forces the first target
         ids of each sentence; ``should_stop`` is polled every step and raises
         ``SearchCancelled``."""
+        if options is not None and choices:
+            raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
         eos = self.tokenizer.eos_id
 

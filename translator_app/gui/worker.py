@@ -32,7 +32,6 @@ from translator_app.core import (
     Translator,
     load_bundle,
 )
-from translator_app.core.bundle import raise_if_cancelled
 from translator_app.core.document import split_document
 
 
@@ -242,7 +241,6 @@ class TranslationWorker(QObject):
                 return self._closing or self._load is not None
 
             bundle = load_bundle(job.path, job.device, should_stop)
-            raise_if_cancelled(should_stop)  # before quantising, the slowest step left
             translator = Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
