@@ -15,17 +15,26 @@ PRECISIONS = ("auto", "fp32", "bf16", "int8")
 BF16_SETTINGS = ("auto", "on", "off")
 
 
+# The CPU features that decide training and inference speed here.
+SPEED_FEATURES = ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2")
+
+
 @functools.cache
-def cpu_flags() -> frozenset[str]:
-    """CPU feature flags from /proc/cpuinfo (Linux); empty where unavailable."""
+def _cpuinfo(field: str) -> str | None:
+    """The first ``field`` line's value in /proc/cpuinfo (Linux); None where unavailable."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith("flags"):
-                    return frozenset(line.split(":", 1)[1].split())
+                if line.startswith(field):
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return frozenset()
+    return None
+
+
+def cpu_flags() -> frozenset[str]:
+    """CPU feature flags from /proc/cpuinfo (Linux); empty where unavailable."""
+    return frozenset((_cpuinfo("flags") or "").split())
 
 
 def has_fast_bf16_training() -> bool:
@@ -36,17 +45,9 @@ def has_fast_bf16_training() -> bool:
     return bool({"amx_bf16", "avx512_bf16"} & cpu_flags())
 
 
-@functools.cache
 def cpu_name() -> str:
     """The CPU's model name from /proc/cpuinfo (Linux), else what platform reports."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    return _cpuinfo("model name") or platform.processor() or platform.machine()
 
 
 def facts() -> dict:
@@ -56,21 +57,14 @@ def facts() -> dict:
         "cpu": cpu_name(),
         "cpu_cores": os.cpu_count(),
         "torch_threads": torch.get_num_threads(),
-        "features": [
-            c
-            for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2")
-            if c in cpu_flags()
-        ],
+        "features": [c for c in SPEED_FEATURES if c in cpu_flags()],
         "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
     }
 
 
 def describe() -> str:
-    caps = [
-        c for c in ("amx_bf16", "amx_int8", "avx512_bf16", "avx512f", "avx2") if c in cpu_flags()
-    ]
+    f = facts()
     return (
-        f"{platform.machine()} CPU, {torch.get_num_threads()} torch threads, "
-        f"features: {', '.join(caps) or 'unknown'}; "
-        f"CUDA: {torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'}"
+        f"{platform.machine()} CPU, {f['torch_threads']} torch threads, "
+        f"features: {', '.join(f['features']) or 'unknown'}; CUDA: {f['cuda'] or 'none'}"
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 from safetensors import SafetensorError, safe_open
-from safetensors.numpy import save_file
+from safetensors.numpy import save
 
 from .paths import write_atomic
 from .translator import Candidate, Translation
@@ -59,10 +59,7 @@ def save_translations(
                 }
             )
     meta = {META_KEY: json.dumps({"columns": records, "extra": extra or {}}, ensure_ascii=False)}
-    tmp = Path(path).with_name(f".{Path(path).name}.partial")
-    save_file(tensors, str(tmp), metadata=meta)
-    write_atomic(Path(path), tmp.read_bytes())
-    tmp.unlink()
+    write_atomic(Path(path), save(tensors, metadata=meta))
 
 
 def load_translations(path: Path) -> tuple[dict[str, list[Translation]], dict]:

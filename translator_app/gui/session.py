@@ -227,15 +227,18 @@ class TranslationSession(QObject):
         self._last_id += 1
         return self._last_id
 
+    def _key(self, sentence: str) -> CacheKey:
+        return (self._model_id(), self.beam, self.nbest, sentence)
+
     def _cached(self, sentence: str) -> Translation | None:
-        return self.cache.get((self._model_id(), self.beam, self.nbest, sentence))
+        return self.cache.get(self._key(sentence))
 
     def _joined(self, result: TranslateResult) -> DocumentTranslation:
         """The text with the result's translations (cached, and shown instead of older
         ones: a forced beginning replaces the sentence's translation)."""
         new = {}
         for t in result.translations:
-            self.cache.put((self._model_id(), self.beam, self.nbest, t.source), t)
+            self.cache.put(self._key(t.source), t)
             new[t.source] = t
         found = [new.get(seg.text, t) for seg, t in zip(self._segments, self._found, strict=True)]
         return join_document(self._text, self._segments, found)
@@ -249,6 +252,3 @@ class TranslationSession(QObject):
         if busy != self._busy:
             self._busy = busy
             self.busy.emit(busy)
-
-
-__all__ = ["DocumentTranslation", "TranslationCache", "TranslationSession"]
