@@ -29,6 +29,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from trainer.allocator import allocator_in_use, restart_with_jemalloc  # noqa: E402
 from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, encode_pairs, make_batches, padding_fraction  # noqa: E402
 from trainer.train import make_optimizer, token_loss  # noqa: E402
@@ -102,7 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument(
+        "--system-malloc",
+        action="store_true",
+        help="keep the C library's malloc (default: jemalloc where installed, as the trainer)",
+    )
     args = ap.parse_args(argv)
+    if not args.system_malloc and argv is None:
+        restart_with_jemalloc([str(Path(__file__).resolve()), *sys.argv[1:]])
     if args.threads:
         torch.set_num_threads(args.threads)
     cfg = load_config(args.config)
@@ -120,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         if all(max(len(e.src[i]), len(e.tgt[i])) <= limit for e in encoded)
     ]
     encoded = [Encoded([e.src[i] for i in keep], [e.tgt[i] for i in keep]) for e in encoded]
-    print(describe())
+    print(describe() + f"; malloc: {allocator_in_use()}")
     print(
         f"model: {cfg.model.arch} d{cfg.model.d_model} {cfg.model.enc_layers}+{cfg.model.dec_layers}, "
         f"one pass over {len(keep)} pairs in batches of <= {batch_tokens} tokens "

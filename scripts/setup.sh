@@ -77,3 +77,8 @@ extra=""
 .venv/bin/python -c "import translator_app.core, sentencepiece, safetensors, pysbd, sacrebleu" \
     || { echo "setup: the project did not install" >&2; exit 1; }
 echo "$want" > "$stamp"
+# CPU training runs about twice as fast with jemalloc (trainer/allocator.py), which is a
+# system library, not a Python package: say so once, at install time.
+if [ "$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q libjemalloc; then
+    echo "setup: for faster CPU training install jemalloc (Debian/Ubuntu: sudo apt install libjemalloc2)"
+fi

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
+from trainer.allocator import restart_with_jemalloc
 from translator_app.cli_common import run_main
 from translator_app.core.corpus import DataError, read_all
 from translator_app.core.hardware import BF16_SETTINGS, DEVICES
@@ -265,6 +267,8 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] in (["train"], ["finetune"]):
+        restart_with_jemalloc(["-m", "trainer", *sys.argv[1:]])  # returns where it cannot
     from translator_app.core import BundleError, ConfigError
     from translator_app.core.marian import MarianImportError
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from trainer.allocator import allocator_in_use
 from trainer.checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -197,6 +198,7 @@ def train(
     dev = dist.device
     if tc.threads:
         torch.set_num_threads(tc.threads)
+    malloc = allocator_in_use()
 
     # ------------------------------------------------------------------ set-up
     torch.manual_seed(tc.seed)
@@ -232,11 +234,17 @@ def train(
         for file_name, content in tokenizer.files().items():
             write_atomic(out / file_name, content)
         write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
-        hardware = {**hardware_facts(), "processes": dist.world, "device": str(dev)}
+        hardware = {
+            **hardware_facts(),
+            "processes": dist.world,
+            "device": str(dev),
+            "malloc": malloc,
+        }
         write_atomic(out / "hardware.json", json.dumps(hardware, indent=2) + "\n")
         log(
             f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
-            f"{' with bf16 autocast' if bf16 else ''}, {dist.world} process(es): "
+            f"{' with bf16 autocast' if bf16 else ''}"
+            f", malloc: {malloc}, {dist.world} process(es): "
             f"{len(train_data)} pairs in {len(batches)} batches of <= {tc.batch_tokens} tokens, "
             f"{100 * padding_fraction(train_data, batches):.1f} % of them padding"
         )
