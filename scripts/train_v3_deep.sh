@@ -2,9 +2,9 @@
 # Base model v3 (configs/transformer-v3-deep.toml): grow the bundled 3+3 model to a 6-layer
 # encoder and train it with a learning-rate restart and cosine cool-down.
 #   nohup bash scripts/train_v3_deep.sh [CONFIG] > runs/train_v3_deep.log 2>&1 &
-# CONFIG: configs/transformer-v3-deep.toml (default), or configs/transformer-v3-deep2.toml
-# for the second cycle. Starts from INIT (default: the committed bundle, resources/model);
-# resumes a stopped run.
+# CONFIG: configs/transformer-v3-deep.toml (default), configs/transformer-v3-deep2.toml
+# for the second cycle, or configs/transformer-v4-dec4.toml (decoder grown to 4 layers).
+# Starts from INIT (default: the committed bundle, resources/model); resumes a stopped run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONFIG="${1:-configs/transformer-v3-deep.toml}"
