@@ -3,7 +3,9 @@
     python scripts/prepare_data.py [--data ../shared/data] [--out data/prepared]
 
 Writes ``train.tsv.xz``, ``valid.tsv`` and ``report.json`` (pair counts per corpus and
-how many pairs were removed because a side is in a test set). Anyone can rebuild the
+how many pairs were removed because a side is in a test set), and the same training pairs
+split by corpus under ``corpora/NAME.tsv.xz``, for configs that weight the corpora with
+``[data] repeat``. Anyone can rebuild the
 training set with this one command; the corpora themselves are never committed.
 
 Choices (the model card repeats them, with the licences):
@@ -103,6 +105,11 @@ def load(data: Path, rel: str, tokenised: bool, detok: Detokenizer) -> list[tupl
     return [clean(de, en) for de, en in pairs]
 
 
+def write_xz(path: Path, pairs: list[tuple[str, str]]) -> None:
+    with lzma.open(path, "wt", encoding="utf-8", preset=1) as f:
+        f.writelines(f"{de}\t{en}\n" for de, en in pairs)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
@@ -139,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     seen: set[tuple[str, str]] = set()
     out_pairs: list[tuple[str, str]] = []
+    by_corpus: dict[str, list[tuple[str, str]]] = {}
     for name, rel, tokenised, licence in TRAIN:
         counts: Counter = Counter()
+        own = by_corpus[name] = []
         for de, en in load(args.data, rel, tokenised, detok):
             counts["read"] += 1
             hit = tests.match(de, en)
@@ -155,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 seen.add((de, en))
                 out_pairs.append((de, en))
+                own.append((de, en))
                 counts["kept"] += 1
         report["corpora"][name] = {"file": rel, "licence": licence, **counts}
         print(f"{name:>18}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -170,8 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     report["removed_as_test"] = dict(removed)
     args.out.mkdir(parents=True, exist_ok=True)
     rng.shuffle(out_pairs)
-    with lzma.open(args.out / "train.tsv.xz", "wt", encoding="utf-8", preset=1) as f:
-        f.writelines(f"{de}\t{en}\n" for de, en in out_pairs)
+    write_xz(args.out / "train.tsv.xz", out_pairs)
+    (args.out / "corpora").mkdir(exist_ok=True)
+    for name, pairs in by_corpus.items():
+        write_xz(args.out / "corpora" / f"{name}.tsv.xz", pairs)
     with open(args.out / "valid.tsv", "w", encoding="utf-8") as f:
         f.writelines(f"{de}\t{en}\n" for _, de, en in valid)
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")

@@ -181,3 +181,31 @@ def test_only_pre_norm_models_grow():
     deep = _tiny_transformer(norm="post", enc_layers=2)
     with pytest.raises(ValueError, match="pre-norm"):
         load_weights(deep, small.state_dict(), grow=True)
+
+
+def test_repeat_weights_the_files_and_a_shared_pair_belongs_to_the_first(tmp_path):
+    from trainer.commands import repeat_pairs
+
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    a.write_text("Hallo\tHello\nJa\tYes\n", "utf-8")
+    b.write_text("Nein\tNo\n Ja\tYes \n", "utf-8")  # "Ja" is a's too (after stripping)
+    pairs = [("Hallo", "Hello"), ("Ja", "Yes"), ("Nein", "No")]
+    assert repeat_pairs(pairs, [a, b], (1, 3)) == 2
+    assert pairs[3:] == [("Nein", "No"), ("Nein", "No")]
+    pairs = [("Hallo", "Hello"), ("Ja", "Yes"), ("Nein", "No")]
+    assert repeat_pairs(pairs, [a, b], (2, 1)) == 2
+    assert pairs[3:] == [("Hallo", "Hello"), ("Ja", "Yes")]
+    assert repeat_pairs(pairs, [a, b], ()) == 0 and len(pairs) == 5
+
+
+def test_repeat_needs_one_whole_count_per_train_file(tmp_path):
+    data = "[data]\n"
+    for extra, message in [
+        ("repeat = [1, 2]\n", "2 counts for 1 train files"),
+        ("repeat = [0]\n", "at least 1"),
+        ("repeat = [1.5]\n", "whole numbers"),
+    ]:
+        path = write_config(tmp_path)
+        path.write_text(path.read_text().replace(data, data + extra, 1))
+        with pytest.raises(ConfigError, match=message):
+            load_config(path)

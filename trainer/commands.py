@@ -48,6 +48,24 @@ from translator_app.core.progress_lines import Done, encode
 from translator_app.core.translation_file import save_translations
 
 
+def repeat_pairs(pairs: list, files, repeat) -> int:
+    """Append ``repeat[i] - 1`` more copies of the pairs (already filtered, in ``pairs``)
+    that came from ``files[i]``; a pair in several files belongs to the first. The copies
+    go at the end, so length bucketing puts them in other batches than the originals.
+    Returns the number of copies added."""
+    if not any(r > 1 for r in repeat):
+        return 0
+    kept, owner = set(pairs), {}
+    for i, f in enumerate(files):
+        for de, en in read_all([Path(f)]):
+            pair = (de.strip(), en.strip())
+            if pair in kept:
+                owner.setdefault(pair, i)
+    extra = [p for r in range(2, max(repeat) + 1) for p in pairs if repeat[owner[p]] >= r]
+    pairs.extend(extra)
+    return len(extra)
+
+
 def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print):
     """Read, filter, split and encode. Returns (train, valid, valid pairs, info)."""
     exclude = test_sentences([Path(p) for p in d.exclude_test]) if d.exclude_test else None
@@ -69,6 +87,9 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     else:
         train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
         log(f"held out {len(valid_pairs)} pairs for validation")
+    repeated = repeat_pairs(train_pairs, files, d.repeat)
+    if repeated:
+        log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
     valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
     if too_long:
@@ -83,6 +104,8 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
         "pairs_dropped": dict(report.dropped)
         | ({f"longer than {d.max_tokens} tokens": too_long} if too_long else {}),
         "train_pairs": len(train_data),
+        "repeat": list(d.repeat),
+        "repeated_pairs": repeated,
         "valid_pairs": len(valid_pairs),
         "test_sentences_excluded_from": list(d.exclude_test),
     }

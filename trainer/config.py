@@ -32,6 +32,10 @@ class DataConfig:
     max_tokens: int = 128  # per side, EOS included
     max_chars: int = 1000
     max_ratio: float = 3.0
+    # Times each training file's pairs are used per epoch, one count per file of `train`
+    # (empty: once each): oversamples a domain without copying corpora. Duplicates across
+    # files count for the file listed first.
+    repeat: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,13 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
             f"unknown table(s) {', '.join(unknown)}; valid tables are: model, data, train"
         )
     d = _table(DataConfig, data.get("data", {}), "data")
+    if d.repeat and len(d.repeat) != len(d.train):
+        raise ConfigError(
+            f"[data] repeat has {len(d.repeat)} counts for {len(d.train)} train files;"
+            " give one count per file"
+        )
+    if any(r < 1 for r in d.repeat):
+        raise ConfigError(f"[data] repeat counts must be whole numbers of at least 1: {d.repeat}")
 
     def resolve(p: str) -> str:
         return str((base / p).resolve()) if p else p

@@ -2,8 +2,8 @@
 
 Used for the model config, the trainer's [data] and [train] tables, a bundle's search
 defaults and the app's settings. Field types come from the dataclass annotations: int,
-float (an int is accepted), bool, str, and tuples or lists of strings (a single string is
-accepted as a one-item list).
+float (an int is accepted), bool, str, tuples or lists of strings (a single string is
+accepted as a one-item list) and tuples of ints.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ T = TypeVar("T")
 
 _SCALARS = {"int": int, "float": (int, float), "bool": bool, "str": str}
 _STRING_LISTS = {"tuple[str, ...]": tuple, "list[str]": list}
+_INT_TUPLE = "tuple[int, ...]"
 
 
 class FieldError(ValueError):
@@ -28,6 +29,13 @@ def convert(type_name: str, value: Any, name: str) -> Any:
         if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):
             raise FieldError(f"{name} must be a list of strings, got {value!r}")
         return _STRING_LISTS[type_name](items)
+    if type_name == _INT_TUPLE:
+        ok = isinstance(value, (list, tuple)) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+        if not ok:
+            raise FieldError(f"{name} must be a list of whole numbers, got {value!r}")
+        return tuple(value)
     expected = _SCALARS.get(type_name)
     if expected is None:
         raise TypeError(f"{name}: unsupported field type {type_name}")
