@@ -430,11 +430,10 @@ def main(argv=None) -> int:
         if "int8" in prec and "fp32" in prec:
             int8_ms, fp32_ms = p95_20w(bench, "int8"), p95_20w(bench, "fp32")
             within = [p for p in ("fp32", "int8") if (p95_20w(bench, p) or 1e9) <= 50]
-            goal = {
-                0: "neither meets the 50 ms goal",
-                1: f"the 50 ms goal being met only by {within[0]}",
-                2: "both within the 50 ms goal",
-            }[len(within)]
+            if len(within) == 1:
+                goal = f"the 50 ms goal being met only by {within[0]}"
+            else:  # none or both: only these words, no item of an empty list
+                goal = "both within the 50 ms goal" if within else "neither meets the 50 ms goal"
             lines += [
                 "",
                 f"The app and `translator-app translate` use precision `auto`: int8 dynamic "
