@@ -184,18 +184,22 @@ def test_only_pre_norm_models_grow():
 
 
 def test_repeat_weights_the_files_and_a_shared_pair_belongs_to_the_first(tmp_path):
-    from trainer.commands import repeat_pairs
+    from trainer.commands import note_files, repeat_pairs
+    from translator_app.core.corpus import filter_pairs, read_each
 
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
     a.write_text("Hallo\tHello\nJa\tYes\n", "utf-8")
     b.write_text("Nein\tNo\n Ja\tYes \n", "utf-8")  # "Ja" is a's too (after stripping)
-    pairs = [("Hallo", "Hello"), ("Ja", "Yes"), ("Nein", "No")]
-    assert repeat_pairs(pairs, [a, b], (1, 3)) == 2
+    owner = {}
+    kept = filter_pairs(note_files(read_each([a, b]), owner))
+    assert kept == [("Hallo", "Hello"), ("Ja", "Yes"), ("Nein", "No")]
+    pairs = list(kept)
+    assert repeat_pairs(pairs, owner, (1, 3)) == 2
     assert pairs[3:] == [("Nein", "No"), ("Nein", "No")]
-    pairs = [("Hallo", "Hello"), ("Ja", "Yes"), ("Nein", "No")]
-    assert repeat_pairs(pairs, [a, b], (2, 1)) == 2
+    pairs = list(kept)
+    assert repeat_pairs(pairs, owner, (2, 1)) == 2
     assert pairs[3:] == [("Hallo", "Hello"), ("Ja", "Yes")]
-    assert repeat_pairs(pairs, [a, b], ()) == 0 and len(pairs) == 5
+    assert repeat_pairs(pairs, owner, ()) == 0 and len(pairs) == 5
 
 
 def test_repeat_needs_one_whole_count_per_train_file(tmp_path):

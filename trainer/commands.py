@@ -12,6 +12,7 @@ import os
 import platform
 import shutil
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import torch
@@ -38,8 +39,10 @@ from translator_app.core import (
 )
 from translator_app.core.corpus import (
     FilterReport,
+    Pair,
     filter_pairs,
     read_all,
+    read_each,
     split_heldout,
     test_sentences,
 )
@@ -48,19 +51,21 @@ from translator_app.core.progress_lines import Done, encode
 from translator_app.core.translation_file import save_translations
 
 
-def repeat_pairs(pairs: list, files, repeat) -> int:
+def note_files(tagged: Iterable[tuple[int, Pair]], owner: dict) -> Iterator[Pair]:
+    """Pass on the pairs of :func:`read_each`, noting in ``owner`` the index of the first
+    file each pair (stripped, as :func:`filter_pairs` keeps it) came from."""
+    for i, (de, en) in tagged:
+        owner.setdefault((de.strip(), en.strip()), i)
+        yield de, en
+
+
+def repeat_pairs(pairs: list, owner: dict, repeat) -> int:
     """Append ``repeat[i] - 1`` more copies of the pairs (already filtered, in ``pairs``)
-    that came from ``files[i]``; a pair in several files belongs to the first. The copies
-    go at the end, so length bucketing puts them in other batches than the originals.
-    Returns the number of copies added."""
+    whose file index in ``owner`` (from :func:`note_files`) is ``i``; a pair in several
+    files belongs to the first. The copies go at the end, so length bucketing puts them in
+    other batches than the originals. Returns the number of copies added."""
     if not any(r > 1 for r in repeat):
         return 0
-    kept, owner = set(pairs), {}
-    for i, f in enumerate(files):
-        for de, en in read_all([Path(f)]):
-            pair = (de.strip(), en.strip())
-            if pair in kept:
-                owner.setdefault(pair, i)
     extra = [p for r in range(2, max(repeat) + 1) for p in pairs if repeat[owner[p]] >= r]
     pairs.extend(extra)
     return len(extra)
@@ -70,8 +75,15 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     """Read, filter, split and encode. Returns (train, valid, valid pairs, info)."""
     exclude = test_sentences([Path(p) for p in d.exclude_test]) if d.exclude_test else None
     report = FilterReport()
+    # [data] repeat needs each kept pair's file: noted during the one read, only then.
+    owner: dict[Pair, int] = {}
+    tagged = read_each([Path(f) for f in files])
+    if any(r > 1 for r in d.repeat):
+        source = note_files(tagged, owner)
+    else:
+        source = (pair for _, pair in tagged)
     pairs = filter_pairs(
-        read_all([Path(f) for f in files]),
+        source,
         max_chars=d.max_chars,
         max_ratio=d.max_ratio,
         exclude=exclude,
@@ -87,7 +99,7 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     else:
         train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
         log(f"held out {len(valid_pairs)} pairs for validation")
-    repeated = repeat_pairs(train_pairs, files, d.repeat)
+    repeated = repeat_pairs(train_pairs, owner, d.repeat)
     if repeated:
         log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)

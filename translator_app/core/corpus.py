@@ -204,16 +204,22 @@ def read_pairs(path: Path) -> Iterator[tuple[int, Pair]]:
     return read_tsv(path)
 
 
-def read_all(paths: Sequence[Path]) -> Iterator[Pair]:
-    """Every pair of every file, in order. ``x.en`` partners of given ``x.de`` files are
-    skipped if listed too."""
+def read_each(paths: Sequence[Path]) -> Iterator[tuple[int, Pair]]:
+    """Every pair of every file, in order, with the index in ``paths`` of its file.
+    ``x.en`` partners of given ``x.de`` files are skipped if listed too."""
     given = {Path(p) for p in paths}
-    for p in paths:
+    for i, p in enumerate(paths):
         p = Path(p)
         if base_suffix(p) == ".en" and partner(p, ".de") in given:
             continue
         for _, pair in read_pairs(p):
-            yield pair
+            yield i, pair
+
+
+def read_all(paths: Sequence[Path]) -> Iterator[Pair]:
+    """Every pair of every file, in order (:func:`read_each` without the file index)."""
+    for _, pair in read_each(paths):
+        yield pair
 
 
 # ---------------------------------------------------------------- filters and splits
