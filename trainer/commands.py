@@ -64,9 +64,10 @@ def repeat_pairs(pairs: list, owner: dict, repeat) -> int:
     whose file index in ``owner`` (from :func:`note_files`) is ``i``; a pair in several
     files belongs to the first. The copies go at the end, so length bucketing puts them in
     other batches than the originals. Returns the number of copies added."""
-    if not any(r > 1 for r in repeat):
-        return 0
-    extra = [p for r in range(2, max(repeat) + 1) for p in pairs if repeat[owner[p]] >= r]
+    # No count above 1 (or none given): the range is empty and ``owner`` is never read.
+    extra = [
+        p for r in range(2, max(repeat, default=1) + 1) for p in pairs if repeat[owner[p]] >= r
+    ]
     pairs.extend(extra)
     return len(extra)
 
