@@ -5,7 +5,8 @@
 # CONFIG: configs/transformer-v3-deep.toml (default), configs/transformer-v3-deep2.toml
 # for the second cycle, configs/transformer-v4-dec4.toml (decoder grown to 4 layers) or
 # configs/transformer-v5-mix.toml (the same, on a mix weighted towards everyday sentences)
-# or configs/transformer-v6-mix.toml (its second cycle).
+# or configs/transformer-v6-mix.toml (its second cycle) or configs/transformer-v7-mix.toml
+# (its third).
 # Starts from INIT (default: the committed bundle, resources/model); resumes a stopped run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
