@@ -105,6 +105,8 @@ def _sentence_json(t, nbest: int) -> dict:
         "target_pieces": list(t.target_pieces),
         "attention": [[round(float(w), 4) for w in row] for row in t.attention],
         "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest[:nbest]],
+        # Numbers, times and dates of the source that the translation does not keep.
+        "missing_numbers": [f.text for f in t.missing_numbers],
     }
 
 
@@ -113,6 +115,13 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
     outputs = doc.output.split("\n")
     if not args.json:
         out.write("\n".join(outputs) + "\n")
+        for seg, t in zip(doc.segments, doc.translations, strict=True):
+            if t is not None and t.missing_numbers:
+                lost = ", ".join(f.text for f in t.missing_numbers)
+                print(
+                    f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
+                    file=sys.stderr,
+                )
     else:
         for i, line in enumerate(lines):
             sentences = [

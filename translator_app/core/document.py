@@ -40,6 +40,16 @@ class DocumentTranslation:
                 return i
         return None
 
+    def missing_numbers(self) -> list[tuple[int, int, str]]:
+        """(start, end, text) in ``source`` of each number, time or date that its
+        sentence's translation does not keep (see core/number_check.py)."""
+        return [
+            (seg.start + f.start, seg.start + f.end, f.text)
+            for seg, t in zip(self.segments, self.translations, strict=True)
+            if t is not None
+            for f in t.missing_numbers
+        ]
+
     def sentence_at_output(self, pos: int) -> int | None:
         for i, (start, end) in enumerate(self.output_spans):
             if start <= pos <= end and self.translations[i] is not None:

@@ -16,6 +16,7 @@ import numpy as np
 from safetensors import SafetensorError, safe_open
 from safetensors.numpy import save
 
+from .number_check import missing_facts
 from .paths import write_atomic
 from .translator import Candidate, Translation
 
@@ -110,4 +111,5 @@ def _translation(r: dict, arrays: dict[str, np.ndarray]) -> Translation:
         source_pieces=tuple(r["source_pieces"]),
         source_spans=_spans(r["source_spans"]),
         nbest=nbest,
+        missing_numbers=tuple(missing_facts(r["source"], nbest[0].text)) if nbest else (),
     )

@@ -23,6 +23,7 @@ from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
+from .number_check import Fact, missing_facts
 from .search import Hypothesis, SearchOptions, beam_search, greedy_search
 from .tokenizer import EOS_PIECE, Span, Tokenizer
 
@@ -70,7 +71,9 @@ class Translation:
     """A source sentence and its n-best translations (best first).
 
     source_pieces ends with "</s>"; source_spans are character offsets into ``source``
-    (the EOS gets an empty span at the end).
+    (the EOS gets an empty span at the end). ``missing_numbers``: the numbers, times and
+    dates of the source that the first candidate does not keep (core/number_check.py);
+    the first candidate is the best-scored one among those that keep the most.
     """
 
     source: str
@@ -78,6 +81,7 @@ class Translation:
     source_pieces: tuple[str, ...]
     source_spans: tuple[Span, ...]
     nbest: tuple[Candidate, ...]
+    missing_numbers: tuple[Fact, ...] = ()
 
     @property
     def best(self) -> Candidate | None:
@@ -240,6 +244,7 @@ class Translator:
                 cands = tuple(self._candidate(h) for h in chunks[0])
             else:
                 cands = (self._merge_chunks([c[0] for c in chunks], len(enc.ids) + 1),)
+            cands, missing = prefer_faithful(text, cands)
             out.append(
                 Translation(
                     source=text,
@@ -247,6 +252,7 @@ class Translator:
                     source_pieces=enc.pieces + (EOS_PIECE,),
                     source_spans=enc.spans + ((len(text), len(text)),),
                     nbest=cands,
+                    missing_numbers=missing,
                 )
             )
         return out
@@ -318,6 +324,28 @@ class Translator:
         """Split into sentences (keeping line breaks and blank lines), translate each
         distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
+
+
+def prefer_faithful(
+    source: str, cands: tuple[Candidate, ...]
+) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
+    """Put first the best-scored candidate among those that keep the most numbers of
+    ``source``; return the candidates and what the first one still misses. A price or a
+    time silently changed is worse than a slightly less fluent sentence."""
+    if not cands:
+        return cands, ()
+    missing = tuple(missing_facts(source, cands[0].text))
+    if not missing or len(cands) == 1:
+        return cands, missing
+    best, best_missing = 0, missing
+    for i, c in enumerate(cands[1:], start=1):
+        m = tuple(missing_facts(source, c.text))
+        if len(m) < len(best_missing):
+            best, best_missing = i, m
+            if not m:
+                break
+    order = (cands[best],) + cands[:best] + cands[best + 1 :]
+    return order, best_missing
 
 
 def auto_precision(device: torch.device) -> str:

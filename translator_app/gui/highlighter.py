@@ -196,6 +196,9 @@ class LinkHighlighter(QObject):
                 self._coverage = (d, weak_coverage(d))
             for start, end in self._coverage[1]:
                 src_sel.append(_selection(self.source, d.source, start, end, wavy=True))
+        # Always shown: a number the English does not keep is a fact the user must check.
+        for start, end, _ in d.missing_numbers():
+            src_sel.append(_selection(self.source, d.source, start, end, wavy=NUMBER_MARK))
         self.source.setExtraSelections(src_sel)
         self.output.setExtraSelections(out_sel)
 
@@ -227,8 +230,14 @@ class LinkHighlighter(QObject):
         return False
 
 
+# The wavy underline of a number that the translation does not keep (red, not the
+# coverage hint's orange: this one is a fact to check, not a hint).
+NUMBER_MARK = "#d02020"
+
+
 def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):
-    """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``."""
+    """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``;
+    ``wavy``: True for the coverage hint's underline, or a colour name."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
     cursor.setPosition(to_qt(text, start))
@@ -241,7 +250,7 @@ def _selection(edit, text: str, start: int, end: int, background=None, underline
         fmt.setFontUnderline(True)
     if wavy:
         fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
-        fmt.setUnderlineColor(QColor("#d08000"))
+        fmt.setUnderlineColor(QColor(wavy if isinstance(wavy, str) else "#d08000"))
     sel.format = fmt
     return sel
 

@@ -443,6 +443,12 @@ class MainWindow(QMainWindow):
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         if not final:
             return
+        lost = doc.missing_numbers()
+        if lost:
+            facts = ", ".join(text for _, _, text in lost[:3]) + (" …" if len(lost) > 3 else "")
+            self.show_message(
+                f"Check the translation: it may not keep {facts} (underlined in red)", 15000
+            )
         if (
             doc.source.strip()
             and self.settings.history_enabled

@@ -1,0 +1,234 @@
+"""The number check: every number, time and date of a German sentence must reach its
+English translation, in English format (issue 30).
+
+A German fact is written in digits: 1.150 and 12,50 (thousands dot, decimal comma),
+„14:35 Uhr“, „um 9 Uhr“, „3. Mai“, „24.12.“, „im 8. Stock“, a phone number. Each becomes
+one or more keys (n1150, t14:35, d3.5); the English is read into keys the same way, in
+English conventions (1,150 and 12.50; "2:35 p.m.", "9 o'clock"; "May 3", "3rd of May";
+"eighth"; small numbers as words), and a fact is kept when one of its keys is found.
+Unconverted German formats ("19,99", "1.150") in the English do not count: a reader
+would take "1.150" for one and a bit.
+
+The translator uses this to prefer, among its n-best candidates, one that keeps every
+number, and to mark a sentence where none does (``Translation.missing_numbers``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+MONTHS_DE = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+]
+MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_MONTH_EN_INDEX = {m[:3]: i + 1 for i, m in enumerate(MONTHS_EN)}
+_CARDINALS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+_ORDINALS = [
+    "zeroth",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+]
+_WORD_VALUES = {w: i for i, w in enumerate(_CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
+_WORD_VALUES |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+_WORD_VALUES |= {"eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12}
+
+# Numbers as the two languages write them; a number is not part of a longer token.
+_NUM_END = r"(?![\w]|[.,]\d)"
+DE_NUMBER = r"(?<![\w.,:])(?P<int>\d{1,3}(?:\.\d{3})+|\d+)(?:,(?P<dec>\d+))?" + _NUM_END
+EN_NUMBER = (
+    r"(?<![\w.,:])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d+))?"
+    r"(?P<ord>st|nd|rd|th)?" + _NUM_END
+)
+_MONTHS_DE_RE = "|".join(MONTHS_DE)
+_MONTHS_EN_RE = "|".join(MONTHS_EN) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+
+_DE_FACTS = re.compile(
+    rf"(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*Uhr\b|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
+    rf"|(?P<hour>\b(?P<h3>[01]?\d|2[0-4])\s+Uhr\b)"
+    rf"|(?P<dm>\b(?P<d>[0-3]?\d)\.\s*(?P<mon>{_MONTHS_DE_RE})\b)"
+    rf"|(?P<numdate>(?<![\w.])(?P<d2>[0-3]?\d)\.(?P<m3>[01]?\d)\.(?P<y>\d{{4}}|\d{{2}}(?!\d))?)"
+    rf"|(?P<ord>(?<![\w.,])(?P<o>\d{{1,3}})\.(?=\s+[A-Za-zÄÖÜäöü]))"
+    rf"|(?P<num>{DE_NUMBER})"
+)
+_EN_FACTS = re.compile(
+    rf"(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
+    rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"
+    rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b)"
+    rf"|(?P<md>\b(?P<mon>{_MONTHS_EN_RE})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b)"
+    rf"|(?P<dm>\b(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTHS_EN_RE})(?![a-z]))"
+    rf"|(?P<slash>\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b)"
+    rf"|(?P<noon>\b(?:noon|midday)\b)|(?P<midnight>\bmidnight\b)"
+    rf"|(?P<num>{EN_NUMBER})"
+    rf"|(?P<word>\b(?:{'|'.join(sorted(_WORD_VALUES, key=len, reverse=True))})\b)",
+    re.IGNORECASE,
+)
+_NOT_CHECKED = {"n0", "n1"}  # "1 Kind": "a child"; "0": "no"
+
+
+def number_key(int_part: str, dec: str | None, thousands: str) -> str:
+    """A number's key: n + its value without separators (leading zeros kept, so a phone
+    number's 0171 is not 171; trailing decimal zeros dropped: 12,50 = 12.5)."""
+    whole = int_part.replace(thousands, "")
+    value = whole if len(whole) > 1 and whole.startswith("0") else str(int(whole))
+    dec = (dec or "").rstrip("0")
+    return "n" + value + ("." + dec if dec else "")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A number, time or date of the German: its text, its span and the keys of which
+    one must be in the English."""
+
+    text: str
+    start: int
+    end: int
+    keys: frozenset[str]
+
+
+def _time_keys(h: int, m: int) -> set[str]:
+    return {f"t{h % 24}:{m:02d}"}
+
+
+def source_facts(text: str) -> list[Fact]:
+    """The facts of a German sentence (numbers 0 and 1 are left out: "a child")."""
+    facts = []
+    for m in _DE_FACTS.finditer(text):
+        g = m.groupdict()
+        if g["time"]:
+            h, mi = int(g["h"] or g["h2"]), int(g["m"] or g["m2"])
+            keys = _time_keys(h, mi)
+        elif g["hour"]:
+            keys = _time_keys(int(g["h3"]), 0)
+        elif g["dm"]:
+            keys = {f"d{int(g['d'])}.{MONTHS_DE.index(g['mon']) + 1}"}
+        elif g["numdate"]:
+            day, month = int(g["d2"]), int(g["m3"])
+            if not (1 <= day <= 31 and 1 <= month <= 12):
+                continue
+            keys = {f"d{day}.{month}"}
+            if g["y"]:
+                start = m.start("y")
+                facts.append(Fact(g["y"], start, m.end("y"), frozenset({"n" + g["y"]})))
+                facts.append(Fact(text[m.start() : start], m.start(), start, frozenset(keys)))
+                continue
+        elif g["ord"]:
+            keys = {number_key(g["o"], None, ".")}
+        else:
+            keys = {number_key(g["int"], g["dec"], ".")}
+            if keys <= _NOT_CHECKED:
+                continue
+        facts.append(Fact(m.group().strip(), m.start(), m.end(), frozenset(keys)))
+    return sorted(facts, key=lambda f: f.start)
+
+
+def target_keys(text: str) -> Counter:
+    """The keys found in an English sentence, with their counts."""
+    keys: Counter = Counter()
+    for m in _EN_FACTS.finditer(text):
+        g = m.groupdict()
+        if g["ampm"]:
+            h, mi = int(g["h"]) % 12, int(g["m"] or 0)
+            keys.update(_time_keys(h + (12 if g["ap"].lower() == "p" else 0), mi))
+        elif g["oclock"]:
+            h = int(g["h2"])
+            keys.update(_time_keys(h, 0) | _time_keys(h + 12, 0))
+        elif g["clock"]:
+            h, mi = int(g["h3"]), int(g["m3"])
+            keys.update(_time_keys(h, mi) | (_time_keys(h + 12, mi) if h < 12 else set()))
+        elif g["md"] or g["dm"]:
+            month = _MONTH_EN_INDEX[(g["mon"] or g["mon2"]).title()[:3]]
+            keys[f"d{int(g['d'] or g['d2'])}.{month}"] += 1
+        elif g["slash"]:
+            a, b = int(g["a"]), int(g["b"])
+            keys.update({f"d{a}.{b}", f"d{b}.{a}"})
+        elif g["noon"]:
+            keys.update(_time_keys(12, 0))
+        elif g["midnight"]:
+            keys.update(_time_keys(0, 0))
+        elif g["num"]:
+            keys[number_key(g["int"], g["dec"], ",")] += 1
+        else:
+            keys[f"n{_WORD_VALUES[m.group().lower()]}"] += 1
+    return keys
+
+
+def missing_facts(source: str, translation: str) -> list[Fact]:
+    """The facts of ``source`` that ``translation`` does not keep."""
+    facts = source_facts(source)
+    if not facts:
+        return []
+    found = target_keys(translation)
+    missing = []
+    for fact in facts:
+        key = next((k for k in sorted(fact.keys) if found[k] > 0), None)
+        if key is None:
+            missing.append(fact)
+        else:
+            found[key] -= 1
+    return missing
