@@ -2,7 +2,7 @@
 
     python scripts/prepare_data.py [--data ../shared/data] [--out data/prepared]
 
-Writes ``train.tsv.xz``, ``valid.tsv`` and ``report.json`` (pair counts per corpus and
+Writes ``train.tsv.xz``, ``valid.tsv``, ``news-dev.tsv`` (newstest2013) and ``report.json`` (pair counts per corpus and
 how many pairs were removed because a side is in a test set), and the same training pairs
 split by corpus under ``corpora/NAME.tsv.xz``, for configs that weight the corpora with
 ``[data] repeat``. Anyone can rebuild the
@@ -11,7 +11,8 @@ training set with this one command; the corpora themselves are never committed.
 Choices (the model card repeats them, with the licences):
 - Training corpora: everyday sentences (Tatoeba, the copy that already omits the Tatoeba
   test sets), image captions (Multi30k), chat (BConTrasT), Wikipedia (MLQE-PE), news and
-  parliament (WMT15 sample, Europarl), software documentation (LibreOffice, Debian package
+  parliament (WMT15 sample, Europarl, the WMT news test sets of the years that are not
+  test or dev sets: see NEWS_TRAIN), software documentation (LibreOffice, Debian package
   descriptions, GNOME help).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register), the Ding dictionary (word pairs, GPL), the Debian gettext catalogues (UI
@@ -53,7 +54,29 @@ TRAIN = [
     ("libreoffice-ui", "libreoffice-deen/ui-7.4.deu-eng.tsv.xz", False, "MPL-2.0"),
     ("debian-ddtp", "debian-ddtp-deen/ddtp-bookworm.deu-eng.tsv.xz", False, "none stated"),
     ("gnome-help", "gnome-user-docs-deen/gnome-help-43.deu-eng.tsv.xz", False, "CC-BY-SA 3.0"),
+    ("wmt-news", "wmt-news-deen/NEWS_TRAIN", False, "WMT test sets (research and evaluation)"),
 ]
+
+# The WMT news test sets of the years that are neither test nor dev sets: real news with
+# names, numbers and dates (issue 30). newstest2014 and newstest2019 stay test sets;
+# newstest2013 is the news dev set. The English-original (-ende) and second-reference
+# variants are left out: their German is translationese or their source repeats.
+NEWS_TRAIN = [
+    "news-test2008",
+    "newssyscomb2009",
+    "newstest2009",
+    "newstest2010",
+    "newstest2011",
+    "newstest2012",
+    "newstest2015",
+    "newstest2016",
+    "newstest2017",
+    "newstest2018",
+    "newstest2020",
+    "newstest2021",
+    "generaltest2022",
+]
+NEWS_DEV = "wmt-news-deen/newstest2013.deu-eng.tsv.xz"
 
 # Validation: the corpora's own dev splits plus pairs held out of Tatoeba (no dev split).
 VALID = [
@@ -66,7 +89,8 @@ VALID_PER_SOURCE = 300
 # Every test set staged in the data folder, matched by glob.
 TEST_GLOBS = [
     "tatoeba-test-deu-eng/*.tsv.xz",
-    "wmt-news-deen/*.tsv.xz",
+    "wmt-news-deen/newstest2014*.tsv.xz",
+    "wmt-news-deen/newstest2019*.tsv.xz",
     "multi30k/test_*.tsv.xz",
     "iwslt2017-deen/*.tsv.xz",
     "mlqe-pe-ende/test*.tsv.xz",
@@ -99,7 +123,12 @@ def clean(de: str, en: str) -> tuple[str, str]:
 
 
 def load(data: Path, rel: str, tokenised: bool, detok: Detokenizer) -> list[tuple[str, str]]:
-    pairs = read_all([data / rel])
+    if rel.endswith("/NEWS_TRAIN"):
+        folder = data / rel.rsplit("/", 1)[0]
+        files = [folder / f"{name}.deu-eng.tsv.xz" for name in NEWS_TRAIN]
+    else:
+        files = [data / rel]
+    pairs = read_all(files)
     if tokenised:
         pairs = [detok(de, en) for de, en in pairs]
     return [clean(de, en) for de, en in pairs]
@@ -139,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     rng.shuffle(valid)
     held = Blocklist()
     held.add((de, en) for _, de, en in valid)
+    news_dev = [p for p in load(args.data, NEWS_DEV, False, detok) if not tests.match(*p)]
+    held.add(news_dev)
 
     report: dict = {
         "corpora": {},
@@ -186,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         write_xz(args.out / "corpora" / f"{name}.tsv.xz", pairs)
     with open(args.out / "valid.tsv", "w", encoding="utf-8") as f:
         f.writelines(f"{de}\t{en}\n" for _, de, en in valid)
+    with open(args.out / "news-dev.tsv", "w", encoding="utf-8") as f:
+        f.writelines(f"{de}\t{en}\n" for de, en in news_dev)
+    report["news_dev"] = {"file": NEWS_DEV, "pairs": len(news_dev)}
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     print(
         f"train: {len(out_pairs)} pairs, valid: {len(valid)} pairs; removed as test sentences: "

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import torch
 
+from trainer.augment import augment_pairs
 from trainer.checkpoints import (
     average_checkpoints,
     checkpoint_tokenizer,
@@ -100,9 +101,13 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     else:
         train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
         log(f"held out {len(valid_pairs)} pairs for validation")
+    copies, augmented = augment_pairs(train_pairs, d.augment_entities, d.augment_numbers, seed)
     repeated = repeat_pairs(train_pairs, owner, d.repeat)
     if repeated:
         log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
+    train_pairs = train_pairs + copies
+    for kind, n in sorted(augmented.items()):
+        log(f"  augmented {n:>7}  copies with other {kind} ([data] augment_{kind})")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
     valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
     if too_long:
@@ -119,6 +124,7 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
         "train_pairs": len(train_data),
         "repeat": list(d.repeat),
         "repeated_pairs": repeated,
+        "augmented_pairs": dict(augmented),
         "valid_pairs": len(valid_pairs),
         "test_sentences_excluded_from": list(d.exclude_test),
     }

@@ -36,6 +36,11 @@ class DataConfig:
     # (empty: once each): oversamples a domain without copying corpora. Duplicates across
     # files count for the file listed first.
     repeat: tuple[int, ...] = ()
+    # Augmentation for faithful names and numbers (trainer/augment.py): the share of the
+    # pairs with a name or place on both sides that get a copy with other names, and of
+    # the pairs whose numbers pair up that get a copy with other numbers (0: off).
+    augment_entities: float = 0.0
+    augment_numbers: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,9 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
             f"[data] repeat has {len(d.repeat)} counts for {len(d.train)} train files;"
             " give one count per file"
         )
+    for key in ("augment_entities", "augment_numbers"):
+        if not 0.0 <= getattr(d, key) <= 1.0:
+            raise ConfigError(f"[data] {key} must be between 0 and 1")
     if any(r < 1 for r in d.repeat):
         raise ConfigError(f"[data] repeat counts must be whole numbers of at least 1: {d.repeat}")
 
