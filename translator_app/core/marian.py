@@ -17,14 +17,22 @@ configuration. Every problem is one :class:`MarianImportError` naming the file.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from .config import ConfigError, ModelConfig
-from .limits import MAX_CONFIG_BYTES, MAX_SPM_BYTES
+from .limits import (
+    MAX_CONFIG_BYTES,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_POSITIONS,
+    MAX_SPM_BYTES,
+    MAX_VOCAB,
+    MAX_WIDTH,
+    parse_json,
+)
 from .model import build_model
 from .pair_tokenizer import (
     SOURCE_SPM_FILE,
@@ -44,13 +52,46 @@ ACTIVATIONS = {"swish": "silu", "silu": "silu", "relu": "relu", "gelu": "gelu"}
 GUIDED_LAYER, GUIDED_HEAD = -1, 0
 
 
+# What a user can do about any refused download (one line with the file and the problem).
+WHAT_TO_DO = "download the model again from its publisher, or choose another model"
+
+
 class MarianImportError(Exception):
-    """A download that cannot be imported; ``str()`` names the file and the problem."""
+    """A download that cannot be imported; ``str()`` is one line: the file, the problem
+    and what the user can do."""
 
     def __init__(self, path: str | Path, problem: str) -> None:
         self.path = Path(path)
         self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
+        super().__init__(f"{self.path}: {problem}; {WHAT_TO_DO}")
+
+
+def check_finite(tensors: dict[str, Any], where: Path) -> None:
+    """Refuse NaN or infinite weights (a model with them translates garbage), naming the
+    tensor. ``tensors``: names to tensors or NumPy arrays, as the download names them."""
+    for name, t in tensors.items():
+        t = torch.as_tensor(t)
+        if t.is_floating_point() and t.numel() and not bool(torch.isfinite(t).all()):
+            raise MarianImportError(where, f"tensor {name} holds NaN or infinite values")
+
+
+# Bounds of the sizes a configuration may give (beyond them it is not a model: a layer
+# count of a billion would build for hours).
+SIZE_LIMITS = {
+    "encoder_layers": MAX_LAYERS,
+    "decoder_layers": MAX_LAYERS,
+    "encoder_attention_heads": MAX_HEADS,
+    "decoder_attention_heads": MAX_HEADS,
+    "vocab_size": MAX_VOCAB,
+    "max_position_embeddings": MAX_POSITIONS,
+}
+
+
+def short(value: Any) -> str:
+    """A value for a message: its repr, cut to 60 characters (a 5,000-digit number or a
+    nested list must not flood the one line)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge number"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read_limited(path: Path, limit: int) -> bytes:
@@ -196,9 +237,9 @@ _EMBEDDINGS = (
 def hf_config(folder: Path, tokenizer: PairTokenizer) -> ModelConfig:
     path = folder / HF_CONFIG
     try:
-        cfg = json.loads(read_limited(path, MAX_CONFIG_BYTES).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise MarianImportError(path, f"is not a JSON file ({e})") from None
+        cfg = parse_json(read_limited(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:  # bad JSON, too deep, 5,000-digit numbers
+        raise MarianImportError(path, f"is not a usable JSON file ({e})") from None
     if not isinstance(cfg, dict):
         raise MarianImportError(path, "must hold a JSON object")
     kind = cfg.get("model_type")
@@ -208,7 +249,11 @@ def hf_config(folder: Path, tokenizer: PairTokenizer) -> ModelConfig:
     def get(key: str, kind=int):
         value = cfg.get(key)
         if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-            raise MarianImportError(path, f"{key} is {value!r}, expected a {kind.__name__}")
+            raise MarianImportError(path, f"{key} is {short(value)}, expected a {kind.__name__}")
+        if kind is int and not 1 <= value <= SIZE_LIMITS.get(key, MAX_WIDTH):
+            raise MarianImportError(
+                path, f"{key} is {value}, expected 1 to {SIZE_LIMITS.get(key, MAX_WIDTH)}"
+            )
         return value
 
     for a, b in (
@@ -231,7 +276,7 @@ def hf_config(folder: Path, tokenizer: PairTokenizer) -> ModelConfig:
         ("decoder_start_token_id", tokenizer.pad_id),
     ):
         if key in cfg and cfg[key] != want:
-            raise MarianImportError(path, f"{key} is {cfg[key]!r}, vocab.json says {want}")
+            raise MarianImportError(path, f"{key} is {short(cfg[key])}, vocab.json says {want}")
     return marian_config(
         vocab_size=get("vocab_size"),
         d_model=get("d_model"),
@@ -344,6 +389,7 @@ def read_hf_folder(folder: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], 
     )
     config = hf_config(folder, tokenizer)
     tensors, where = _hf_tensors(folder, config)
+    check_finite(tensors, where)
     state = convert_hf(tensors, where)
     if "output.bias" not in state:  # older exports keep the bias at zero and omit it
         state["output.bias"] = torch.zeros(config.vocab_size)

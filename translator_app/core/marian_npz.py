@@ -11,6 +11,7 @@ zero embedding row and a zero output bias.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import zipfile
 from pathlib import Path
@@ -19,16 +20,18 @@ import numpy as np
 import torch
 
 from .config import ModelConfig
-from .limits import MAX_CONFIG_BYTES, MAX_SPM_BYTES
+from .limits import MAX_CONFIG_BYTES, MAX_HEADS, MAX_LAYERS, MAX_SPM_BYTES, MAX_WIDTH
 from .marian import (
     MAX_WEIGHTS_BYTES,
     MarianImportError,
+    check_finite,
     check_shapes,
     check_weights_size,
     convert_hf,
     marian_config,
     pair_tokenizer,
     read_limited,
+    short,
 )
 from .pair_tokenizer import SOURCE_SPM_FILE, TARGET_SPM_FILE, PairTokenizer
 
@@ -65,15 +68,46 @@ EMBEDDING = "Wemb"
 OUTPUT_BIAS = "decoder_ff_logit_out_b"
 CONFIG_ENTRY = "special:model.yml"
 MAX_MEMBERS = 64  # a release has about ten files
+MAX_ARRAYS = 4096  # a 16-layer model has about 600
+MAX_YAML_DEPTH = 16  # Marian's YAML is a mapping of scalars and short lists
+# A member that unpacks to more than this many times its packed size (and to more than a
+# few MB) is a decompression bomb: weights in float32 hardly compress, YAML about 5x.
+MAX_RATIO = 20
+_SMALL = 16 * 1024 * 1024
+_LAYER_NAME = re.compile(r"(encoder|decoder)_l(\d{1,3})_(.+)")
 
 
 def _yaml(raw: bytes, where: Path):
+    """Parse Marian's YAML safely. Its files are plain mappings and lists, so anchors and
+    aliases are refused before anything is built: a few hundred bytes of nested aliases
+    (a "billion laughs") otherwise expand into gigabytes, which ``safe_load`` does not
+    stop. Nesting is bounded too (the constructor recurses)."""
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    opening = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    closing = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
     try:
-        return yaml.load(raw.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        text = raw.decode("utf-8")
+        depth = 0
+        for event in yaml.parse(text, Loader=loader):  # events only: nothing expanded
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise MarianImportError(
+                    where, "uses YAML anchors or aliases, which Marian never writes; refused"
+                )
+            if isinstance(event, opening):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    raise MarianImportError(
+                        where, f"is nested more than {MAX_YAML_DEPTH} levels deep; refused"
+                    )
+            elif isinstance(event, closing):
+                depth -= 1
+        return yaml.load(text, Loader=loader)
     except (UnicodeDecodeError, yaml.YAMLError) as e:
         raise MarianImportError(where, f"is not a YAML file ({str(e).splitlines()[0]})") from None
+    except ValueError as e:  # a 5,000-digit integer
+        raise MarianImportError(where, f"holds a value that cannot be read ({e})") from None
 
 
 def _unzip(zip_path: Path, into: Path) -> Path:
@@ -86,16 +120,39 @@ def _unzip(zip_path: Path, into: Path) -> Path:
             total = sum(m.file_size for m in members)
             if total > MAX_WEIGHTS_BYTES + 4 * MAX_SPM_BYTES:
                 raise MarianImportError(zip_path, "unpacks to more than a model's size; refused")
+            seen: set[str] = set()
             for m in members:
-                name = Path(m.filename).name  # no folders, no "..": flat and inside
+                # no folders, no "..", no backslash paths: flat and inside
+                name = Path(m.filename.replace("\\", "/")).name
                 if not name or name.startswith("."):
                     continue
+                if name in seen:
+                    raise MarianImportError(zip_path, f"holds two files named {name}; refused")
+                seen.add(name)
+                limit = MAX_WEIGHTS_BYTES if name.endswith(".npz") else MAX_SPM_BYTES
+                if m.file_size > limit:
+                    raise MarianImportError(
+                        zip_path, f"its {name} unpacks to {m.file_size // 1024**2} MB; refused"
+                    )
+                check_ratio(m, zip_path, name)
                 with z.open(m) as src, open(into / name, "wb") as dst:
-                    while block := src.read(1 << 20):
+                    while block := src.read(1 << 20):  # never more than the stated size
                         dst.write(block)
     except zipfile.BadZipFile as e:
         raise MarianImportError(zip_path, f"is not a readable zip file ({e})") from None
+    except OSError as e:
+        raise MarianImportError(zip_path, f"cannot be unpacked ({e.strerror or e})") from None
     return into
+
+
+def check_ratio(member: zipfile.ZipInfo, where: Path, name: str) -> None:
+    """Refuse a zip member that unpacks to far more than its packed size."""
+    if member.file_size > _SMALL and member.file_size > MAX_RATIO * max(member.compress_size, 1):
+        raise MarianImportError(
+            where,
+            f"its {name} unpacks from {member.compress_size // 1024} KB to "
+            f"{member.file_size // 1024**2} MB (a decompression bomb); refused",
+        )
 
 
 def _pick(folder: Path, pattern: str, listed: str | None) -> Path:
@@ -113,8 +170,13 @@ def _release_files(folder: Path) -> tuple[Path, Path]:
     listed_model = listed_vocab = None
     decoder = folder / "decoder.yml"
     if decoder.is_file():
-        cfg = _yaml(read_limited(decoder, MAX_CONFIG_BYTES), decoder)
-        models, vocabs = (cfg or {}).get("models") or [], (cfg or {}).get("vocabs") or []
+        cfg = _yaml(read_limited(decoder, MAX_CONFIG_BYTES), decoder) or {}
+        if not isinstance(cfg, dict):
+            raise MarianImportError(decoder, "must be a mapping (models:, vocabs:)")
+        models, vocabs = cfg.get("models") or [], cfg.get("vocabs") or []
+        for key, value in (("models", models), ("vocabs", vocabs)):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise MarianImportError(decoder, f"{key} must be a list of file names")
         if len(models) != 1:
             raise MarianImportError(
                 decoder, "must name exactly one model (ensembles are not supported)"
@@ -123,7 +185,7 @@ def _release_files(folder: Path) -> tuple[Path, Path]:
             raise MarianImportError(
                 decoder, "names two vocabularies; only a shared one is supported"
             )
-        listed_model, listed_vocab = str(models[0]), str(vocabs[0]) if vocabs else None
+        listed_model, listed_vocab = models[0], vocabs[0] if vocabs else None
     return _pick(folder, "*.npz", listed_model), _pick(folder, "*.vocab.yml", listed_vocab)
 
 
@@ -133,20 +195,65 @@ def npz_headers(path: Path) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
     out = {}
     try:
         with zipfile.ZipFile(path) as z:
-            for member in z.infolist():
+            members = z.infolist()
+            if len(members) > MAX_ARRAYS:
+                raise MarianImportError(path, f"holds more than {MAX_ARRAYS} arrays; refused")
+            total = 0
+            for member in members:
+                name = member.filename.removesuffix(".npy")
+                if name in out:
+                    raise MarianImportError(path, f"holds two arrays named {name}; refused")
+                check_ratio(member, path, f"array {name}")
                 with z.open(member) as f:
                     version = np.lib.format.read_magic(f)
                     if version == (1, 0):
                         shape, _, dtype = np.lib.format.read_array_header_1_0(f)
                     else:
                         shape, _, dtype = np.lib.format.read_array_header_2_0(f)
-                name = member.filename.removesuffix(".npy")
+                    header = f.tell()
                 if dtype.hasobject:
                     raise MarianImportError(path, f"array {name} holds Python objects; refused")
+                _check_dtype(name, dtype, path)
+                if any(d < 0 for d in shape):
+                    raise MarianImportError(path, f"array {name} has a negative size {shape}")
+                size = header + dtype.itemsize * _count(shape)
+                if member.file_size != size:  # the header lies about what follows
+                    raise MarianImportError(
+                        path,
+                        f"array {name} holds {member.file_size} bytes, its header "
+                        f"implies {size}; the file is corrupt",
+                    )
+                if name == CONFIG_ENTRY and size > MAX_CONFIG_BYTES:
+                    raise MarianImportError(path, f"its {CONFIG_ENTRY} is too large; refused")
+                total += size
+                if total > MAX_WEIGHTS_BYTES:
+                    raise MarianImportError(
+                        path, f"unpacks to more than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused"
+                    )
                 out[name] = (tuple(shape), dtype)
     except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
         raise MarianImportError(path, f"is not a readable .npz file ({e})") from None
     return out
+
+
+def _count(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _check_dtype(name: str, dtype: np.dtype, path: Path) -> None:
+    """Weights are floating-point numbers; the configuration entry is bytes of text."""
+    if name == CONFIG_ENTRY:
+        ok = dtype.kind in "iuS" and dtype.itemsize == 1 and dtype.fields is None
+    else:
+        ok = dtype.kind == "f" and dtype.fields is None
+    if not ok:
+        raise MarianImportError(
+            path,
+            f"array {name} has the data type {dtype.str}, not {'text' if name == CONFIG_ENTRY else 'floating-point numbers'}; refused",
+        )
 
 
 def _load_npz(path: Path) -> dict[str, np.ndarray]:
@@ -179,34 +286,57 @@ def _model_config(
     cfg = _yaml(model_yml.tobytes().rstrip(b"\0"), npz)
     if not isinstance(cfg, dict):
         raise MarianImportError(npz, f"its {CONFIG_ENTRY} is not a mapping")
-    if cfg.get("type", "transformer") != "transformer":
+
+    def text(key: str, default: str) -> str:
+        value = cfg.get(key, default)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise MarianImportError(
+                npz, f"its {CONFIG_ENTRY} gives {key} = {short(value)}; expected text"
+            )
+        return value
+
+    def number(key: str, default: int | None, high: int) -> int:
+        value = cfg.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+            raise MarianImportError(
+                npz,
+                f"its {CONFIG_ENTRY} gives {key} = {short(value)}; expected a whole number "
+                f"from 1 to {high}",
+            )
+        return value
+
+    if text("type", "transformer") != "transformer":
         raise MarianImportError(
-            npz, f"is a {cfg.get('type')!r} model; only transformers are supported"
+            npz, f"is a {short(cfg.get('type'))} model; only transformers are supported"
         )
     for key, want in (("transformer-postprocess", "dan"), ("transformer-preprocess", "")):
-        if str(cfg.get(key, want) or "") != want:
-            raise MarianImportError(npz, f"{key} is {cfg.get(key)!r}; only {want!r} is supported")
+        if text(key, want) != want:
+            raise MarianImportError(
+                npz, f"{key} is {short(cfg.get(key))}; only {want!r} is supported"
+            )
     if cfg.get("tied-embeddings-all") is False or EMBEDDING not in shapes:
         raise MarianImportError(npz, "has no shared embedding matrix (Wemb); not supported")
-    heads, dim = cfg.get("transformer-heads"), cfg.get("dim-emb")
     wemb = shapes[EMBEDDING]
-    if len(wemb) != 2:
+    if len(wemb) != 2 or not all(wemb):
         raise MarianImportError(npz, f"Wemb has shape {wemb}, expected a matrix")
-    enc = 1 + max(
-        (int(k.split("_")[1][1:]) for k in shapes if k.startswith("encoder_l")), default=0
-    )
-    dec = 1 + max(
-        (int(k.split("_")[1][1:]) for k in shapes if k.startswith("decoder_l")), default=0
-    )
+    depth = {"encoder": 0, "decoder": 0}
+    for k in shapes:
+        m = _LAYER_NAME.fullmatch(k)
+        if m:
+            depth[m.group(1)] = max(depth[m.group(1)], int(m.group(2)))
+        elif k.startswith(("encoder_", "decoder_")) and k != OUTPUT_BIAS:
+            raise MarianImportError(npz, f"has an array named {short(k)}, not a Marian layer name")
     return marian_config(
         vocab_size=int(wemb[0]) + 1,  # + <pad>
-        d_model=int(dim or wemb[1]),
-        enc_layers=int(cfg.get("enc-depth", enc - 1)),
-        dec_layers=int(cfg.get("dec-depth", dec - 1)),
-        n_heads=int(heads or 0),
-        ff_dim=int(cfg.get("transformer-dim-ffn", 0)),
+        d_model=number("dim-emb", int(wemb[1]), MAX_WIDTH),
+        enc_layers=number("enc-depth", depth["encoder"] or None, MAX_LAYERS),
+        dec_layers=number("dec-depth", depth["decoder"] or None, MAX_LAYERS),
+        n_heads=number("transformer-heads", None, MAX_HEADS),
+        ff_dim=number("transformer-dim-ffn", None, MAX_WIDTH),
         max_positions=512,
-        activation=str(cfg.get("transformer-ffn-activation", "swish")),
+        activation=text("transformer-ffn-activation", "swish"),
         scale_embeddings=True,
         tokenizer=tokenizer,
         where=npz,
@@ -232,12 +362,9 @@ def _to_hf(arrays: dict, tensor=_real) -> dict[str, torch.Tensor]:
         elif name == OUTPUT_BIAS:
             b = t.reshape(-1)
             out["final_logits_bias"] = torch.cat([b, b.new_zeros(1)])
-        elif name.startswith(("encoder_l", "decoder_l")):
-            side, layer, rest = name.split("_", 2)
-            if rest not in _LAYER or not layer[1:].isdigit():
-                out[name] = t  # reported as unexpected
-                continue
-            hf = f"{side}.layers.{int(layer[1:]) - 1}.{_LAYER[rest]}"
+        elif (m := _LAYER_NAME.fullmatch(name)) and m.group(3) in _LAYER and int(m.group(2)):
+            side, layer, rest = m.groups()
+            hf = f"{side}.layers.{int(layer) - 1}.{_LAYER[rest]}"
             out[hf] = t.reshape(-1) if t.dim() == 1 or 1 in t.shape else t.T.contiguous()
         else:
             out[name] = t
@@ -268,6 +395,7 @@ def read_opus_release(src: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], 
         check_shapes(convert_hf(_to_hf(shapes, _meta), where), config, where)
         arrays = _load_npz(npz)
         arrays.pop(CONFIG_ENTRY, None)
+        check_finite(arrays, where)
     state = convert_hf(_to_hf(arrays), where)
     check_shapes(state, config, where)
     return config, {k: v.contiguous() for k, v in state.items()}, tokenizer

@@ -12,11 +12,11 @@ alignment panel and the trainer use it unchanged.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
 import sentencepiece as spm
 
+from .limits import parse_json
 from .tokenizer import (
     SPM_FILE,
     Pieces,
@@ -40,8 +40,8 @@ def parse_vocab(raw: bytes) -> dict[str, int]:
     """``vocab.json`` -> {piece: id}, checked: ids 0..N-1, each once, and the specials
     ``</s>``, ``<unk>`` and ``<pad>`` present."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        data = parse_json(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:  # bad JSON, too deep, 5,000-digit ids
         raise VocabularyError(f"is not a JSON vocabulary ({e})") from None
     if not isinstance(data, dict) or not data:
         raise VocabularyError("must hold a JSON object of piece -> id")
