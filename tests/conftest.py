@@ -99,7 +99,7 @@ def tiny_config(tokenizer, variant: str = "transformer", **overrides):
     from translator_app.core import ModelConfig
 
     return ModelConfig(
-        vocab_size=tokenizer.vocab_size, **{**TINY, **VARIANTS[variant], **overrides}
+        **{"vocab_size": tokenizer.vocab_size, **TINY, **VARIANTS[variant], **overrides}
     )
 
 

@@ -28,6 +28,7 @@ from trainer.checkpoints import (
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
 from trainer.evaluate import evaluate_translator, score_translations, signatures, write_report
+from trainer.term_data import annotate_pairs, load_dictionary
 from trainer.train import train
 from translator_app.core import (
     ModelConfig,
@@ -49,6 +50,7 @@ from translator_app.core.corpus import (
 )
 from translator_app.core.hardware import describe
 from translator_app.core.progress_lines import Done, encode
+from translator_app.core.terms import has_term_markers, with_term_markers
 from translator_app.core.translation_file import save_translations
 
 
@@ -106,6 +108,18 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     if repeated:
         log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
     train_pairs = train_pairs + copies
+    if d.terms and d.terms_share > 0:
+        dictionary = load_dictionary(d.terms)
+        log(f"  dictionary {len(dictionary):>6}  German nouns with English ({d.terms})")
+        annotated, counts = annotate_pairs(
+            train_pairs[: len(train_pairs) - len(copies)],
+            dictionary,
+            d.terms_share,
+            d.terms_swap,
+            seed,
+        )
+        train_pairs += annotated
+        augmented.update(counts)
     for kind, n in sorted(augmented.items()):
         log(f"  augmented {n:>7}  copies with other {kind} ([data] augment_{kind})")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
@@ -165,6 +179,10 @@ def cmd_train(args) -> int:
             f"training a {cfg.data.vocab_size}-piece SentencePiece model on {len(sentences)} sentences"
         )
         tokenizer = Tokenizer(train_sentencepiece(sentences, cfg.data.vocab_size))
+    if cfg.data.terms and not has_term_markers(tokenizer):
+        # The markers of term annotations become pieces of their own (ids after the others).
+        tokenizer = Tokenizer(with_term_markers(tokenizer.model_proto))
+        print(f"tokenizer: term markers added ({tokenizer.vocab_size} pieces)")
     cfg = dataclasses.replace(
         cfg, model=dataclasses.replace(cfg.model, vocab_size=tokenizer.vocab_size)
     )

@@ -41,6 +41,13 @@ class DataConfig:
     # the pairs whose numbers pair up that get a copy with other numbers (0: off).
     augment_entities: float = 0.0
     augment_numbers: float = 0.0
+    # Inline term annotations (trainer/term_data.py): a dictionary TSV (German, English),
+    # the share of training pairs that get an annotated copy, and the share of those
+    # annotations that ask for another English word. A dictionary adds the marker pieces
+    # to the tokenizer (and rows to a warm-started model's embedding).
+    terms: str = ""
+    terms_share: float = 0.0
+    terms_swap: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,7 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
             f"[data] repeat has {len(d.repeat)} counts for {len(d.train)} train files;"
             " give one count per file"
         )
-    for key in ("augment_entities", "augment_numbers"):
+    for key in ("augment_entities", "augment_numbers", "terms_share", "terms_swap"):
         if not 0.0 <= getattr(d, key) <= 1.0:
             raise ConfigError(f"[data] {key} must be between 0 and 1")
     if any(r < 1 for r in d.repeat):
@@ -142,6 +149,7 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
         train=tuple(resolve(p) for p in d.train),
         valid=resolve(d.valid),
         spm=resolve(d.spm),
+        terms=resolve(d.terms),
         exclude_test=tuple(resolve(p) for p in d.exclude_test),
     )
     t = _table(TrainConfig, data.get("train", {}), "train")

@@ -109,6 +109,8 @@ def load_weights(model: torch.nn.Module, weights: dict, grow: bool = False) -> N
     from there (progressive stacking; pre-norm models only).
     """
     own = model.state_dict()
+    if grow:
+        weights = grow_vocabulary(weights, own)
     missing = sorted(set(own) - set(weights))
     new_layers = [k for k in missing if grow and LAYER_KEY.match(k)]
     if new_layers and getattr(getattr(model, "config", None), "norm", "pre") != "pre":
@@ -137,6 +139,31 @@ def load_weights(model: torch.nn.Module, weights: dict, grow: bool = False) -> N
         for name, param in model.named_parameters():
             if name in new_layers and LAYER_KEY.sub("", name).startswith(RESIDUAL_OUTPUTS):
                 param.zero_()
+
+
+# Parameters with one row per vocabulary entry.
+VOCAB_ROWS = ("embedding.weight", "output.weight", "output.bias")
+
+
+def grow_vocabulary(weights: dict, own: dict) -> dict:
+    """``weights`` with rows added where the model's vocabulary is larger (pieces appended
+    to the tokenizer, such as the term markers): a new embedding row is the mean of the
+    old ones, a new output bias the smallest old one, so the new pieces start neutral
+    and are never predicted before training has seen them."""
+    out = dict(weights)
+    for key in VOCAB_ROWS:
+        old, new = weights.get(key), own.get(key)
+        if old is None or new is None or old.shape[0] >= new.shape[0]:
+            continue
+        if old.shape[1:] != new.shape[1:]:
+            continue  # reported as a mismatch by the caller
+        extra = new.shape[0] - old.shape[0]
+        if old.dim() == 1:
+            rows = old.min().expand(extra)
+        else:
+            rows = old.mean(0, keepdim=True).expand(extra, *old.shape[1:])
+        out[key] = torch.cat([old, rows.to(old.dtype)], 0)
+    return out
 
 
 def drop_words(tgt_in: torch.Tensor, p: float, pad: int, unk: int) -> torch.Tensor:
