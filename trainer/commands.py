@@ -121,7 +121,12 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
         train_pairs += annotated
         augmented.update(counts)
     for kind, n in sorted(augmented.items()):
-        log(f"  augmented {n:>7}  copies with other {kind} ([data] augment_{kind})")
+        what = (
+            "copies with term annotations ([data] terms_share)"
+            if kind == "terms"
+            else f"copies with other {kind} ([data] augment_{kind})"
+        )
+        log(f"  augmented {n:>7}  {what}")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
     valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
     if too_long:

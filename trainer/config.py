@@ -42,7 +42,8 @@ class DataConfig:
     augment_entities: float = 0.0
     augment_numbers: float = 0.0
     # Inline term annotations (trainer/term_data.py): a dictionary TSV (German, English),
-    # the share of training pairs that get an annotated copy, and the share of those
+    # the share of training pairs (their [data] repeat copies included, so a repeated
+    # file's pairs are annotated in several ways) that get an annotated copy, the share of those
     # annotations that ask for another English word. A dictionary adds the marker pieces
     # to the tokenizer (and rows to a warm-started model's embedding).
     terms: str = ""

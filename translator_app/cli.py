@@ -71,6 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument(
         "--json", action="store_true", help="one JSON object per line with pieces and attention"
     )
+    tr.add_argument(
+        "--glossary",
+        type=Path,
+        default=None,
+        metavar="FILE.tsv",
+        help="German<TAB>English terms the translation must use (a model trained with "
+        "term annotations)",
+    )
     return parser
 
 
@@ -107,11 +115,14 @@ def _sentence_json(t, nbest: int) -> dict:
         "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest[:nbest]],
         # Numbers, times and dates of the source that the translation does not keep.
         "missing_numbers": [f.text for f in t.missing_numbers],
+        "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
     }
 
 
 def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
-    doc = translator.translate_document("\n".join(lines), beam=args.beam, nbest=args.nbest)
+    doc = translator.translate_document(
+        "\n".join(lines), beam=args.beam, nbest=args.nbest, glossary=args.glossary_terms
+    )
     outputs = doc.output.split("\n")
     if not args.json:
         out.write("\n".join(outputs) + "\n")
@@ -159,6 +170,20 @@ def _load(args):
         raise CliError(str(e)) from None
     for note in bundle.warnings:
         print(f"warning: {note}", file=sys.stderr)
+    args.glossary_terms = None
+    if args.glossary is not None:
+        from translator_app.core.corpus import DataError
+        from translator_app.core.glossary import read_glossary
+
+        try:
+            args.glossary_terms = read_glossary(args.glossary)
+        except DataError as e:
+            raise CliError(str(e)) from None
+        if args.glossary_terms and not translator.follows_glossary:
+            raise CliError(
+                f"{path}: this model was not trained to follow a glossary; "
+                "translate without --glossary or use a model trained with term annotations"
+            )
     return translator
 
 

@@ -9,6 +9,7 @@ ones, and shows the text with gaps while some are still on their way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -49,6 +50,23 @@ class DocumentTranslation:
             if t is not None
             for f in t.missing_numbers
         ]
+
+    def glossary_marks(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """(spans in ``source`` of glossary terms the English does not use, spans in
+        ``output`` of the English of those it does)."""
+        missed, used = [], []
+        for seg, t, (o_start, o_end) in zip(
+            self.segments, self.translations, self.output_spans, strict=True
+        ):
+            if t is None:
+                continue
+            english = self.output[o_start:o_end]
+            for u in t.terms:
+                if not u.kept:
+                    missed.append((seg.start + u.start, seg.start + u.end))
+                elif m := re.search(rf"(?<![\w-]){re.escape(u.target)}", english, re.I):
+                    used.append((o_start + m.start(), o_start + m.end()))
+        return missed, used
 
     def sentence_at_output(self, pos: int) -> int | None:
         for i, (start, end) in enumerate(self.output_spans):

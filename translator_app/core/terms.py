@@ -13,7 +13,6 @@ copies the English into its output. The markers are SentencePiece pieces of thei
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 TERM_START, TERM_MEANS, TERM_END = "<term>", "<means>", "</term>"
@@ -47,11 +46,12 @@ def annotation(source_term: str, target_term: str) -> str:
     return f"{TERM_START} {source_term} {TERM_MEANS} {target_term} {TERM_END}"
 
 
-def strip_markers(text: str) -> str:
-    """``text`` without marker strings (a user's text must not carry instructions)."""
+def mask_markers(text: str) -> str:
+    """Marker strings typed by a user become look-alikes (‹term›, of the same length, so
+    character spans hold): a user's text must not carry instructions to the model."""
     for marker in MARKERS:
-        text = text.replace(marker, " ")
-    return re.sub(r" {2,}", " ", text)
+        text = text.replace(marker, marker.replace("<", "\u2039").replace(">", "\u203a"))
+    return text
 
 
 def annotate_spans(text: str, spans: Sequence[tuple[int, int, str]]) -> str:

@@ -21,11 +21,13 @@ import torch
 from .batching import length_batches, pad_rows
 from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
+from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .number_check import Fact, missing_facts
 from .search import Hypothesis, SearchOptions, beam_search, greedy_search
-from .tokenizer import EOS_PIECE, Span, Tokenizer
+from .terms import has_term_markers, mask_markers
+from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
@@ -71,7 +73,8 @@ class Translation:
     """A source sentence and its n-best translations (best first).
 
     source_pieces ends with "</s>"; source_spans are character offsets into ``source``
-    (the EOS gets an empty span at the end). ``missing_numbers``: the numbers, times and
+    (the EOS gets an empty span at the end; with a glossary the pieces are those of the
+    annotated source, and the annotation's pieces point at their term). ``missing_numbers``: the numbers, times and
     dates of the source that the first candidate does not keep (core/number_check.py);
     the first candidate is the best-scored one among those that keep the most.
     """
@@ -82,6 +85,7 @@ class Translation:
     source_spans: tuple[Span, ...]
     nbest: tuple[Candidate, ...]
     missing_numbers: tuple[Fact, ...] = ()
+    terms: tuple[TermUse, ...] = ()  # glossary terms of the source, and whether kept
 
     @property
     def best(self) -> Candidate | None:
@@ -143,6 +147,8 @@ class Translator:
             self.model = quantize_dynamic_int8(model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
+        # Trained on inline term annotations (core/terms.py): it can follow a glossary.
+        self.follows_glossary = has_term_markers(tokenizer)
 
     @classmethod
     def from_bundle(cls, bundle: Bundle, precision: str = "fp32") -> Translator:
@@ -184,19 +190,26 @@ class Translator:
         prefixes: Sequence[Sequence[int]] | None = None,
         should_stop: Callable[[], bool] | None = None,
         batch_tokens: int = 3000,
+        glossary: Glossary | None = None,
         **choices,
     ) -> list[Translation]:
         """Translate each text as one sentence (use :meth:`translate_document` for
         paragraphs) with ``options``, or the defaults changed by ``choices`` (beam=4,
         nbest=2, ...: see :meth:`search_options`). ``prefixes`` forces the first target
         ids of each sentence; ``should_stop`` is polled every step and raises
-        ``SearchCancelled``."""
+        ``SearchCancelled``. ``glossary``: German terms and the English each must become
+        (only for a model that :attr:`follows_glossary`)."""
+        if glossary and not self.follows_glossary:
+            raise ValueError(
+                "this model was not trained to follow a glossary; use a model trained with "
+                "term annotations ([data] terms), or translate without the glossary"
+            )
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
         eos = self.tokenizer.eos_id
 
-        encoded, jobs = [], []
+        encoded, jobs, term_uses = [], [], []
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
             if LONE_SURROGATES.search(clean):
@@ -207,7 +220,17 @@ class Translator:
                     stacklevel=2,
                 )
                 clean = LONE_SURROGATES.sub("\ufffd", clean)
-            enc = self.tokenizer.encode(clean) if clean.strip() else None
+            if self.follows_glossary:  # the user's text must not carry annotations
+                clean = mask_markers(clean)
+            uses = glossary.find(clean) if glossary else []
+            term_uses.append(uses)
+            if uses:
+                annotated, inserted = annotate(clean, uses)
+                a = self.tokenizer.encode(annotated)
+                spans = map_spans(a.spans, inserted, len(clean))
+                enc = Pieces(clean, a.ids, a.pieces, spans)
+            else:
+                enc = self.tokenizer.encode(clean) if clean.strip() else None
             encoded.append(enc)
             if enc is None or not enc.ids:
                 continue
@@ -244,7 +267,7 @@ class Translator:
                 cands = tuple(self._candidate(h) for h in chunks[0])
             else:
                 cands = (self._merge_chunks([c[0] for c in chunks], len(enc.ids) + 1),)
-            cands, missing = prefer_faithful(text, cands)
+            cands, missing = prefer_faithful(text, cands, term_uses[i])
             out.append(
                 Translation(
                     source=text,
@@ -253,6 +276,7 @@ class Translator:
                     source_spans=enc.spans + ((len(text), len(text)),),
                     nbest=cands,
                     missing_numbers=missing,
+                    terms=check_uses(term_uses[i], cands[0].text) if cands else (),
                 )
             )
         return out
@@ -327,22 +351,28 @@ class Translator:
 
 
 def prefer_faithful(
-    source: str, cands: tuple[Candidate, ...]
+    source: str, cands: tuple[Candidate, ...], terms: Sequence[TermUse] = ()
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
     """Put first the best-scored candidate among those that keep the most numbers of
-    ``source``; return the candidates and what the first one still misses. A price or a
-    time silently changed is worse than a slightly less fluent sentence."""
+    ``source`` and glossary ``terms``; return the candidates and the numbers the first
+    one still misses. A price or a time silently changed is worse than a slightly less
+    fluent sentence."""
     if not cands:
         return cands, ()
-    missing = tuple(missing_facts(source, cands[0].text))
-    if not missing or len(cands) == 1:
+
+    def lost(c: Candidate) -> tuple[tuple[Fact, ...], int]:
+        facts = tuple(missing_facts(source, c.text))
+        return facts, len(facts) + sum(not u.kept for u in check_uses(terms, c.text))
+
+    missing, n_lost = lost(cands[0])
+    if not n_lost or len(cands) == 1:
         return cands, missing
-    best, best_missing = 0, missing
+    best, best_missing, best_lost = 0, missing, n_lost
     for i, c in enumerate(cands[1:], start=1):
-        m = tuple(missing_facts(source, c.text))
-        if len(m) < len(best_missing):
-            best, best_missing = i, m
-            if not m:
+        m, n = lost(c)
+        if n < best_lost:
+            best, best_missing, best_lost = i, m, n
+            if not n:
                 break
     order = (cands[best],) + cands[:best] + cands[best + 1 :]
     return order, best_missing

@@ -199,6 +199,12 @@ class LinkHighlighter(QObject):
         # Always shown: a number the English does not keep is a fact the user must check.
         for start, end, _ in d.missing_numbers():
             src_sel.append(_selection(self.source, d.source, start, end, wavy=NUMBER_MARK))
+        # Glossary terms: the English used is marked green, a term not used red.
+        missed, used = d.glossary_marks()
+        for start, end in missed:
+            src_sel.append(_selection(self.source, d.source, start, end, wavy=NUMBER_MARK))
+        for start, end in used:
+            out_sel.append(_selection(self.output, d.output, start, end, wavy=TERM_MARK))
         self.source.setExtraSelections(src_sel)
         self.output.setExtraSelections(out_sel)
 
@@ -233,6 +239,7 @@ class LinkHighlighter(QObject):
 # The wavy underline of a number that the translation does not keep (red, not the
 # coverage hint's orange: this one is a fact to check, not a hint).
 NUMBER_MARK = "#d02020"
+TERM_MARK = "#20a040"  # the English of a glossary term, as the glossary asked
 
 
 def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):

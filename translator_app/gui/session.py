@@ -20,6 +20,7 @@ from translator_app.core.document import (
     join_document,
     split_document,
 )
+from translator_app.core.glossary import Glossary
 from translator_app.gui.worker import (
     GROUP_SIZES,
     Failure,
@@ -37,7 +38,7 @@ from translator_app.gui.worker import (
 # 20,000 characters takes about 40 ms here, too long for a keystroke on the GUI thread.
 SPLIT_ON_WORKER = 5_000
 
-CacheKey = tuple[str, int, int, str]  # model id, beam, n-best, sentence
+CacheKey = tuple[str, int, int, tuple, str]  # model id, beam, n-best, glossary, sentence
 
 
 class TranslationCache:
@@ -90,6 +91,9 @@ class TranslationSession(QObject):
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
         self.cache = TranslationCache()
+        # The user's glossary (Model → Glossary…): part of every cache key, so a change
+        # retranslates; applied only with a model that follows one.
+        self.glossary: Glossary | None = None
         self.model_info: ModelInfo | None = None
         self.loading_path: str | None = None
         self.beam = self.nbest = 1
@@ -160,7 +164,9 @@ class TranslationSession(QObject):
         self._wanted_id = self._new_id()
         self._set_busy(True)
         self.worker.translate(
-            TranslateRequest(self._wanted_id, tuple(missing), self.beam, self.nbest)
+            TranslateRequest(
+                self._wanted_id, tuple(missing), self.beam, self.nbest, glossary=self._glossary()
+            )
         )
         if len(missing) > GROUP_SIZES[0]:
             # A long text (an opened file, a paste): the old English goes at once, what is
@@ -177,7 +183,9 @@ class TranslationSession(QObject):
             return
         self._wanted_id = self._new_id()
         self._set_busy(True)
-        request = TranslateRequest(self._wanted_id, (sentence,), self.beam, self.nbest, prefix)
+        request = TranslateRequest(
+            self._wanted_id, (sentence,), self.beam, self.nbest, prefix, self._glossary()
+        )
         self.worker.translate(request)
 
     def _on_progressed(self, result: TranslateResult) -> None:
@@ -227,8 +235,14 @@ class TranslationSession(QObject):
         self._last_id += 1
         return self._last_id
 
+    def _glossary(self) -> Glossary | None:
+        """The glossary to apply: the user's, when the model in use follows one."""
+        info = self.model_info
+        return self.glossary if self.glossary and info and info.follows_glossary else None
+
     def _key(self, sentence: str) -> CacheKey:
-        return (self._model_id(), self.beam, self.nbest, sentence)
+        g = self._glossary()
+        return (self._model_id(), self.beam, self.nbest, g.key() if g else (), sentence)
 
     def _cached(self, sentence: str) -> Translation | None:
         return self.cache.get(self._key(sentence))

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.corrections import CorrectionsStore
 from translator_app.core.document import DocumentTranslation
+from translator_app.core.glossary import Glossary
 from translator_app.core.paths import (
     remove_orphans,
     user_cache_dir,
@@ -57,6 +58,7 @@ from translator_app.gui.dialogs import (
     ShortcutsDialog,
     documents_dir,
 )
+from translator_app.gui.glossary_dialog import GlossaryDialog, load_user_glossary
 from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.importer import FILE_FILTER, ModelImporter
@@ -104,6 +106,10 @@ class MainWindow(QMainWindow):
         self._build_editors()
         self._build_alignment()
         self._build_status()
+        glossary, problem = load_user_glossary()  # Model → Glossary…
+        self.session.glossary = glossary or None
+        if problem:
+            self.show_error(problem)
         self.highlighter = LinkHighlighter(
             self.source_edit, self.output_edit, self.alignment, parent=self
         )
@@ -288,6 +294,7 @@ class MainWindow(QMainWindow):
         self._action(m, "&Import OPUS-MT model…", self.import_model_dialog)
         self._action(m, "Model card…", self.model_card_dialog, "Ctrl+I")
         self._action(m, "&Teach the model…", self.teach_dialog, "Ctrl+T")
+        self._action(m, "&Glossary…", self.glossary_dialog, "Ctrl+G")
         m.addSeparator()
         device_menu = m.addMenu("&Device")
         self.device_group = QActionGroup(self)
@@ -400,6 +407,11 @@ class MainWindow(QMainWindow):
             self.settings.device = "auto"
         self.rebuild_model_menu()
         self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
+        if self.session.glossary and not info.follows_glossary:
+            self.show_notice(
+                f"{info.name} was not trained to follow a glossary: your glossary is kept "
+                "and applies with a model that was"
+            )
         self.translate_now()
 
     def _on_load_failed(self, failure: Failure) -> None:
@@ -731,6 +743,16 @@ class MainWindow(QMainWindow):
 
     def corrections_dialog(self) -> None:
         CorrectionsDialog(self.corrections, self).exec()
+
+    def glossary_dialog(self) -> GlossaryDialog:
+        """Model → Glossary…: edit the terms; a saved change retranslates."""
+        follows = bool(self.model_info and self.model_info.follows_glossary)
+        dialog = GlossaryDialog(self.session.glossary or Glossary(), follows, self)
+        if dialog.exec():
+            self.session.glossary = dialog.glossary
+            self.show_message(f"Glossary saved: {len(dialog.glossary.terms)} terms")
+            self.translate_now()
+        return dialog
 
     # ------------------------------------------------------------------ teach
     def teach_dialog(self) -> TeachDialog | None:

@@ -33,6 +33,7 @@ from translator_app.core import (
     load_bundle,
 )
 from translator_app.core.document import split_document
+from translator_app.core.glossary import Glossary
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class TranslateRequest:
     beam: int = 1
     nbest: int = 1
     prefix: tuple[int, ...] = ()  # forced target ids (only with a single sentence)
+    glossary: Glossary | None = None  # for a model that follows one (immutable)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class ModelInfo:
     card: str
     warnings: tuple[str, ...]
     seconds: float
+    follows_glossary: bool = False  # trained on term annotations (core/terms.py)
 
 
 class FailureKind(enum.Enum):
@@ -261,6 +264,7 @@ class TranslationWorker(QObject):
                 card=bundle.card,
                 warnings=notes,
                 seconds=time.perf_counter() - start,
+                follows_glossary=translator.follows_glossary,
             )
         )
 
@@ -283,6 +287,7 @@ class TranslationWorker(QObject):
                     nbest=job.nbest,
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
+                    glossary=job.glossary if translator.follows_glossary else None,
                     all_layers=translator.config.arch == "transformer",
                 )
                 if len(results) < total and not stale():

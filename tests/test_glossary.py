@@ -1,0 +1,152 @@
+"""The user's glossary (issue 30): the TSV file, finding inflected terms, annotating a
+source while keeping its spans, the translator, the command line and the window."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import tiny_model
+from translator_app import cli
+from translator_app.core import Tokenizer, Translator, load_bundle, save_bundle
+from translator_app.core.corpus import DataError
+from translator_app.core.glossary import (
+    Glossary,
+    Term,
+    annotate,
+    check_uses,
+    glossary_text,
+    map_spans,
+    parse_glossary,
+    read_glossary,
+    write_glossary,
+)
+from translator_app.core.terms import MARKERS, with_term_markers
+
+TSV = "# kitchen\nZauberpfanne\tMagicPan\neine Prise Salz\ta pinch of salt\n\nTopf\tpot\n"
+
+
+def test_the_file_round_trips_and_bad_lines_are_named(tmp_path):
+    g = parse_glossary(TSV, "g.tsv")
+    assert {(t.source, t.target) for t in g.terms} == {
+        ("Zauberpfanne", "MagicPan"),
+        ("eine Prise Salz", "a pinch of salt"),
+        ("Topf", "pot"),
+    }
+    write_glossary(tmp_path / "out.tsv", g)
+    assert read_glossary(tmp_path / "out.tsv") == g
+    assert glossary_text(g).splitlines()[0] == "eine Prise Salz\ta pinch of salt"
+    for text, line, says in (
+        ("Topf\n", 1, "needs a German term"),
+        ("Topf\tpot\ntopf\tpan\n", 2, "already on line 1"),
+        ("Topf\t<term>\n", 1, "marker"),
+    ):
+        with pytest.raises(DataError, match=f"g.tsv:{line}: .*{says}"):
+            parse_glossary(text, "g.tsv")
+    (tmp_path / "bad.tsv").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(DataError, match="bad.tsv: is not UTF-8"):
+        read_glossary(tmp_path / "bad.tsv")
+
+
+def test_terms_are_found_inflected_longest_first_without_overlap():
+    g = Glossary((Term("Zauberpfanne", "MagicPan"), Term("Zauberpfanne Deluxe", "MagicPan Deluxe")))
+    text = "Die Zauberpfannen und die zauberpfanne Deluxe, nicht die Zauberpfannenhalter."
+    uses = g.find(text)
+    assert [(u.source, u.target) for u in uses] == [
+        ("Zauberpfannen", "MagicPan"),
+        ("zauberpfanne Deluxe", "MagicPan Deluxe"),
+    ]
+    assert all(text[u.start : u.end] == u.source for u in uses)
+    assert [u.kept for u in check_uses(uses, "The MagicPans and the pan.")] == [True, False]
+
+
+def test_annotated_spans_map_back_to_the_source():
+    text = "Geben Sie eine Prise Salz in den Topf."
+    uses = parse_glossary(TSV).find(text)
+    annotated, inserted = annotate(text, uses)
+    assert annotated == (
+        "Geben Sie <term> eine Prise Salz <means> a pinch of salt </term> in den "
+        "<term> Topf <means> pot </term>."
+    )
+    # A span inside an inserted region points at its term; others shift back.
+    start = annotated.index("a pinch")
+    assert map_spans(((start, start + 7),), inserted, len(text)) == ((10, 25),)
+    den, d = annotated.index("den"), text.index("den")
+    assert map_spans(((den, den + 3),), inserted, len(text)) == ((d, d + 3),)
+
+
+@pytest.fixture
+def term_bundle(tmp_path, spm_bytes):
+    """A tiny random model whose tokenizer has the term markers."""
+    proto = with_term_markers(spm_bytes)
+    tok = Tokenizer(proto)
+    model = tiny_model(tok)
+    return save_bundle(tmp_path / "terms", model, proto, name="terms", card="# t\n", metrics={})
+
+
+def test_the_translator_annotates_and_reports_the_terms(term_bundle, make_bundle):
+    translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
+    assert translator.follows_glossary
+    g = parse_glossary(TSV)
+    text = "Das Haus hat einen Topf."
+    (t,) = translator.translate([text], beam=2, nbest=2, glossary=g)
+    assert t.source == text and len(t.source_spans) == len(t.source_pieces)
+    assert all(0 <= s <= e <= len(text) for s, e in t.source_spans)
+    assert any(p.strip("▁") in MARKERS for p in t.source_pieces)
+    assert [(u.source, u.target) for u in t.terms] == [("Topf", "pot")]
+    assert t.terms[0].kept == ("pot" in t.text.lower())
+    # Typed markers are the user's text, not instructions.
+    (t,) = translator.translate(["Ein <term> Test"], beam=1)
+    assert not any(p.strip("▁") in MARKERS for p in t.source_pieces)
+    # A model trained without annotations refuses a glossary, clearly.
+    plain = Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
+    assert not plain.follows_glossary
+    with pytest.raises(ValueError, match="not trained to follow a glossary"):
+        plain.translate([text], glossary=g)
+    assert plain.translate([text], glossary=Glossary())  # an empty glossary is no glossary
+
+
+def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):
+    path = tmp_path / "g.tsv"
+    path.write_text(TSV, "utf-8")
+    argv = ["translate", "--model", str(term_bundle), "--glossary", str(path), "--json"]
+    assert cli.main([*argv, "Der Topf ist heiß."]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["sentences"][0]["terms"][0]["target"] == "pot"
+    path.write_text("Topf\n", "utf-8")
+    assert cli.main([*argv, "Der Topf."]) != 0
+    err = capsys.readouterr().err
+    assert "g.tsv:1" in err and "Traceback" not in err
+    path.write_text(TSV, "utf-8")
+    plain = ["translate", "--model", str(make_bundle("transformer")), "--glossary", str(path)]
+    assert cli.main([*plain, "Der Topf."]) != 0
+    assert "not trained to follow a glossary" in capsys.readouterr().err
+
+
+def test_the_window_applies_the_glossary(qtbot, open_window, term_bundle, monkeypatch, tmp_path):
+    from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
+
+    monkeypatch.setenv("TRANSLATOR_MODEL", str(term_bundle))
+    w = open_window()
+    assert w.model_info.follows_glossary
+    dialog = GlossaryDialog(Glossary(), True, w)
+    dialog.add_row()
+    dialog.table.item(0, 0).setText("Topf")
+    dialog.table.item(0, 1).setText("pot")
+    dialog.save_and_close()
+    assert read_glossary(glossary_path()) == parse_glossary("Topf\tpot\n")
+    w.session.glossary = dialog.glossary
+    with qtbot.waitSignal(w.translation_shown, timeout=20_000):
+        w.source_edit.setPlainText("Der Topf ist heiß.")
+    doc = w.highlighter.shown
+    (t,) = doc.translations
+    assert [u.target for u in t.terms] == ["pot"]
+    missed, used = doc.glossary_marks()
+    assert len(missed) + len(used) == 1
+    # A bad row is named in the dialog, and nothing is saved.
+    dialog = GlossaryDialog(dialog.glossary, True, w)
+    dialog.add_row()
+    dialog.table.item(1, 0).setText("Pfanne")
+    dialog.save_and_close()
+    assert dialog.error.text().startswith("Row 2:") and dialog.result() == 0

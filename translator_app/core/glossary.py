@@ -1,0 +1,174 @@
+"""The user's glossary: German terms and the English each must become (issue 30).
+
+A glossary is a TSV file of ``German<TAB>English`` lines (``#`` starts a comment). The
+translator finds each German term in a sentence, inflected forms included (Zauberpfanne,
+Zauberpfannen, Zauberpfanne's genitive Zauberpfannes), annotates it with its English
+(core/terms.py) for a model trained on such annotations, and reports which terms the
+English then contains.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .corpus import DataError
+from .paths import write_atomic
+from .terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
+
+# German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
+_ENDINGS = "(?:e|n|en|s|es|er|ern|ns)?"
+MAX_TERMS = 10_000
+MAX_TERM_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Term:
+    source: str  # German
+    target: str  # English
+
+
+@dataclass(frozen=True)
+class TermUse:
+    """A glossary term found in a source sentence: its span there, the English asked for,
+    and (after translation) whether the English contains it."""
+
+    start: int
+    end: int
+    source: str
+    target: str
+    kept: bool = False
+
+
+def _pattern(term: str) -> re.Pattern:
+    words = [re.escape(w) for w in term.split()]
+    body = r"\s+".join(w + _ENDINGS for w in words)
+    return re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Glossary:
+    terms: tuple[Term, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Longest German first, so "Zauberpfanne Deluxe" wins over "Zauberpfanne".
+        ordered = tuple(sorted(self.terms, key=lambda t: -len(t.source)))
+        object.__setattr__(self, "terms", ordered)
+        object.__setattr__(self, "_patterns", tuple(_pattern(t.source) for t in ordered))
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    def find(self, text: str) -> list[TermUse]:
+        """The terms in ``text``, left to right, without overlaps."""
+        taken: list[tuple[int, int]] = []
+        found = []
+        for term, pattern in zip(self.terms, self._patterns, strict=True):
+            for m in pattern.finditer(text):
+                if any(m.start() < e and s < m.end() for s, e in taken):
+                    continue
+                taken.append(m.span())
+                found.append(TermUse(m.start(), m.end(), m.group(), term.target))
+        return sorted(found, key=lambda u: u.start)
+
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """A hashable value that changes whenever the glossary does (for caches)."""
+        return tuple((t.source, t.target) for t in self.terms)
+
+
+def annotate(text: str, uses: list[TermUse]) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """``text`` with each use annotated (core/terms.py), and the regions the annotation
+    inserted, as (annotated start, annotated end, term start, term end in ``text``)."""
+    out, inserted, pos, length = [], [], 0, 0
+    for u in uses:
+        head = f"{TERM_START} "
+        tail = f" {TERM_MEANS} {u.target} {TERM_END}"
+        before = text[pos : u.start]
+        length += len(before)
+        inserted.append((length, length + len(head), u.start, u.end))
+        length += len(head) + (u.end - u.start)
+        inserted.append((length, length + len(tail), u.start, u.end))
+        length += len(tail)
+        out += [before, head, text[u.start : u.end], tail]
+        pos = u.end
+    out.append(text[pos:])
+    return "".join(out), inserted
+
+
+def map_spans(spans, inserted, source_len: int):
+    """Piece spans in the annotated text -> spans in the source: a piece inside an
+    inserted region (a marker, the English asked for) gets its term's span."""
+    if not inserted:
+        return spans
+
+    def to_source(pos: int, is_end: bool) -> int:
+        shift = 0
+        for a, b, s, e in inserted:
+            if pos < a:
+                break
+            if pos < b or (is_end and pos == b):
+                return e if is_end else s
+            shift += b - a
+        return min(max(pos - shift, 0), source_len)
+
+    return tuple((to_source(b, False), to_source(e, True)) for b, e in spans)
+
+
+def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
+    """``uses`` with ``kept`` set where the English contains the term's English."""
+    out = []
+    for u in uses:
+        kept = re.search(rf"(?<![\w-]){re.escape(u.target)}", english, re.IGNORECASE)
+        out.append(TermUse(u.start, u.end, u.source, u.target, kept is not None))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------ files
+def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
+    """A glossary from TSV text; a bad line is a :class:`DataError` naming it."""
+    terms, seen = [], {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise DataError(where, number, "needs a German term, a tab and its English")
+        de, en = parts[0].strip(), parts[1].strip()
+        if max(len(de), len(en)) > MAX_TERM_CHARS:
+            raise DataError(where, number, f"a term is longer than {MAX_TERM_CHARS} characters")
+        if any(m in de or m in en for m in MARKERS):
+            raise DataError(where, number, "a term holds a marker the model reserves")
+        if de.casefold() in seen:
+            raise DataError(
+                where, number, f"{de!r} is already on line {seen[de.casefold()]}; keep one"
+            )
+        seen[de.casefold()] = number
+        terms.append(Term(de, en))
+        if len(terms) > MAX_TERMS:
+            raise DataError(where, number, f"more than {MAX_TERMS} terms")
+    return Glossary(tuple(terms))
+
+
+def read_glossary(path: str | Path) -> Glossary:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise DataError(path, None, f"cannot be read ({e.strerror or e})") from None
+    if len(raw) > MAX_TERMS * 2 * (MAX_TERM_CHARS + 2) * 4:
+        raise DataError(path, None, "is too large for a glossary")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise DataError(path, None, f"is not UTF-8 text (byte {e.start})") from None
+    return parse_glossary(text, path)
+
+
+def glossary_text(glossary: Glossary) -> str:
+    rows = sorted(glossary.terms, key=lambda t: t.source.casefold())
+    return "".join(f"{t.source}\t{t.target}\n" for t in rows)
+
+
+def write_glossary(path: str | Path, glossary: Glossary) -> None:
+    write_atomic(Path(path), glossary_text(glossary))

@@ -1,0 +1,184 @@
+"""Model → Glossary…: the user's German terms and the English each must become.
+
+A table to add, edit and remove terms, with TSV import and export. The glossary is kept
+in the user's data folder (glossary.tsv) and applies to every translation of a model
+trained with term annotations; for other models the dialog says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from translator_app.core.corpus import DataError
+from translator_app.core.glossary import (
+    Glossary,
+    parse_glossary,
+    read_glossary,
+    write_glossary,
+)
+from translator_app.core.paths import user_data_dir
+
+GLOSSARY_FILE = "glossary.tsv"
+
+
+def glossary_path() -> Path:
+    return user_data_dir() / GLOSSARY_FILE
+
+
+def load_user_glossary() -> tuple[Glossary, str | None]:
+    """The saved glossary, and a message when the file cannot be used (it is kept)."""
+    path = glossary_path()
+    if not path.exists():
+        return Glossary(), None
+    try:
+        return read_glossary(path), None
+    except DataError as e:
+        return Glossary(), f"The glossary was not loaded: {e}"
+
+
+class RowError(ValueError):
+    """A row of the table that is not a term; the message names the row."""
+
+
+class GlossaryDialog(QDialog):
+    """Edit the glossary; ``glossary`` holds the result after Save."""
+
+    def __init__(self, glossary: Glossary, follows: bool, parent=None) -> None:
+        super().__init__(parent)
+        self.glossary = glossary
+        self.setWindowTitle("Glossary")
+        self.setAccessibleName("Glossary")
+        self.resize(640, 420)
+        self.info = QLabel(
+            "Each German term (its inflected forms too) is translated as the English you "
+            "give. Used terms are underlined in the translation."
+            if follows
+            else "The current model was not trained to follow a glossary: the terms are "
+            "kept and used with a model that was."
+        )
+        self.info.setWordWrap(True)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c00000")
+        self.table = QTableWidget(0, 2)
+        self.table.setAccessibleName("Glossary terms")
+        self.table.setHorizontalHeaderLabels(["German", "English"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(0, 280)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        add = QPushButton("&Add term")
+        add.setToolTip("A new row: type the German term, then its English")
+        add.clicked.connect(self.add_row)
+        remove = QPushButton("&Remove selected")
+        remove.clicked.connect(self.remove_selected)
+        load = QPushButton("&Import TSV…")
+        load.setToolTip("Add the terms of a file of German<TAB>English lines")
+        load.clicked.connect(self.import_dialog)
+        export = QPushButton("&Export TSV…")
+        export.clicked.connect(self.export_dialog)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.save_and_close)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        for b in (add, remove, load, export):
+            row.addWidget(b)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.info)
+        layout.addWidget(self.table)
+        layout.addWidget(self.error)
+        layout.addLayout(row)
+        layout.addWidget(buttons)
+        self.fill(glossary)
+
+    def fill(self, glossary: Glossary) -> None:
+        terms = sorted(glossary.terms, key=lambda t: t.source.casefold())
+        self.table.setRowCount(len(terms))
+        for r, term in enumerate(terms):
+            for c, text in enumerate((term.source, term.target)):
+                item = QTableWidgetItem(text)
+                item.setFlags(item.flags() | Qt.ItemIsEditable)
+                self.table.setItem(r, c, item)
+
+    def add_row(self) -> None:
+        r = self.table.rowCount()
+        self.table.insertRow(r)
+        for c in range(2):
+            self.table.setItem(r, c, QTableWidgetItem(""))
+        self.table.setCurrentCell(r, 0)
+        self.table.editItem(self.table.item(r, 0))
+
+    def remove_selected(self) -> None:
+        for r in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(r)
+
+    def current(self) -> Glossary:
+        """The table as a glossary (empty rows skipped); a bad row raises RowError."""
+        lines = []
+        for r in range(self.table.rowCount()):
+            cells = [self.table.item(r, c) for c in range(2)]
+            de, en = (c.text().strip().replace("\t", " ") if c else "" for c in cells)
+            if de or en:
+                lines.append(f"{de}\t{en}")
+        try:
+            return parse_glossary("\n".join(lines) + "\n", "table")
+        except DataError as e:  # a line of the text is a row of the table here
+            raise RowError(f"Row {e.line}: {e.problem}") from None
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import glossary", "", "Glossary (*.tsv *.txt);;All files (*)"
+        )
+        if not path:
+            return
+        try:
+            extra = read_glossary(path)
+            merged = {t.source.casefold(): t for t in self.current().terms}
+            merged |= {t.source.casefold(): t for t in extra.terms}  # the file wins
+        except (DataError, RowError) as e:
+            self.error.setText(str(e))
+            return
+        self.fill(Glossary(tuple(merged.values())))
+        self.error.setText(f"{len(extra.terms)} terms read from {Path(path).name}")
+
+    def export_dialog(self) -> None:
+        try:
+            glossary = self.current()
+        except RowError as e:
+            self.error.setText(str(e))
+            return
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export glossary", "glossary.tsv", "Glossary (*.tsv)"
+        )
+        if path:
+            try:
+                write_glossary(path, glossary)
+            except OSError as e:
+                self.error.setText(f"Could not write {path}: {e.strerror or e}")
+
+    def save_and_close(self) -> None:
+        try:
+            glossary = self.current()
+            write_glossary(glossary_path(), glossary)
+        except RowError as e:
+            self.error.setText(str(e))
+            return
+        except OSError as e:
+            self.error.setText(f"Could not save the glossary: {e.strerror or e}")
+            return
+        self.glossary = glossary
+        self.accept()
