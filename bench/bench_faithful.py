@@ -22,10 +22,10 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
-from translator_app.core import Translator, bundled_model_dir, load_bundle
-from translator_app.core.hardware import describe, facts
-from translator_app.core.paths import write_atomic
-from translator_app.gui.settings import Settings  # Qt-free: the app's default search
+sys.path.insert(0, str(Path(__file__).parent))
+from app_search import add_arguments, app_translator  # noqa: E402
+
+from translator_app.core.paths import write_atomic  # noqa: E402
 
 SET = Path(__file__).with_name("faithful.jsonl")
 
@@ -87,31 +87,14 @@ def score(items: list[dict], outputs: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", type=Path, default=None, help="bundle (default: the bundled)")
-    ap.add_argument("--precision", default="auto", help="as the app: auto = int8 on the CPU")
     ap.add_argument("--set", type=Path, default=SET)
-    ap.add_argument("--show", type=int, default=0, help="print N failures per search")
-    ap.add_argument("--json", type=Path, default=None, help="write the figures here")
+    add_arguments(ap)
     args = ap.parse_args(argv)
 
     items = load_set(args.set)
-    model = args.model or bundled_model_dir()
-    translator = Translator.from_bundle(load_bundle(model, "cpu"), precision=args.precision)
-    app = Settings()
-    searches = {
-        "greedy": translator.search_options(beam=1, nbest=1),
-        "app default": translator.search_options(beam=app.beam, nbest=app.nbest),
-    }
-    report = {
-        "command": "bench/bench_faithful.py "
-        + " ".join(argv if argv is not None else sys.argv[1:]),
-        "model": str(model),
-        "precision": translator.precision,
-        "sentences": len(items),
-        "machine": facts(),
-        "searches": {},
-    }
-    print(f"{len(items)} sentences, {model}, {translator.precision}, {describe()}")
+    translator, searches, header = app_translator(args, "bench_faithful.py", argv)
+    report = {**header, "sentences": len(items), "searches": {}}
+    print(f"{len(items)} sentences")
     sources = [item["de"] for item in items]
     for name, options in searches.items():
         start = time.perf_counter()

@@ -20,14 +20,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from app_search import add_arguments, app_translator  # noqa: E402
 from glossary_set import OUT as SET  # noqa: E402
 from glossary_set import glossary_tsv  # noqa: E402
 
-from translator_app.core import Translator, bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.glossary import check_uses, parse_glossary  # noqa: E402
-from translator_app.core.hardware import describe, facts  # noqa: E402
 from translator_app.core.paths import write_atomic  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402 - Qt-free: the app's search
 
 
 def term_used(item: dict, english: str) -> bool:
@@ -37,36 +35,20 @@ def term_used(item: dict, english: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", type=Path, default=None, help="bundle (default: the bundled)")
-    ap.add_argument("--precision", default="auto", help="as the app: auto = int8 on the CPU")
-    ap.add_argument("--show", type=int, default=0, help="print N misses per run")
-    ap.add_argument("--json", type=Path, default=None, help="write the figures here")
+    add_arguments(ap)
     args = ap.parse_args(argv)
 
     items = [json.loads(line) for line in SET.read_text("utf-8").splitlines() if line]
     glossary = parse_glossary(glossary_tsv(), "bench/glossary_set.py")
-    model = args.model or bundled_model_dir()
-    translator = Translator.from_bundle(load_bundle(model, "cpu"), precision=args.precision)
-    app = Settings()
-    searches = {
-        "greedy": translator.search_options(beam=1, nbest=1),
-        "app default": translator.search_options(beam=app.beam, nbest=app.nbest),
-    }
+    translator, searches, header = app_translator(args, "bench_glossary.py", argv)
     report = {
-        "command": "bench/bench_glossary.py "
-        + " ".join(argv if argv is not None else sys.argv[1:]),
-        "model": str(model),
-        "precision": translator.precision,
+        **header,
         "sentences": len(items),
         "terms": len(glossary.terms),
         "follows_glossary": translator.follows_glossary,
-        "machine": facts(),
         "runs": {},
     }
-    print(
-        f"{len(items)} sentences, {len(glossary.terms)} terms, {model}, {translator.precision}, "
-        f"{describe()}"
-    )
+    print(f"{len(items)} sentences, {len(glossary.terms)} terms")
     sources = [item["de"] for item in items]
     runs = [("without glossary", None)]
     if translator.follows_glossary:

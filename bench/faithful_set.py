@@ -21,6 +21,8 @@ import json
 import random
 from pathlib import Path
 
+from translator_app.core.number_check import CARDINALS, MONTHS_DE, MONTHS_EN
+
 OUT = Path(__file__).with_name("faithful.jsonl")
 
 SURNAMES = [
@@ -130,20 +132,8 @@ PLACES = [
     "Leipzig",
     "Dresden",
 ]
-MONTHS = (
-    ("Januar", "January"),
-    ("Februar", "February"),
-    ("März", "March"),
-    ("April", "April"),
-    ("Mai", "May"),
-    ("Juni", "June"),
-    ("Juli", "July"),
-    ("August", "August"),
-    ("September", "September"),
-    ("Oktober", "October"),
-    ("November", "November"),
-    ("Dezember", "December"),
-)
+MONTHS = tuple(zip(MONTHS_DE, MONTHS_EN, strict=True))
+HOURS_EN = CARDINALS[1:13]  # one .. twelve
 HOURS_DE = [
     "eins",
     "zwei",
@@ -157,20 +147,6 @@ HOURS_DE = [
     "zehn",
     "elf",
     "zwölf",
-]
-HOURS_EN = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
 ]
 
 

@@ -399,14 +399,17 @@ def main(argv=None) -> int:
         + " (normalised = NFKC, case-folded, whitespace-collapsed). The Tatoeba corpus used "
         "is the copy that already omits the Tatoeba test sets.",
         "",
-        "Not used: IWSLT (test only; CC BY-NC-ND forbids derivatives), the Bible (archaic "
-        "register), the Ding dictionary (GPL-2+ word pairs; not measured for lack of "
-        "training time), the Debian gettext catalogues (UI fragments; kept for "
-        "fine-tuning).",
+        "Not used as sentence pairs: IWSLT (test only; CC BY-NC-ND forbids derivatives), "
+        "the Bible (archaic register), the Debian gettext catalogues (UI fragments; kept "
+        "for fine-tuning). The Ding dictionary (TU Chemnitz, GPL-2+) is not trained on as "
+        "pairs; since stage v8 its noun entries choose the terms of the inline term "
+        "annotations (`[data] terms`). The WMT news test sets of the years that are neither "
+        "test nor dev sets are trained on since v8 (`wmt-news`).",
         "",
         "Attribution: Tatoeba sentences from tatoeba.org via manythings.org/anki (CC-BY "
         "2.0); BConTrasT (Unbabel, CC-BY-SA 4.0); GNOME user docs (CC-BY-SA 3.0); "
-        "LibreOffice help/UI (MPL-2.0); MLQE-PE (CC0); Multi30k, Europarl, WMT15 sample and "
+        "LibreOffice help/UI (MPL-2.0); MLQE-PE (CC0); Ding dictionary (Frank Richter, TU "
+        "Chemnitz, GPL-2+); Multi30k, Europarl, WMT15 sample, the WMT news test sets and "
         "Debian package descriptions as described in their READMEs.",
     ]
 
@@ -448,6 +451,71 @@ def main(argv=None) -> int:
             "Command: `.venv/bin/python "
             + bench.get("command", "bench/bench_translate.py")
             + "` (run by `scripts/evaluate_base.sh`).",
+        ]
+
+    # ---------------------------------------------------------------- faithfulness
+    faithful = load(args.reports / "faithful.json")
+    if faithful:
+        metrics["faithful"] = {
+            name: res["by_category"]["all"] for name, res in faithful["searches"].items()
+        }
+        lines += [
+            "",
+            "## Names, numbers, times and dates",
+            "",
+            f"Issue 30's bench (`.venv/bin/python {faithful['command']}`, "
+            f"{faithful['sentences']} written office and everyday sentences, kept out of "
+            f"training; precision {faithful['precision']}): the share of required items "
+            "(a name, a number in English format, a time, a date, a place's English name) "
+            "found in the translation, and of sentences with every item kept. The app's "
+            "default search puts first the best candidate that keeps every number.",
+            "",
+            "| search | items kept | sentences whole | "
+            + " | ".join(
+                c
+                for c in sorted(next(iter(faithful["searches"].values()))["by_category"])
+                if c != "all"
+            )
+            + " |",
+            "|---|---|---|"
+            + "---|" * (len(next(iter(faithful["searches"].values()))["by_category"]) - 1),
+        ]
+        for name, res in faithful["searches"].items():
+            cats = res["by_category"]
+            lines.append(
+                f"| {name} (beam {res['beam']}) | {100 * cats['all']['items_kept']:.1f} % | "
+                f"{100 * cats['all']['sentences_whole']:.1f} % | "
+                + " | ".join(
+                    f"{100 * cats[c]['items_kept']:.0f} %" for c in sorted(cats) if c != "all"
+                )
+                + " |"
+            )
+        lines += ["", "Per category: the share of items kept."]
+
+    glossary = load(args.reports / "glossary.json")
+    if glossary:
+        metrics["glossary"] = {name: run["terms_used"] for name, run in glossary["runs"].items()}
+        lines += [
+            "",
+            "## Glossary",
+            "",
+            (
+                "Trained on inline term annotations (a German term followed by the English "
+                "it must become, between marker pieces; Dinu et al. 2019), so it follows the "
+                "user's glossary (Model → Glossary…, `translator-app translate --glossary`)."
+                if glossary["follows_glossary"]
+                else "Not trained on term annotations: it cannot take a glossary."
+            ),
+            f"On {glossary['sentences']} sentences with {glossary['terms']} terms no "
+            f"training data holds in this form (`.venv/bin/python {glossary['command']}`), "
+            "the share of sentences whose English uses the term:",
+            "",
+            "| run | terms used |",
+            "|---|---|",
+        ]
+        lines += [
+            f"| {name} | {100 * run['terms_used']:.1f} % |"
+            for name, run in glossary["runs"].items()
         ]
 
     lines += [

@@ -8,6 +8,8 @@ Richter = judge): exactly the names a model translates by mistake. The bench's o
 tell copying that generalises from copying that was memorised.
 """
 
+from translator_app.core.number_check import MONTHS_DE, MONTHS_EN
+
 # Surnames that are also German nouns, adjectives or verbs.
 WORD_SURNAMES = [
     "Schneider",
@@ -285,17 +287,4 @@ PLACES = (
     ("Chemnitz", "Chemnitz"),
 )
 
-MONTHS = (
-    ("Januar", "January"),
-    ("Februar", "February"),
-    ("März", "March"),
-    ("April", "April"),
-    ("Mai", "May"),
-    ("Juni", "June"),
-    ("Juli", "July"),
-    ("August", "August"),
-    ("September", "September"),
-    ("Oktober", "October"),
-    ("November", "November"),
-    ("Dezember", "December"),
-)
+MONTHS = tuple(zip(MONTHS_DE, MONTHS_EN, strict=True))  # (Januar, January), ...

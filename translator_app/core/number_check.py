@@ -48,7 +48,7 @@ MONTHS_EN = [
     "December",
 ]
 _MONTH_EN_INDEX = {m[:3]: i + 1 for i, m in enumerate(MONTHS_EN)}
-_CARDINALS = [
+CARDINALS = [
     "zero",
     "one",
     "two",
@@ -94,7 +94,7 @@ _ORDINALS = [
     "nineteenth",
     "twentieth",
 ]
-_WORD_VALUES = {w: i for i, w in enumerate(_CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
+_WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
 _WORD_VALUES |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 _WORD_VALUES |= {"eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12}
 

@@ -1,0 +1,42 @@
+"""What bench_faithful.py and bench_glossary.py share: the model's options, the
+translator as the app loads it, the app's default search beside greedy, and the header of
+the JSON report (command, model, precision, machine)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from translator_app.core import Translator, bundled_model_dir, load_bundle
+from translator_app.core.hardware import describe, facts
+from translator_app.core.search import SearchOptions
+from translator_app.gui.settings import Settings  # Qt-free: the app's default search
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--model", type=Path, default=None, help="bundle (default: the bundled)")
+    ap.add_argument("--precision", default="auto", help="as the app: auto = int8 on the CPU")
+    ap.add_argument("--show", type=int, default=0, help="print N misses per run")
+    ap.add_argument("--json", type=Path, default=None, help="write the figures here")
+
+
+def app_translator(
+    args: argparse.Namespace, script: str, argv: list[str] | None
+) -> tuple[Translator, dict[str, SearchOptions], dict]:
+    """(translator, {"greedy", "app default"} search options, report header)."""
+    model = args.model or bundled_model_dir()
+    translator = Translator.from_bundle(load_bundle(model, "cpu"), precision=args.precision)
+    app = Settings()
+    searches = {
+        "greedy": translator.search_options(beam=1, nbest=1),
+        "app default": translator.search_options(beam=app.beam, nbest=app.nbest),
+    }
+    header = {
+        "command": f"bench/{script} " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "model": str(model),
+        "precision": translator.precision,
+        "machine": facts(),
+    }
+    print(f"{model}, {translator.precision}, {describe()}")
+    return translator, searches, header
