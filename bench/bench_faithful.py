@@ -88,11 +88,20 @@ def score(items: list[dict], outputs: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", type=Path, default=SET)
+    ap.add_argument(
+        "--no-protect",
+        action="store_true",
+        help="the model alone: no annotations of numbers, dates and titled names "
+        "(core/protect.py; only models trained with term annotations have them)",
+    )
     add_arguments(ap)
     args = ap.parse_args(argv)
 
     items = load_set(args.set)
     translator, searches, header = app_translator(args, "bench_faithful.py", argv)
+    if args.no_protect:
+        translator.protect_facts = False
+    header["protect_facts"] = translator.protect_facts
     report = {**header, "sentences": len(items), "searches": {}}
     print(f"{len(items)} sentences")
     sources = [item["de"] for item in items]

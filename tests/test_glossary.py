@@ -107,6 +107,29 @@ def test_the_translator_annotates_and_reports_the_terms(term_bundle, make_bundle
     assert plain.translate([text], glossary=Glossary())  # an empty glossary is no glossary
 
 
+def test_numbers_and_titled_names_are_protected(term_bundle):
+    from translator_app.core.protect import merge_uses, protected_uses
+
+    text = "Frau Dr. Koch zahlt am 3. Mai um 14 Uhr 1.150,50 € an die Müller GmbH."
+    uses = protected_uses(text)
+    assert [(u.source, u.target) for u in uses] == [
+        ("Koch", "Koch"),
+        ("3. Mai", "3 May"),
+        ("14 Uhr", "2 p.m."),
+        ("1.150,50", "1,150.50"),
+        ("Müller", "Müller"),
+    ]
+    mine = parse_glossary("Koch\tChef\n").find(text)
+    assert [u.target for u in merge_uses(mine, uses)][0] == "Chef"  # the user's term wins
+    translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
+    assert translator.protect_facts
+    (t,) = translator.translate([text], beam=1)
+    assert sum(p.strip("▁") == "<term>" for p in t.source_pieces) == 5 and t.terms == ()
+    translator.protect_facts = False
+    (t,) = translator.translate([text], beam=1)
+    assert "<term>" not in [p.strip("▁") for p in t.source_pieces]
+
+
 def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):
     path = tmp_path / "g.tsv"
     path.write_text(TSV, "utf-8")

@@ -149,6 +149,29 @@ class Fact:
     start: int
     end: int
     keys: frozenset[str]
+    english: str = ""  # the fact as English writes it: 1,150; 12.50; 2 p.m.; 3 May
+
+
+def english_hour(h: int, m: int = 0) -> str:
+    """A German clock time in English: 9 Uhr -> 9 o'clock, 14 Uhr -> 2 p.m., 14:35 ->
+    14:35 (a 24-hour time stays one: both are English)."""
+    if m:
+        return f"{h}:{m:02d}"
+    if h in (0, 24):
+        return "midnight"
+    return f"{h} o'clock" if h <= 12 else f"{h - 12} p.m."
+
+
+def english_number(int_part: str, dec: str | None) -> str:
+    """1.150 -> 1,150; 12,50 -> 12.50; 1150 and 0171 stay as written."""
+    whole = int_part.replace(".", ",") if "." in int_part else int_part
+    return whole + ("." + dec if dec else "")
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 def _time_keys(h: int, m: int) -> set[str]:
@@ -162,28 +185,32 @@ def source_facts(text: str) -> list[Fact]:
         g = m.groupdict()
         if g["time"]:
             h, mi = int(g["h"] or g["h2"]), int(g["m"] or g["m2"])
-            keys = _time_keys(h, mi)
+            keys, english = _time_keys(h, mi), f"{h}:{mi:02d}"
         elif g["hour"]:
-            keys = _time_keys(int(g["h3"]), 0)
+            keys, english = _time_keys(int(g["h3"]), 0), english_hour(int(g["h3"]))
         elif g["dm"]:
-            keys = {f"d{int(g['d'])}.{MONTHS_DE.index(g['mon']) + 1}"}
+            month = MONTHS_DE.index(g["mon"])
+            keys = {f"d{int(g['d'])}.{month + 1}"}
+            english = f"{int(g['d'])} {MONTHS_EN[month]}"
         elif g["numdate"]:
             day, month = int(g["d2"]), int(g["m3"])
             if not (1 <= day <= 31 and 1 <= month <= 12):
                 continue
-            keys = {f"d{day}.{month}"}
+            keys, english = {f"d{day}.{month}"}, f"{day} {MONTHS_EN[month - 1]}"
             if g["y"]:
                 start = m.start("y")
-                facts.append(Fact(g["y"], start, m.end("y"), frozenset({"n" + g["y"]})))
-                facts.append(Fact(text[m.start() : start], m.start(), start, frozenset(keys)))
+                year = Fact(g["y"], start, m.end("y"), frozenset({"n" + g["y"]}), g["y"])
+                date = Fact(text[m.start() : start], m.start(), start, frozenset(keys), english)
+                facts += [year, date]
                 continue
         elif g["ord"]:
-            keys = {number_key(g["o"], None, ".")}
+            keys, english = {number_key(g["o"], None, ".")}, _ordinal(int(g["o"]))
         else:
             keys = {number_key(g["int"], g["dec"], ".")}
             if keys <= _NOT_CHECKED:
                 continue
-        facts.append(Fact(m.group().strip(), m.start(), m.end(), frozenset(keys)))
+            english = english_number(g["int"], g["dec"])
+        facts.append(Fact(m.group().strip(), m.start(), m.end(), frozenset(keys), english))
     return sorted(facts, key=lambda f: f.start)
 
 

@@ -25,6 +25,7 @@ from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
 from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .number_check import Fact, missing_facts
+from .protect import merge_uses, protected_uses
 from .search import Hypothesis, SearchOptions, beam_search, greedy_search
 from .terms import has_term_markers, mask_markers
 from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
@@ -147,8 +148,10 @@ class Translator:
             self.model = quantize_dynamic_int8(model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
-        # Trained on inline term annotations (core/terms.py): it can follow a glossary.
+        # Trained on inline term annotations (core/terms.py): it can follow a glossary,
+        # and the translator marks numbers, dates and certain names too (core/protect.py).
         self.follows_glossary = has_term_markers(tokenizer)
+        self.protect_facts = self.follows_glossary
 
     @classmethod
     def from_bundle(cls, bundle: Bundle, precision: str = "fp32") -> Translator:
@@ -224,8 +227,9 @@ class Translator:
                 clean = mask_markers(clean)
             uses = glossary.find(clean) if glossary else []
             term_uses.append(uses)
-            if uses:
-                annotated, inserted = annotate(clean, uses)
+            marked = merge_uses(uses, protected_uses(clean)) if self.protect_facts else uses
+            if marked:
+                annotated, inserted = annotate(clean, marked)
                 a = self.tokenizer.encode(annotated)
                 spans = map_spans(a.spans, inserted, len(clean))
                 enc = Pieces(clean, a.ids, a.pieces, spans)

@@ -1,0 +1,43 @@
+"""Facts the translator protects with term annotations (issue 30).
+
+For a model trained on inline term annotations (core/terms.py), the translator marks not
+only the user's glossary terms but also what must never change: every number, time and
+date of the sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai ->
+3 May; core/number_check.py) and the names that titles and company forms make certain
+(Frau Koch, Herrn Dr. Richter, Müller GmbH stay as they are, never "cook" or "judge").
+The user's own terms win where they overlap.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .glossary import TermUse
+from .number_check import source_facts
+
+_NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
+_NAMES = (
+    # Frau Koch, Herrn Richter, Frau Dr. Wolf, Herr Prof. Dr. Fischer
+    re.compile(rf"\b(?:Frau|Herrn?|Familie)\s+(?:(?:Dr|Prof)\.\s+)*{_NAME}"),
+    re.compile(rf"\b(?:Dr|Prof)\.\s+(?:(?:Dr|Prof)\.\s+)*{_NAME}"),
+    # Müller GmbH, Schneider & Partner
+    re.compile(rf"{_NAME}\s+(?:GmbH|AG|KG|OHG|SE|&\s+(?:Partner|Söhne|Co\.?))(?![\w])"),
+)
+
+
+def protected_uses(text: str) -> list[TermUse]:
+    """The facts and certain names of ``text``, as term uses, left to right, no overlaps."""
+    found = [TermUse(f.start, f.end, f.text, f.english) for f in source_facts(text)]
+    for pattern in _NAMES:
+        for m in pattern.finditer(text):
+            found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))
+    return merge_uses([], found)
+
+
+def merge_uses(first: list[TermUse], then: list[TermUse]) -> list[TermUse]:
+    """``first`` (the user's terms) and those of ``then`` that overlap none kept so far."""
+    kept = list(first)
+    for u in sorted(then, key=lambda u: (u.start, -u.end)):
+        if not any(u.start < k.end and k.start < u.end for k in kept):
+            kept.append(u)
+    return sorted(kept, key=lambda u: u.start)
