@@ -59,6 +59,9 @@ def test_terms_are_found_inflected_longest_first_without_overlap():
     ]
     assert all(text[u.start : u.end] == u.source for u in uses)
     assert [u.kept for u in check_uses(uses, "The MagicPans and the pan.")] == [True, False]
+    umlauts = parse_glossary("Vertrag\tagreement\nTopf\tpot\n")
+    found = umlauts.find("Die Verträge, des Vertrages, die Töpfe, aber keine Vorträge.")
+    assert [u.source for u in found] == ["Verträge", "Vertrages", "Töpfe"]
 
 
 def test_annotated_spans_map_back_to_the_source():

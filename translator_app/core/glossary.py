@@ -2,7 +2,7 @@
 
 A glossary is a TSV file of ``German<TAB>English`` lines (``#`` starts a comment). The
 translator finds each German term in a sentence, inflected forms included (Zauberpfanne,
-Zauberpfannen, Zauberpfanne's genitive Zauberpfannes), annotates it with its English
+Zauberpfannen; Vertrag, Verträge, Vertrages), annotates it with its English
 (core/terms.py) for a model trained on such annotations, and reports which terms the
 English then contains.
 """
@@ -41,9 +41,22 @@ class TermUse:
     kept: bool = False
 
 
+_UMLAUTS = {"a": "[aä]", "o": "[oö]", "u": "[uü]", "au": "(?:au|äu)"}
+
+
+def _word_pattern(word: str) -> str:
+    """A German word with its endings, and its plural's umlaut on the last stem vowel
+    (Vertrag -> Verträge, Topf -> Töpfe, Haus -> Häuser)."""
+    vowels = list(re.finditer(r"au|[aou]", word))
+    if not vowels:
+        return re.escape(word) + _ENDINGS
+    m = vowels[-1]
+    head, vowel, tail = word[: m.start()], m.group(), word[m.end() :]
+    return re.escape(head) + _UMLAUTS[vowel] + re.escape(tail) + _ENDINGS
+
+
 def _pattern(term: str) -> re.Pattern:
-    words = [re.escape(w) for w in term.split()]
-    body = r"\s+".join(w + _ENDINGS for w in words)
+    body = r"\s+".join(_word_pattern(w) for w in term.split())
     return re.compile(rf"(?<![\w-]){body}(?![\w-])", re.IGNORECASE)
 
 
