@@ -360,3 +360,21 @@ def test_the_panel_marks_the_german_word_under_the_cursor_and_scrolls(qtbot, ope
     panel.zoom_box.setCurrentIndex(0)
     panel.flush()
     assert panel.canvas.minimumWidth() == 160
+
+
+def test_every_menu_has_distinct_access_keys(qtbot, open_window):
+    """Alt+letter reaches one command per menu (issue 32: R was Redo and Correct, T Cut
+    and Translate now); the fixed commands all have one."""
+    import re
+
+    w = open_window()
+    for menu in w.menuBar().findChildren(type(w.model_menu)):
+        keys = {}
+        for action in menu.actions():
+            if action.isSeparator() or action in w.model_actions:
+                continue
+            m = re.search(r"&(\w)", action.text())
+            assert m, f"{action.text()!r} in {menu.title()!r} has no access key"
+            key = m.group(1).lower()
+            assert key not in keys, f"{menu.title()}: {keys.get(key)!r} and {action.text()!r}"
+            keys[key] = action.text()

@@ -258,19 +258,19 @@ class MainWindow(QMainWindow):
             # In a box, the box's own key handling comes first (Qt's shortcut override).
             self._action(m, text, partial(self.edit_command, method), key)
         m.addSeparator()
-        self._action(m, "&Translate now", self.translate_now, "Ctrl+Return")
+        self._action(m, "Translate &now", self.translate_now, "Ctrl+Return")
         self._action(m, "Copy the &whole translation", self.copy_translation, "Ctrl+Shift+C")
         self._action(m, "C&lear", self.clear, "Ctrl+L")
-        self._action(m, "&Word details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
+        self._action(m, "Word &details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
         m.addSeparator()
-        self._action(m, "Co&rrect the translation", self.begin_correction, "F2")
+        self._action(m, "Corr&ect the translation", self.begin_correction, "F2")
         self.correction.actions = [
             self._action(m, "&Save the correction", self.save_correction, "Ctrl+Shift+S"),
-            self._action(m, "&Discard the correction", self.discard_correction, "Esc"),
+            self._action(m, "D&iscard the correction", self.discard_correction, "Esc"),
         ]
         self._action(m, "C&orrections…", self.corrections_dialog, "Ctrl+Shift+K")
         m.addSeparator()
-        self._action(m, "Se&ttings…", self.settings_dialog, "Ctrl+,")
+        self._action(m, "Settin&gs…", self.settings_dialog, "Ctrl+,")
 
         m = bar.addMenu("&View")
         self.alignment_action = self.alignment_dock.toggleViewAction()
@@ -290,9 +290,9 @@ class MainWindow(QMainWindow):
         self.model_group = QActionGroup(self)
         self.model_actions: list[QAction] = []
         self.models_end = m.addSeparator()
-        self._action(m, "Open model folder…", self.open_model_dialog, "Ctrl+Shift+O")
+        self._action(m, "Open model &folder…", self.open_model_dialog, "Ctrl+Shift+O")
         self._action(m, "&Import OPUS-MT model…", self.import_model_dialog)
-        self._action(m, "Model card…", self.model_card_dialog, "Ctrl+I")
+        self._action(m, "Model &card…", self.model_card_dialog, "Ctrl+I")
         self._action(m, "&Teach the model…", self.teach_dialog, "Ctrl+T")
         self._action(m, "&Glossary…", self.glossary_dialog, "Ctrl+G")
         m.addSeparator()
