@@ -300,9 +300,9 @@ class MainWindow(QMainWindow):
         self.device_group = QActionGroup(self)
         self.device_actions: dict[str, QAction] = {}
         for name, label in (
-            ("auto", "Auto (CUDA when available)"),
-            ("cpu", "CPU"),
-            ("cuda", "CUDA"),
+            ("auto", "&Auto (CUDA when available)"),
+            ("cpu", "C&PU"),
+            ("cuda", "C&UDA"),
         ):
             a = self._action(
                 device_menu, label, lambda _=False, n=name: self.choose_device(n), checkable=True
