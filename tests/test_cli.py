@@ -121,6 +121,11 @@ def test_no_command_opens_the_window_or_explains_there_is_no_display(capsys, mon
     assert cli.main([]) == 1
     err = capsys.readouterr().err
     assert "no display" in err and "translator-app translate" in err and "Traceback" not in err
+    # The window's own options and a file name need no "gui" before them (issue 32).
+    for argv in (["--text", "Guten Morgen"], ["brief.txt"], ["--model", "x", "--text", "y"]):
+        assert cli.main(argv) == 1
+        err = capsys.readouterr().err
+        assert "no display" in err and "invalid choice" not in err
 
 
 def test_as_a_real_process_without_traceback(bundle_dir, tmp_path):

@@ -224,6 +224,8 @@ def run_gui(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:
-        argv = ["gui"]
+    # No command, or the window's own options or a file first ("translator-app --text
+    # 'Hallo'", "translator-app brief.txt"): the window.
+    if not argv or argv[0] not in ("gui", "translate", "train", "-h", "--help"):
+        argv = ["gui", *argv]
     return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))
