@@ -119,6 +119,14 @@ def test_corrections_dialog_edits_deletes_and_exports(qtbot, tmp_path):
     assert CorrectionsStore(tmp_path / "c.tsv").pairs == [("Eins", "One"), ("Zwei", "Two")]
 
 
+def test_an_empty_corrections_dialog_says_how_to_add_one(qtbot, tmp_path):
+    from translator_app.gui.corrections import CorrectionsDialog
+
+    dialog = CorrectionsDialog(CorrectionsStore(tmp_path / "none.tsv"))
+    qtbot.addWidget(dialog)
+    assert "F2" in dialog.info.text() and "Ctrl+Shift+S" in dialog.info.text()
+
+
 # ---------------------------------------------------------------- Teach dialog
 def test_teach_dialog_explains_bad_files(qtbot, open_window, tmp_path):
     w = open_window()

@@ -64,6 +64,14 @@ class CorrectionsDialog(QDialog):
                 item = QTableWidgetItem(text)
                 item.setFlags(item.flags() | Qt.ItemIsEditable)
                 self.table.setItem(r, c, item)
+        self.info.setWordWrap(True)
+        if not pairs:
+            self.info.setText(
+                "No corrections yet. To add one, press F2 (Edit → Correct the translation) "
+                "in the main window, fix the English, and press Ctrl+Shift+S to keep it. "
+                "Kept corrections are listed here and used by Model → Teach the model…."
+            )
+            return
         self.info.setText(
             f"{len(pairs)} pair(s), used by Model → Teach the model…. Double-click a cell to edit."
         )
