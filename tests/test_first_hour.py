@@ -378,3 +378,24 @@ def test_every_menu_has_distinct_access_keys(qtbot, open_window):
             key = m.group(1).lower()
             assert key not in keys, f"{menu.title()}: {keys.get(key)!r} and {action.text()!r}"
             keys[key] = action.text()
+
+
+def test_history_search_folds_every_script_and_spacing_makes_no_copy(tmp_path):
+    """„äpfel“ finds „Äpfel“ (SQLite's LIKE folds ASCII only), and a text that differs
+    only in spacing is the same entry (issue 32)."""
+    from translator_app.gui.history import History
+
+    h = History(tmp_path / "h.sqlite3")
+    h.record("Äpfel sind gut.", "Apples are good.", "m", now=1)
+    h.record("Birnen.", "Pears.", "m", now=100)
+    h.record("Äpfel  sind gut. ", "Apples  are good.", "m", now=200)
+    assert len(h) == 2
+    assert [e.source for e in h.search("äpfel")] == ["Äpfel sind gut."]
+    assert [e.source for e in h.search("ÄPFEL")] == ["Äpfel sind gut."]
+    assert [e.output for e in h.search("PEARS")] == ["Pears."]
+    assert h.search("100%") == [] and len(h.search("")) == 2
+    h.db.execute(
+        "INSERT INTO history (created, source, output, model) VALUES (3, ?, ?, 'm')",
+        (b"\xc3\x84pfel", b"\xff"),
+    )
+    assert len(h.search("äpfel")) == 2

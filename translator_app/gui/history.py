@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,10 @@ class History:
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=self.busy_timeout)
+        # SQLite's LIKE folds ASCII only („äpfel“ would miss „Äpfel“): search and compare
+        # with Python's Unicode folding instead.
+        db.create_function("fold", 1, _fold, deterministic=True)
+        db.create_function("squash", 1, _squash, deterministic=True)
         try:
             db.executescript(SCHEMA)
             db.execute("SELECT id, created, source, output, model FROM history LIMIT 1").fetchall()
@@ -115,9 +120,11 @@ class History:
         with self.db:
             # One entry per (source, output, model): a model reload or a forced
             # re-decode that gives the same result moves the entry up, not a copy.
+            # Texts that differ only in spacing are the same entry.
             same = self.db.execute(
-                "SELECT id FROM history WHERE source=? AND output=? AND model=? AND id!=?",
-                (source, output, model, self._last_id if continuing else -1),
+                "SELECT id FROM history WHERE squash(source)=? AND squash(output)=? "
+                "AND model=? AND id!=?",
+                (_squash(source), _squash(output), model, self._last_id if continuing else -1),
             ).fetchone()
             if continuing and same is not None:
                 self.db.execute("DELETE FROM history WHERE id=?", (same[0],))
@@ -155,15 +162,16 @@ class History:
 
     # ---------------------------------------------------------------- reading
     def search(self, text: str = "", limit: int = 500) -> list[Entry]:
-        """Newest first; ``text`` matches source or output, case-insensitively."""
+        """Newest first; ``text`` matches source or output, case-insensitively in any
+        script („äpfel“ finds „Äpfel“)."""
         if self.db is None:
             return []
-        like = f"%{_escape_like(text)}%"
+        wanted = _fold(text)
         rows = self.db.execute(
             "SELECT id, created, source, output, model FROM history "
-            "WHERE source LIKE ? ESCAPE '\\' OR output LIKE ? ESCAPE '\\' "
+            "WHERE instr(fold(source), ?) > 0 OR instr(fold(output), ?) > 0 "
             "ORDER BY created DESC, id DESC LIMIT ?",
-            (like, like, limit),
+            (wanted, wanted, limit),
         ).fetchall()
         return [Entry(*row) for row in rows]
 
@@ -197,5 +205,16 @@ def _related(previous: str, current: str) -> bool:
     return same >= 0.5 * max(len(previous), len(current))
 
 
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+def _text(value) -> str:
+    """A cell as text: a row written by another program may hold NULL or bytes."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _fold(value) -> str:
+    return unicodedata.normalize("NFKC", _text(value)).casefold()
+
+
+def _squash(value) -> str:
+    return " ".join(_text(value).split())
