@@ -399,3 +399,11 @@ def test_history_search_folds_every_script_and_spacing_makes_no_copy(tmp_path):
         (b"\xc3\x84pfel", b"\xff"),
     )
     assert len(h.search("äpfel")) == 2
+
+
+def test_clear_button_and_character_count(qtbot, open_window):
+    w = open_window()
+    w.source_edit.setPlainText("Äpfel und Birnen")
+    assert w.count_label.text() == "16 characters"
+    w.clear_button.click()
+    assert w.source_edit.toPlainText() == "" and w.count_label.text() == "0 characters"

@@ -170,9 +170,18 @@ class MainWindow(QMainWindow):
         self.copy_button.setAccessibleName("Copy the translation")
         self.copy_button.setToolTip("Copy the English translation (Ctrl+Shift+C)")
         self.copy_button.clicked.connect(self.copy_translation)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setAccessibleName("Clear both boxes")
+        self.clear_button.setToolTip("Empty the German and the English box (Ctrl+L)")
+        self.clear_button.clicked.connect(self.clear)
+        self.count_label = QLabel("0 characters")
+        self.count_label.setAccessibleName("Length of the German text")
+        self.source_edit.textChanged.connect(self._count_characters)
         self.splitter = QSplitter()
         self.splitter.setAccessibleName("Input and output")
-        self.splitter.addWidget(_labelled("German", self.source_edit))
+        self.splitter.addWidget(
+            _labelled("German", self.source_edit, self.count_label, self.clear_button)
+        )
         self.splitter.addWidget(_labelled("English", self.output_edit, self.copy_button))
         self.notice = NoticeBar()
         self.notice_label = self.notice.label
@@ -660,6 +669,10 @@ class MainWindow(QMainWindow):
         self.output_edit.clear()
         self.highlighter.forget()
         self.session.clear()
+
+    def _count_characters(self) -> None:
+        n = len(self.source_edit.toPlainText())
+        self.count_label.setText(f"{n:,} character{'' if n == 1 else 's'}")
 
     def _toggle_coverage(self, checked: bool) -> None:
         self.settings.coverage_hint = self.highlighter.coverage_hint = checked
