@@ -407,3 +407,19 @@ def test_clear_button_and_character_count(qtbot, open_window):
     assert w.count_label.text() == "16 characters"
     w.clear_button.click()
     assert w.source_edit.toPlainText() == "" and w.count_label.text() == "0 characters"
+
+
+def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
+    """Every window opens inside the available screen (the offscreen one is 800x600
+    logical pixels, the smallest the app supports) and can be made that small (#32)."""
+    from translator_app.core.glossary import Glossary
+    from translator_app.gui.glossary_dialog import GlossaryDialog
+
+    w = open_window()
+    available = w.screen().availableGeometry()
+    glossary = GlossaryDialog(Glossary(), False, w)
+    qtbot.addWidget(glossary)
+    for widget in (w, w.teach_dialog(), glossary):
+        assert widget.width() <= available.width() and widget.height() <= available.height()
+        hint = widget.minimumSizeHint()
+        assert hint.width() <= 800 and hint.height() <= 600, (type(widget).__name__, hint)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.corrections import CorrectionsStore, Pair, write_tsv
 from translator_app.gui.dialogs import documents_dir
+from translator_app.gui.screen import fit_resize
 
 
 class CorrectionsDialog(QDialog):
@@ -31,7 +32,7 @@ class CorrectionsDialog(QDialog):
         self.store = store
         self.setWindowTitle("Corrections")
         self.setAccessibleName("Corrections")
-        self.resize(820, 460)
+        fit_resize(self, 820, 460)
         self.info = QLabel()
         self.table = QTableWidget(0, 2)
         self.table.setAccessibleName("Corrected pairs")

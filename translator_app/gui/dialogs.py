@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.gui.history import History
+from translator_app.gui.screen import fit_resize
 from translator_app.gui.settings import LAYOUTS, Settings
 
 
@@ -97,7 +98,7 @@ class HistoryDialog(QDialog):
         self.history = history
         self.setWindowTitle("History")
         self.setAccessibleName("History")
-        self.resize(760, 420)
+        fit_resize(self, 760, 420)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search German or English…")
         self.search.setAccessibleName("Search history")
@@ -183,7 +184,7 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(table)
         layout.addWidget(close)
-        self.resize(420, 480)
+        fit_resize(self, 420, 480)
 
 
 class ModelCardDialog(QDialog):
@@ -200,7 +201,7 @@ class ModelCardDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(view)
         layout.addWidget(close)
-        self.resize(720, 560)
+        fit_resize(self, 720, 560)
 
 
 def documents_dir() -> str:
@@ -250,4 +251,4 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
         layout.addWidget(close)
-        self.resize(460, 420)
+        fit_resize(self, 460, 420)

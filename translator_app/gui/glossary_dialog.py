@@ -31,6 +31,7 @@ from translator_app.core.glossary import (
     write_glossary,
 )
 from translator_app.core.paths import user_data_dir
+from translator_app.gui.screen import fit_resize
 
 GLOSSARY_FILE = "glossary.tsv"
 
@@ -62,7 +63,7 @@ class GlossaryDialog(QDialog):
         self.glossary = glossary
         self.setWindowTitle("Glossary")
         self.setAccessibleName("Glossary")
-        self.resize(640, 420)
+        fit_resize(self, 640, 420)
         self.info = QLabel(
             "Each German term (its inflected forms too) is translated as the English you "
             "give. Used terms are underlined in the translation."

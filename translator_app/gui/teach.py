@@ -47,6 +47,7 @@ from translator_app.gui.finetune import (
     remove_leftovers,
     rename_bundle,
 )
+from translator_app.gui.screen import fit_resize
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
 
@@ -67,7 +68,7 @@ class TeachDialog(QDialog):
         self.started_at = 0.0
         self.setWindowTitle("Teach the model")
         self.setAccessibleName("Teach the model")
-        self.resize(900, 640)
+        fit_resize(self, 900, 640)
         self.pages = QStackedWidget()
         self.pages.addWidget(self._data_page(base_name))
         self.pages.addWidget(self._training_page())
@@ -119,13 +120,13 @@ class TeachDialog(QDialog):
         bottom.addWidget(self.start_button)
         bottom.addWidget(close)
         layout = QVBoxLayout(page)
-        layout.addWidget(
-            QLabel(
-                "Parallel German–English text: TSV (German<TAB>English), a .de file with "
-                "its .en partner, or TMX. A tenth of the pairs (at most 200) is held out "
-                "to compare the base and the new model."
-            )
+        intro = QLabel(
+            "Parallel German–English text: TSV (German<TAB>English), a .de file with "
+            "its .en partner, or TMX. A tenth of the pairs (at most 200) is held out "
+            "to compare the base and the new model."
         )
+        intro.setWordWrap(True)  # one long line forced the dialog wider than a screen
+        layout.addWidget(intro)
         layout.addWidget(self.files)
         layout.addLayout(buttons)
         layout.addWidget(self.use_corrections)
@@ -166,6 +167,7 @@ class TeachDialog(QDialog):
         self.bar = QProgressBar()
         self.bar.setAccessibleName("Fine-tuning progress")
         self.status = QLabel("Starting…")
+        self.status.setWordWrap(True)
         self.status.setAccessibleName("Fine-tuning status")
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)

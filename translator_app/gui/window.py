@@ -71,6 +71,7 @@ from translator_app.gui.linking import (
 from translator_app.gui.models import ModelEntry, discover, is_bundle
 from translator_app.gui.notices import NoticeBar
 from translator_app.gui.positions import from_qt, to_qt
+from translator_app.gui.screen import fit_resize
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
 from translator_app.gui.teach import TeachDialog
@@ -87,7 +88,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings.load()
         self.setWindowTitle("German → English Translator")
         self.setAccessibleName("Translator main window")
-        self.resize(1100, 700)
+        fit_resize(self, 1100, 700)
         self.session = TranslationSession(self)
         self.session.model_loaded.connect(self._on_model_loaded)
         self.session.load_failed.connect(self._on_load_failed)
