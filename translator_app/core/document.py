@@ -9,11 +9,11 @@ ones, and shows the text with gaps while some are still on their way.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .glossary import find_target
 from .segment import Segment, join_with_spans, split_sentences
 
 if TYPE_CHECKING:  # the translator imports this module
@@ -64,7 +64,7 @@ class DocumentTranslation:
             for u in t.terms:
                 if not u.kept:
                     missed.append((seg.start + u.start, seg.start + u.end))
-                elif m := re.search(rf"(?<![\w-]){re.escape(u.target)}", english, re.I):
+                elif m := find_target(u.target, english):
                     used.append((o_start + m.start(), o_start + m.end()))
         return missed, used
 

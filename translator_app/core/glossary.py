@@ -128,13 +128,18 @@ def map_spans(spans, inserted, source_len: int):
     return tuple((to_source(b, False), to_source(e, True)) for b, e in spans)
 
 
+def find_target(target: str, english: str) -> re.Match | None:
+    """Where ``english`` uses a term's English (its plural and possessive too: MagicPans,
+    MagicPan's; not as part of another word: "pot" is not in "potato")."""
+    return re.search(rf"(?<![\w-]){re.escape(target)}(?:s|es|'s)?(?![\w-])", english, re.IGNORECASE)
+
+
 def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
     """``uses`` with ``kept`` set where the English contains the term's English."""
-    out = []
-    for u in uses:
-        kept = re.search(rf"(?<![\w-]){re.escape(u.target)}", english, re.IGNORECASE)
-        out.append(TermUse(u.start, u.end, u.source, u.target, kept is not None))
-    return tuple(out)
+    return tuple(
+        TermUse(u.start, u.end, u.source, u.target, find_target(u.target, english) is not None)
+        for u in uses
+    )
 
 
 # ------------------------------------------------------------------------ files
