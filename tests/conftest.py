@@ -16,6 +16,23 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 DATA = Path(__file__).parent / "data"
 
+# Markers for the fast lane (pytest -m "not slow and not gui and not subprocess"), given by
+# what a test uses, so that a new test is sorted without anyone remembering to.
+_GUI_FIXTURES = {"qtbot", "qapp", "open_window"}
+_SLOW_FIXTURES = {"overfit_run", "trained_checkpoint", "app_env"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & _GUI_FIXTURES:
+            item.add_marker(pytest.mark.gui)
+        if used & _SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        code = getattr(getattr(item, "function", None), "__code__", None)
+        if code is not None and "subprocess" in code.co_names:
+            item.add_marker(pytest.mark.subprocess)
+
 # Small enough to run in milliseconds, big enough to exercise every code path
 # (two layers, so the Transformer's "second to last" alignment layer is layer 0).
 TINY = dict(
