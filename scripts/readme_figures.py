@@ -1,0 +1,94 @@
+"""Write README's figures of the bundled model from its measurement file, so that they
+cannot drift from what was measured (issue 34).
+
+    python scripts/readme_figures.py [--model resources/model] [--readme README.md]
+
+Reads ``metrics.json`` of the bundle (written by scripts/model_card.py from the reports
+of scripts/evaluate_base.sh) and replaces the block between ``<!-- figures -->`` and
+``<!-- /figures -->`` in README: BLEU per test set, the faithfulness and glossary benches,
+and latency, each with the command and the CPU it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START, END = "<!-- figures -->", "<!-- /figures -->"
+
+
+def machine(h: dict | None) -> str:
+    if not h:
+        return "an unrecorded CPU"
+    features = ", ".join(h.get("features") or []) or "no AVX-512"
+    return f"{h.get('cpu_cores')} cores of an {h.get('cpu')} ({features})"
+
+
+def block(metrics: dict) -> str:
+    lines = [
+        START,
+        "",
+        "| test set (greedy, every pair, sacreBLEU) | BLEU | chrF |",
+        "|---|---|---|",
+    ]
+    for name, t in metrics.get("test_sets", {}).items():
+        lines.append(f"| {name} | {t['greedy']['bleu']:.1f} | {t['greedy']['chrf']:.1f} |")
+    lines += [
+        "",
+        "Command: `bash scripts/evaluate_base.sh` (`translator-train eval` per test set).",
+    ]
+    faithful = metrics.get("faithful")
+    if faithful:
+        app = faithful.get("app default") or next(iter(faithful.values()))
+        lines += [
+            "",
+            f"Names, numbers, times and dates (`bench/bench_faithful.py`, the app's default "
+            f"search): {100 * app['items_kept']:.1f} % of required items kept, "
+            f"{100 * app['sentences_whole']:.1f} % of sentences whole.",
+        ]
+    glossary = metrics.get("glossary")
+    if glossary:
+        used = {k: v for k, v in glossary.items() if k.startswith("with glossary")}
+        if used:
+            best = used.get("with glossary, app default", next(iter(used.values())))
+            lines += [
+                "",
+                f"Glossary (`bench/bench_glossary.py`, 35 terms no training data holds): "
+                f"{100 * best:.1f} % of sentences use the term with the glossary (app's "
+                f"default search), "
+                f"{100 * glossary.get('without glossary, app default', 0):.1f} % without.",
+            ]
+    bench = metrics.get("bench") or {}
+    p = bench.get("precisions", {}).get("int8")
+    if p:
+        lines += [
+            "",
+            f"Latency, int8, 20-word sentence, p95 on {machine(bench.get('hardware'))}: "
+            f"greedy {p['beam1_20w']['p95_ms']:.1f} ms, the app's default search "
+            f"{p['app_20w']['p95_ms']:.1f} ms (`.venv/bin/python {bench.get('command')}`).",
+        ]
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
+    ap.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    args = ap.parse_args(argv)
+    metrics = json.loads((args.model / "metrics.json").read_text("utf-8"))
+    text = args.readme.read_text("utf-8")
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(text):
+        sys.exit(f"readme_figures: {args.readme} has no {START} ... {END} block")
+    args.readme.write_text(pattern.sub(lambda _: block(metrics), text), "utf-8")
+    print(f"figures written into {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
