@@ -172,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="beam search on N pairs spread over the set only (greedy runs on all)",
     )
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
+    ev.add_argument(
+        "--no-protect",
+        action="store_true",
+        help="the model alone: no annotations of numbers, dates and titled names (a model "
+        "trained with term annotations gets them by default, as in the app)",
+    )
     ev.add_argument("--device", choices=DEVICES, default="auto")
 
     av = sub.add_parser(

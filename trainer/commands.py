@@ -366,9 +366,10 @@ def cmd_eval(args) -> int:
     )
     for path in models:
         bundle = load_bundle(path, args.device)
-        scores = evaluate_translator(
-            Translator.from_bundle(bundle), pairs, args.beam, args.beam_limit
-        )
+        translator = Translator.from_bundle(bundle)
+        if getattr(args, "no_protect", False):
+            translator.protect_facts = False
+        scores = evaluate_translator(translator, pairs, args.beam, args.beam_limit)
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
         for search, res in scores.items():
