@@ -423,3 +423,17 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
         assert widget.width() <= available.width() and widget.height() <= available.height()
         hint = widget.minimumSizeHint()
         assert hint.width() <= 800 and hint.height() <= 600, (type(widget).__name__, hint)
+
+
+def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
+    """Text typed while the model loads is not silently ignored (#32)."""
+    from translator_app.gui.window import LOADING_TEXT, READY_TEXT
+
+    w = open_window()
+    assert w.output_edit.placeholderText() == READY_TEXT
+    w.load_model(w.model_info.path)
+    assert w.output_edit.placeholderText() == LOADING_TEXT
+    w.source_edit.setPlainText("Das Haus ist groß.")
+    with qtbot.waitSignal(w.translation_shown, timeout=20_000):
+        pass
+    assert w.output_edit.placeholderText() == READY_TEXT and w.output_edit.toPlainText()

@@ -149,7 +149,7 @@ class MainWindow(QMainWindow):
         self.source_edit.setPlaceholderText("Deutschen Text hier eingeben…")
         self.output_edit = QPlainTextEdit()
         self.output_edit.setAccessibleName("English translation")
-        self.output_edit.setPlaceholderText("The English translation appears here as you type.")
+        self.output_edit.setPlaceholderText(READY_TEXT)
         self.output_edit.setReadOnly(True)
         self.output_edit.setTextInteractionFlags(
             Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard
@@ -392,6 +392,8 @@ class MainWindow(QMainWindow):
             self.show_error(f"No model at {path}. Use Model → Open model folder… to choose one.")
             return
         self.model_label.setText(f"Loading {Path(path).name}…")
+        # What is typed meanwhile is kept and translated as soon as the model is ready.
+        self.output_edit.setPlaceholderText(LOADING_TEXT)
         self.session.load(path, self.settings.device)
 
     def choose_model(self, entry: ModelEntry) -> None:
@@ -404,6 +406,7 @@ class MainWindow(QMainWindow):
             self.load_model(self.session.model_path)
 
     def _on_model_loaded(self, info: ModelInfo) -> None:
+        self.output_edit.setPlaceholderText(READY_TEXT)
         self.model_label.setText(f"Model: {info.name}")
         self.device_label.setText(f"Device: {info.device}")
         self.alignment.set_model_shape(
@@ -425,6 +428,9 @@ class MainWindow(QMainWindow):
         self.translate_now()
 
     def _on_load_failed(self, failure: Failure) -> None:
+        self.output_edit.setPlaceholderText(
+            READY_TEXT if self.model_info else "No model is loaded: choose one in the Model menu."
+        )
         self.model_label.setText(
             f"Model: {self.model_info.name}" if self.model_info else "No model"
         )
@@ -817,6 +823,10 @@ class MainWindow(QMainWindow):
 
     def dismiss_notices(self) -> None:
         self.notice.dismiss()
+
+
+READY_TEXT = "The English translation appears here as you type."
+LOADING_TEXT = "Loading the model… What you type is translated as soon as it is ready."
 
 
 def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
