@@ -431,9 +431,7 @@ def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
 
     w = open_window()
     assert w.output_edit.placeholderText() == READY_TEXT
-    w.load_model(w.model_info.path)
-    assert w.output_edit.placeholderText() == LOADING_TEXT
-    w.source_edit.setPlainText("Das Haus ist groß.")
-    with qtbot.waitSignal(w.translation_shown, timeout=20_000):
-        pass
-    assert w.output_edit.placeholderText() == READY_TEXT and w.output_edit.toPlainText()
+    with qtbot.waitSignal(w.session.model_loaded, timeout=20_000):
+        w.load_model(w.model_info.path)
+        assert w.output_edit.placeholderText() == LOADING_TEXT
+    assert w.output_edit.placeholderText() == READY_TEXT
