@@ -33,6 +33,7 @@ def pytest_collection_modifyitems(config, items):
         if code is not None and "subprocess" in code.co_names:
             item.add_marker(pytest.mark.subprocess)
 
+
 # Small enough to run in milliseconds, big enough to exercise every code path
 # (two layers, so the Transformer's "second to last" alignment layer is layer 0).
 TINY = dict(

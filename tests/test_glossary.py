@@ -9,7 +9,7 @@ import pytest
 
 from conftest import tiny_model
 from translator_app import cli
-from translator_app.core import Tokenizer, Translator, load_bundle, save_bundle
+from translator_app.core import Tokenizer, Translation, Translator, load_bundle, save_bundle
 from translator_app.core.corpus import DataError
 from translator_app.core.glossary import (
     Glossary,
@@ -126,11 +126,27 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     assert [u.target for u in merge_uses(mine, uses)][0] == "Chef"  # the user's term wins
     translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
     assert translator.protect_facts
-    (t,) = translator.translate([text], beam=1)
+    options = translator.search_options(beam=1)
+    (t,) = translator._translate([text], options, None, None, 3000, None, protect=True)
     assert sum(p.strip("▁") == "<term>" for p in t.source_pieces) == 5 and t.terms == ()
-    translator.protect_facts = False
-    (t,) = translator.translate([text], beam=1)
+    (t,) = translator._translate([text], options, None, None, 3000, None)
     assert "<term>" not in [p.strip("▁") for p in t.source_pieces]
+    # Only a decode that lost a number is tried again with the facts annotated, and the
+    # one that loses fewer is kept.
+    calls = []
+
+    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
+        calls.append(protect)
+        lost = () if protect else ("9 Uhr",)
+        return [Translation(x, (), (), (), (), lost) for x in texts]
+
+    translator._translate = fake
+    (t,) = translator.translate(["Um 9 Uhr."], beam=1)
+    assert calls == [False, True] and t.missing_numbers == ()
+    calls.clear()
+    translator.protect_facts = False
+    (t,) = translator.translate(["Um 9 Uhr."], beam=1)
+    assert calls == [False] and t.missing_numbers == ("9 Uhr",)
 
 
 def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):

@@ -1,7 +1,8 @@
 """Facts the translator protects with term annotations (issue 30).
 
-For a model trained on inline term annotations (core/terms.py), the translator marks not
-only the user's glossary terms but also what must never change: every number, time and
+For a model trained on inline term annotations (core/terms.py), where a sentence's plain
+decode loses a number, a time or a date (core/number_check.py), the translator decodes it
+again with what must never change annotated, and keeps whichever loses fewer: every number, time and
 date of the sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai ->
 3 May; core/number_check.py) and the names that titles and company forms make certain
 (Frau Koch, Herrn Dr. Richter, Müller GmbH stay as they are, never "cook" or "judge").

@@ -149,7 +149,8 @@ class Translator:
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
         # Trained on inline term annotations (core/terms.py): it can follow a glossary,
-        # and the translator marks numbers, dates and certain names too (core/protect.py).
+        # and where a decode loses a number the translator tries again with the numbers,
+        # dates and certain names annotated (core/protect.py).
         self.follows_glossary = has_term_markers(tokenizer)
         self.protect_facts = self.follows_glossary
 
@@ -210,8 +211,33 @@ class Translator:
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
-        eos = self.tokenizer.eos_id
+        out = self._translate(texts, options, prefixes, should_stop, batch_tokens, glossary)
+        if not self.protect_facts:
+            return out
+        # Where the model lost a number, a date or a time, decode those sentences again with
+        # the facts annotated (core/protect.py) and keep whichever loses fewer. Only then:
+        # the annotations of names and numbers were not in the training data as such, and
+        # cost fluency where the plain decode is already faithful.
+        retry = [i for i, t in enumerate(out) if t.missing_numbers]
+        if retry:
+            again = self._translate(
+                [texts[i] for i in retry],
+                options,
+                [prefixes[i] for i in retry] if prefixes else None,
+                should_stop,
+                batch_tokens,
+                glossary,
+                protect=True,
+            )
+            for i, t in zip(retry, again, strict=True):
+                if len(t.missing_numbers) < len(out[i].missing_numbers):
+                    out[i] = t
+        return out
 
+    def _translate(
+        self, texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False
+    ) -> list[Translation]:
+        eos = self.tokenizer.eos_id
         encoded, jobs, term_uses = [], [], []
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
@@ -227,7 +253,7 @@ class Translator:
                 clean = mask_markers(clean)
             uses = glossary.find(clean) if glossary else []
             term_uses.append(uses)
-            marked = merge_uses(uses, protected_uses(clean)) if self.protect_facts else uses
+            marked = merge_uses(uses, protected_uses(clean)) if protect else uses
             if marked:
                 annotated, inserted = annotate(clean, marked)
                 a = self.tokenizer.encode(annotated)
