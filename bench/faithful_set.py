@@ -11,8 +11,8 @@ diff. A required item is a list of accepted spellings in English conventions (12
 1,150, Munich, "9 a.m." or "9 o'clock"); it is kept if one of them appears.
 
 Keep this set out of training: its names and places partly differ from the lists of the
-training augmentation (trainer/entity_lists.py) on purpose, so that the bench measures
-copying that generalises.
+training augmentation and the translator's protection (translator_app/core/entity_lists.py)
+on purpose, so that the bench measures copying that generalises.
 """
 
 from __future__ import annotations

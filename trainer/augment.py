@@ -26,7 +26,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from trainer.entity_lists import FIRST_NAMES, MONTHS, OTHER_SURNAMES, PLACES, WORD_SURNAMES
+from translator_app.core.entity_lists import (
+    FIRST_NAMES,
+    MONTHS,
+    OTHER_SURNAMES,
+    PLACES,
+    WORD_SURNAMES,
+)
 
 Pair = tuple[str, str]
 

@@ -28,7 +28,7 @@ from trainer.checkpoints import (
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
 from trainer.evaluate import evaluate_translator, score_translations, signatures, write_report
-from trainer.term_data import annotate_pairs, load_dictionary
+from trainer.term_data import annotate_facts, annotate_pairs, load_dictionary
 from trainer.train import train
 from translator_app.core import (
     ModelConfig,
@@ -120,12 +120,17 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
         )
         train_pairs += annotated
         augmented.update(counts)
-    for kind, n in sorted(augmented.items()):
-        what = (
-            "copies with term annotations ([data] terms_share)"
-            if kind == "terms"
-            else f"copies with other {kind} ([data] augment_{kind})"
+    if d.facts_share > 0:
+        annotated, counts = annotate_facts(
+            train_pairs[: len(train_pairs) - augmented["terms"]], d.facts_share, seed
         )
+        train_pairs += annotated
+        augmented.update(counts)
+    for kind, n in sorted(augmented.items()):
+        what = {
+            "terms": "copies with term annotations ([data] terms_share)",
+            "facts": "copies with the protected facts annotated ([data] facts_share)",
+        }.get(kind, f"copies with other {kind} ([data] augment_{kind})")
         log(f"  augmented {n:>7}  {what}")
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
     valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
@@ -184,7 +189,7 @@ def cmd_train(args) -> int:
             f"training a {cfg.data.vocab_size}-piece SentencePiece model on {len(sentences)} sentences"
         )
         tokenizer = Tokenizer(train_sentencepiece(sentences, cfg.data.vocab_size))
-    if cfg.data.terms and not has_term_markers(tokenizer):
+    if (cfg.data.terms or cfg.data.facts_share > 0) and not has_term_markers(tokenizer):
         # The markers of term annotations become pieces of their own (ids after the others).
         tokenizer = Tokenizer(with_term_markers(tokenizer.model_proto))
         print(f"tokenizer: term markers added ({tokenizer.vocab_size} pieces)")

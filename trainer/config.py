@@ -49,6 +49,9 @@ class DataConfig:
     terms: str = ""
     terms_share: float = 0.0
     terms_swap: float = 0.5
+    # The share of the pairs (augmented copies included) that get a copy with the facts
+    # the translator protects annotated (numbers, dates, names, places; term_data.py).
+    facts_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
             f"[data] repeat has {len(d.repeat)} counts for {len(d.train)} train files;"
             " give one count per file"
         )
-    for key in ("augment_entities", "augment_numbers", "terms_share", "terms_swap"):
+    for key in ("augment_entities", "augment_numbers", "terms_share", "terms_swap", "facts_share"):
         if not 0.0 <= getattr(d, key) <= 1.0:
             raise ConfigError(f"[data] {key} must be between 0 and 1")
     if any(r < 1 for r in d.repeat):

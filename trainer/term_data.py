@@ -14,6 +14,13 @@ another English word, which then also replaces the word in the English:
 The replacements are other dictionary words and invented product-like names (what users
 put in glossaries). The annotated copies are added beside the plain pairs, so a model
 without a glossary translates as before.
+
+The facts that the translator protects (core/protect.py: numbers, times and dates with
+their English form, names after titles, listed first names and places) are annotated the
+same way in a share of the pairs (``facts_share``) where the English has that form, so
+the model has seen such annotations before the translator adds them:
+
+    Der Kurs kostet <term> 12,50 <means> 12.50 </term> € bei <term> Frau Koch ...
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from translator_app.core.corpus import read_all
-from translator_app.core.terms import annotation
+from translator_app.core.protect import protected_uses
+from translator_app.core.terms import annotate_spans, annotation
 
 Pair = tuple[str, str]
 
@@ -157,4 +165,21 @@ def annotate_pairs(
         if copy is not None:
             out.append(copy)
             counts["terms"] += 1
+    return out, counts
+
+
+def annotate_facts(pairs: Sequence[Pair], share: float, seed: int) -> tuple[list[Pair], Counter]:
+    """Copies of about ``share`` of ``pairs`` with their protected facts annotated: those
+    whose English form is in the English (so the annotation tells the truth)."""
+    rng = random.Random(seed * 15_485_863 + 11)
+    out, counts = [], Counter()
+    for de, en in pairs:
+        if rng.random() >= share:
+            continue
+        spans = [
+            (u.start, u.end, u.target) for u in protected_uses(de) if _in_english(u.target, en)
+        ]
+        if spans:
+            out.append((annotate_spans(de, spans), en))
+            counts["facts"] += 1
     return out, counts

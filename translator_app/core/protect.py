@@ -5,14 +5,17 @@ decode loses a number, a time or a date (core/number_check.py), the translator d
 again with what must never change annotated, and keeps whichever loses fewer: every number, time and
 date of the sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai ->
 3 May; core/number_check.py) and the names that titles and company forms make certain
-(Frau Koch, Herrn Dr. Richter, Müller GmbH stay as they are, never "cook" or "judge").
-The user's own terms win where they overlap.
+(Frau Koch, Herrn Dr. Richter, Müller GmbH stay as they are, never "cook" or "judge"),
+the listed first names with the surname that follows them (Sabine Hoffmann, never
+"Sabine yard") and the listed places with their English names (München -> Munich;
+core/entity_lists.py). The user's own terms win where they overlap.
 """
 
 from __future__ import annotations
 
 import re
 
+from .entity_lists import FIRST_NAMES, OTHER_SURNAMES, PLACES, WORD_SURNAMES
 from .glossary import TermUse
 from .number_check import source_facts
 
@@ -26,12 +29,29 @@ _NAMES = (
 )
 
 
+def _alternatives(words) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
+# Sabine, Sabine Hoffmann: a listed first name, and a listed surname after it (any
+# capitalised word would also take nouns: „Gestern hat Sabine Kuchen gebacken.“)
+_FIRST = re.compile(
+    rf"(?<![\w-])(?P<name>(?:{_alternatives(FIRST_NAMES)})"
+    rf"(?:\s+(?:{_alternatives(WORD_SURNAMES + OTHER_SURNAMES)}))?)(?![\w-])"
+)
+_PLACE_ENGLISH = dict(PLACES)
+_PLACE = re.compile(rf"(?<![\w-])(?P<name>{_alternatives(_PLACE_ENGLISH)})(?![\w-])")
+
+
 def protected_uses(text: str) -> list[TermUse]:
-    """The facts and certain names of ``text``, as term uses, left to right, no overlaps."""
+    """The facts, certain names and listed places of ``text``, as term uses, left to
+    right, no overlaps."""
     found = [TermUse(f.start, f.end, f.text, f.english) for f in source_facts(text)]
-    for pattern in _NAMES:
+    for pattern in (*_NAMES, _FIRST):
         for m in pattern.finditer(text):
             found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))
+    for m in _PLACE.finditer(text):
+        found.append(TermUse(m.start(), m.end(), m.group(), _PLACE_ENGLISH[m.group()]))
     return merge_uses([], found)
 
 

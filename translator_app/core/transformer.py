@@ -283,3 +283,23 @@ class TransformerSeq2Seq(EncoderDecoder):
             if weights is not None:
                 align = self._alignment(weights)
         return self.output(self.dec_norm(x)), align
+
+    @torch.inference_mode()
+    def attention_layers(
+        self, src: torch.Tensor, src_mask: torch.Tensor, tgt_in: torch.Tensor
+    ) -> torch.Tensor:
+        """Teacher-forced cross-attention of every layer and head for given outputs (the
+        alignment panel's view of a decode made elsewhere, e.g. by CTranslate2).
+        src, src_mask: [B, S]; tgt_in: [B, T] (the start id, then the output without its
+        last token). Returns [B, T, L, H, S]."""
+        memory = self.encode(src, src_mask)
+        x = self._embed(tgt_in)
+        t = tgt_in.size(1)
+        causal = torch.ones(t, t, dtype=torch.bool, device=src.device).tril()
+        cross_mask = src_mask[:, None, None, :]
+        per_layer = []
+        for layer in self.dec_layers:
+            ck, cv = layer.cross_attn.keys_values(memory)
+            x, weights, _, _ = layer(x, None, None, causal, ck, cv, cross_mask, True)
+            per_layer.append(weights)  # [B, H, T, S]
+        return torch.stack(per_layer, 1).permute(0, 3, 1, 2, 4)

@@ -12,12 +12,13 @@ import copy
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from . import ct2
 from .batching import length_batches, pad_rows
 from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
@@ -26,7 +27,7 @@ from .hardware import PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .number_check import Fact, missing_facts
 from .protect import merge_uses, protected_uses
-from .search import Hypothesis, SearchOptions, beam_search, greedy_search
+from .search import Hypothesis, SearchCancelled, SearchOptions, beam_search, greedy_search
 from .terms import has_term_markers, mask_markers
 from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
 
@@ -45,6 +46,9 @@ def _frozen(t: torch.Tensor | None) -> np.ndarray | None:
         return None
     a = t.detach().to("cpu", torch.float32).numpy()
     return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
+
+
+ENGINES = ("auto", "ctranslate2", "torch")
 
 
 class InvalidTextWarning(UserWarning):
@@ -131,9 +135,13 @@ class Translator:
         *,
         precision: str = "fp32",
         max_source_tokens: int = SearchDefaults.max_source_tokens,
+        engine: str = "auto",
+        bundle_path: Path | None = None,
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
         self.config = cfg = model.config
         self.tokenizer = tokenizer
         self.options = options or SearchOptions()
@@ -142,7 +150,19 @@ class Translator:
             precision = auto_precision(self.device)
         self.precision = precision
         self.model = model
-        if precision == "int8":
+        # Transformer models decode with CTranslate2 where it is installed (core/ct2.py);
+        # the PyTorch model stays for the alignment panel's per-layer view, RNN models,
+        # and as the fallback.
+        self.engine: ct2.Ct2Engine | None = None
+        self.engine_problem = ""  # why CTranslate2 is not used, for the model info
+        if engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg)):
+            try:
+                self.engine = ct2.engine_for(model, tokenizer, precision, self.device, bundle_path)
+            except ct2.Ct2Unavailable as e:
+                if engine == "ctranslate2":
+                    raise ValueError(str(e)) from None
+                self.engine_problem = str(e)
+        if precision == "int8" and self.engine is None:
             if self.device.type != "cpu":
                 raise ValueError("int8 quantisation runs on the CPU only; choose --device cpu")
             self.model = quantize_dynamic_int8(model)
@@ -155,7 +175,9 @@ class Translator:
         self.protect_facts = self.follows_glossary
 
     @classmethod
-    def from_bundle(cls, bundle: Bundle, precision: str = "fp32") -> Translator:
+    def from_bundle(
+        cls, bundle: Bundle, precision: str = "fp32", engine: str = "auto"
+    ) -> Translator:
         """A translator with the bundle's model, tokenizer and stored search defaults."""
         return cls(
             bundle.model,
@@ -163,6 +185,8 @@ class Translator:
             bundle.search.options(),
             precision=precision,
             max_source_tokens=bundle.search.max_source_tokens,
+            engine=engine,
+            bundle_path=bundle.path,
         )
 
     @classmethod
@@ -172,9 +196,17 @@ class Translator:
         device: str = "auto",
         precision: str = "fp32",
         should_stop: Callable[[], bool] | None = None,
+        engine: str = "auto",
     ) -> Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
-        return cls.from_bundle(load_bundle(path, device, should_stop), precision)
+        return cls.from_bundle(load_bundle(path, device, should_stop), precision, engine)
+
+    @property
+    def engine_name(self) -> str:
+        """What decodes, in words: "CTranslate2 int8", "PyTorch fp32"."""
+        if self.engine is not None:
+            return f"CTranslate2 {self.engine.compute_type}"
+        return f"PyTorch {self.precision}"
 
     def search_options(self, **choices) -> SearchOptions:
         """The default options with ``choices`` (fields of :class:`SearchOptions`; None
@@ -312,6 +344,8 @@ class Translator:
         return out
 
     def _search(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
+        if self.engine is not None:
+            return self._search_ct2(batch, options, should_stop)
         src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
         src, mask = src.to(self.device), mask.to(self.device)
         kwargs = dict(
@@ -326,6 +360,46 @@ class Translator:
             if options.beam == 1:
                 return greedy_search(self.model, src, mask, options, **kwargs)
             return beam_search(self.model, src, mask, options, **kwargs)
+
+    def _search_ct2(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
+        if should_stop is not None and should_stop():
+            raise SearchCancelled()
+        limits = [
+            max(1, min(int(len(j.src) * options.max_len_a + options.max_len_b), self.max_positions))
+            for j in batch
+        ]
+        prefixes = [j.prefix for j in batch] if any(j.prefix for j in batch) else None
+        hyps = self.engine.search([j.src for j in batch], options, limits, prefixes)
+        if options.all_layers and self.config.arch == "transformer":
+            hyps = self._with_layers(batch, hyps)
+        return hyps
+
+    def _with_layers(self, batch, hyps: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
+        """Every layer's and head's cross-attention for decodes made by CTranslate2, from
+        one teacher-forced pass of the PyTorch model over all of them; the alignment is
+        taken from the same pass, so it is the model's own at any batch and beam."""
+        flat = [(j, h) for j, row in zip(batch, hyps, strict=True) for h in row]
+        start = self.config.start_id
+        src, mask = pad_rows([j.src for j, _ in flat], self.tokenizer.pad_id)
+        tgt, _ = pad_rows([[start, *h.tokens[:-1]] for _, h in flat], self.tokenizer.pad_id)
+        layers = (
+            self.model.attention_layers(
+                src.to(self.device), mask.to(self.device), tgt.to(self.device)
+            )
+            .float()
+            .cpu()
+        )
+        layer, head = self.config.alignment_layer_index, self.config.alignment_head
+        out, k = [], 0
+        for j, row in zip(batch, hyps, strict=True):
+            new = []
+            for h in row:
+                mine = layers[k, : len(h.tokens), :, :, : len(j.src)]  # [T, L, H, S]
+                align = mine[:, layer].mean(1) if head < 0 else mine[:, layer, head]
+                new.append(replace(h, layers=mine, attention=align))
+                k += 1
+            out.append(new)
+        return out
 
     def _candidate(self, h: Hypothesis) -> Candidate:
         dec = self.tokenizer.decode(h.tokens)

@@ -1,6 +1,7 @@
 """Names, places and months that the training augmentation (trainer/augment.py) swaps into
 sentence pairs, so the model learns to carry them over unchanged (or to the English
-exonym) instead of translating them.
+exonym) instead of translating them. The translator protects the listed places and first
+names the same way (core/protect.py).
 
 Surnames lean on the ones that are also German words (Schneider = tailor, Koch = cook,
 Richter = judge): exactly the names a model translates by mistake. The bench's own set
@@ -8,7 +9,7 @@ Richter = judge): exactly the names a model translates by mistake. The bench's o
 tell copying that generalises from copying that was memorised.
 """
 
-from translator_app.core.number_check import MONTHS_DE, MONTHS_EN
+from .number_check import MONTHS_DE, MONTHS_EN
 
 # Surnames that are also German nouns, adjectives or verbs.
 WORD_SURNAMES = [

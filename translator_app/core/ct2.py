@@ -1,0 +1,428 @@
+"""Transformer bundles decoded by CTranslate2 (issue 31).
+
+CTranslate2 is the inference engine of the field for exactly this kind of model (Argos
+Translate and the OPUS-MT CTranslate2 models use it): int8 on AVX2, AVX-512, ARM and
+CUDA, several times faster per token than eager PyTorch on two cores, whose cost here is
+the per-operator overhead of hundreds of small calls per decoder step.
+
+The bundle's PyTorch weights are written into a CTranslate2 ``TransformerSpec``
+(:func:`transformer_spec`): the same layers, norms and activation, our position table as
+its position encodings, the tokenizer's pieces as its vocabulary, and the alignment head
+moved to the front of its layer so that CTranslate2's alignment (the mean of the first
+``alignment_heads`` heads of ``alignment_layer``) is ours. A converted model lives beside
+the bundle's weights (``translator-train export`` writes it) or, for a bundle without
+one, in the user's cache, keyed by the weights' hash, so it is converted once.
+
+The PyTorch model stays the reference: RNN bundles, the fallback where CTranslate2 is
+missing or refuses a model, and the teacher-forced pass that gives the alignment panel
+every layer's and head's attention for the chosen output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .config import ModelConfig
+from .search import Hypothesis, SearchOptions, length_penalty
+
+try:  # a base dependency, but the app must still run where a platform has no wheel
+    import ctranslate2
+except ImportError:  # pragma: no cover - depends on the platform
+    ctranslate2 = None
+
+CT2_DIR = "ct2"  # inside a bundle: the converted model, written at export
+CT2_QUANTIZATION = "int8"  # what export writes: the smallest; CPU and CUDA run it
+_ACTIVATIONS = {"relu": "RELU", "silu": "SWISH", "gelu": "GELU"}
+_STAMP = "converted_from.json"  # which weights a converted model was made from
+
+
+class Ct2Unavailable(RuntimeError):
+    """CTranslate2 is missing or cannot run this model; the PyTorch search is used."""
+
+
+def available() -> bool:
+    return ctranslate2 is not None
+
+
+def supports(cfg: ModelConfig) -> bool:
+    """Whether CTranslate2 can decode a model of this configuration."""
+    return cfg.arch == "transformer" and cfg.activation in _ACTIVATIONS
+
+
+def vocabulary(tokenizer, size: int) -> list[str]:
+    """The model's id -> piece table; ids the tokenizer lacks (an imported model's spare
+    rows) get names of their own, since CTranslate2 needs distinct tokens."""
+    pieces = [tokenizer.piece(i) for i in range(min(tokenizer.vocab_size, size))]
+    pieces += [f"<unused{i}>" for i in range(len(pieces), size)]
+    return pieces
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    # A copy: the spec's optimisation (quantisation) works in place, and must never
+    # write into the PyTorch model's weights.
+    return t.detach().float().cpu().numpy().copy()
+
+
+def _head_order(n: int, head: int, n_heads: int) -> np.ndarray:
+    """Indices of ``n`` head-major rows with head ``head``'s block first."""
+    blocks = np.arange(n).reshape(n_heads, -1)
+    return np.concatenate([blocks[head]] + [blocks[h] for h in range(n_heads) if h != head])
+
+
+def _move_head_first(attention, head: int, n_heads: int) -> None:
+    """Reorder a cross-attention's heads so ``head`` comes first (exact: the heads are
+    independent until the output projection, whose input columns move with them)."""
+    q, kv, out = attention.linear
+    d = q.weight.shape[0]
+    rows = _head_order(d, head, n_heads)
+    q.weight, q.bias = q.weight[rows], q.bias[rows]
+    kv_rows = np.concatenate([rows, d + rows])
+    kv.weight, kv.bias = kv.weight[kv_rows], kv.bias[kv_rows]
+    out.weight = out.weight[:, rows]
+
+
+def transformer_spec(model: torch.nn.Module, vocab: list[str]):
+    """A CTranslate2 TransformerSpec holding ``model``'s weights (float32)."""
+    if ctranslate2 is None:
+        raise Ct2Unavailable("CTranslate2 is not installed")
+    from ctranslate2.specs import common_spec
+    from ctranslate2.specs import transformer_spec as ts
+
+    cfg: ModelConfig = model.config
+    if not supports(cfg):
+        raise Ct2Unavailable(f"CTranslate2 cannot run a {cfg.arch} model with {cfg.activation}")
+    pre = cfg.norm == "pre"
+    align_heads = cfg.n_heads if cfg.alignment_head < 0 else 1
+    spec = ts.TransformerSpec.from_config(
+        (cfg.enc_layers, cfg.dec_layers),
+        cfg.n_heads,
+        pre_norm=pre,
+        activation=getattr(common_spec.Activation, _ACTIVATIONS[cfg.activation]),
+        alignment_layer=cfg.alignment_layer_index,
+        alignment_heads=align_heads,
+    )
+    sd = {k: _np(v) for k, v in model.state_dict().items()}
+    positions = sd["pos_embedding.weight"] if cfg.positions == "learned" else _np(model.pos_table)
+
+    def norm(spec_ln, prefix: str) -> None:
+        spec_ln.gamma, spec_ln.beta = sd[prefix + ".weight"], sd[prefix + ".bias"]
+
+    def linear(spec_lin, prefix: str) -> None:
+        spec_lin.weight = sd[prefix + ".weight"]
+        spec_lin.bias = sd[prefix + ".bias"]
+
+    def fused(spec_lin, prefixes: Sequence[str]) -> None:
+        spec_lin.weight = np.concatenate([sd[p + ".weight"] for p in prefixes])
+        spec_lin.bias = np.concatenate([sd[p + ".bias"] for p in prefixes])
+
+    def ffn(spec_ffn, prefix: str, ln: str) -> None:
+        norm(spec_ffn.layer_norm, ln)
+        linear(spec_ffn.linear_0, prefix + ".ff.net.0")
+        linear(spec_ffn.linear_1, prefix + ".ff.net.3")
+
+    def common(side, norm_name: str) -> None:
+        side.scale_embeddings = cfg.scale_embeddings
+        side.position_encodings.encodings = positions
+        if pre:
+            norm(side.layer_norm, norm_name)
+
+    enc = spec.encoder
+    enc.embeddings[0].weight = sd["embedding.weight"]
+    common(enc, "enc_norm")
+    for i, layer in enumerate(enc.layer):
+        p = f"enc_layers.{i}"
+        norm(layer.self_attention.layer_norm, p + ".norm1")
+        fused(layer.self_attention.linear[0], [p + ".attn.q_proj", p + ".attn.kv_proj"])
+        linear(layer.self_attention.linear[1], p + ".attn.out_proj")
+        ffn(layer.ffn, p, p + ".norm2")
+
+    dec = spec.decoder
+    dec.embeddings.weight = sd["embedding.weight"]
+    common(dec, "dec_norm")
+    dec.projection.weight = sd["output.weight"] if "output.weight" in sd else sd["embedding.weight"]
+    if cfg.output_bias:
+        dec.projection.bias = sd["output.bias"]
+    for i, layer in enumerate(dec.layer):
+        p = f"dec_layers.{i}"
+        norm(layer.self_attention.layer_norm, p + ".norm1")
+        fused(layer.self_attention.linear[0], [p + ".self_attn.q_proj", p + ".self_attn.kv_proj"])
+        linear(layer.self_attention.linear[1], p + ".self_attn.out_proj")
+        norm(layer.attention.layer_norm, p + ".norm2")
+        linear(layer.attention.linear[0], p + ".cross_attn.q_proj")
+        fused(layer.attention.linear[1], [p + ".cross_attn.kv_proj"])
+        linear(layer.attention.linear[2], p + ".cross_attn.out_proj")
+        if i == cfg.alignment_layer_index and cfg.alignment_head > 0:
+            _move_head_first(layer.attention, cfg.alignment_head, cfg.n_heads)
+        ffn(layer.ffn, p, p + ".norm3")
+
+    spec.register_source_vocabulary(vocab)
+    spec.register_target_vocabulary(vocab)
+    c = spec.config
+    c.unk_token, c.bos_token, c.eos_token = (
+        vocab[cfg.unk_id],
+        vocab[cfg.bos_id],
+        vocab[cfg.eos_id],
+    )
+    c.decoder_start_token = vocab[cfg.start_id]
+    c.add_source_bos = c.add_source_eos = False  # the translator adds EOS itself
+    c.layer_norm_epsilon = 1e-5  # torch.nn.LayerNorm's
+    return spec
+
+
+# ------------------------------------------------------------------ converted models
+def save_converted(
+    model: torch.nn.Module,
+    tokenizer,
+    out_dir: str | Path,
+    quantization: str = CT2_QUANTIZATION,
+    weights_sha256: str = "",
+) -> Path:
+    """Convert ``model`` into ``out_dir`` (replaced whole, never left half written)."""
+    out_dir = Path(out_dir)
+    spec = transformer_spec(model, vocabulary(tokenizer, model.config.vocab_size))
+    spec.validate()
+    spec.optimize(quantization=quantization)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}-"))
+    try:
+        spec.save(str(tmp))
+        stamp = {
+            "weights_sha256": weights_sha256,
+            "quantization": quantization,
+            "ctranslate2": ctranslate2.__version__,
+        }
+        (tmp / _STAMP).write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        os.replace(tmp, out_dir)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return out_dir
+
+
+def _stamp(model_dir: Path) -> dict:
+    try:
+        return json.loads((model_dir / _STAMP).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def cache_root() -> Path:
+    from .paths import user_cache_dir
+
+    return user_cache_dir() / "ctranslate2"
+
+
+def converted_model(
+    bundle_path: Path,
+    weights_sha256: str,
+    model: torch.nn.Module,
+    tokenizer,
+    quantization: str = CT2_QUANTIZATION,
+) -> Path:
+    """The converted model for a bundle: its own ``ct2/`` where that was made from these
+    weights in this quantization, else one in the user's cache (converted now if missing,
+    so once per weights and quantization)."""
+    own = Path(bundle_path) / CT2_DIR
+    wanted = {"weights_sha256": weights_sha256, "quantization": quantization}
+    if (own / "model.bin").is_file() and _matches(_stamp(own), wanted):
+        return own
+    return _cached(weights_sha256, model, tokenizer, quantization)
+
+
+def _cached(weights_sha256: str, model, tokenizer, quantization: str) -> Path:
+    wanted = {"weights_sha256": weights_sha256, "quantization": quantization}
+    key = hashlib.sha256(f"{weights_sha256}:{quantization}".encode()).hexdigest()[:24]
+    cached = cache_root() / key
+    if (cached / "model.bin").is_file() and _matches(_stamp(cached), wanted):
+        return cached
+    return save_converted(model, tokenizer, cached, quantization, weights_sha256)
+
+
+def _matches(stamp: dict, wanted: dict) -> bool:
+    return all(stamp.get(k) == v for k, v in wanted.items()) and bool(wanted["weights_sha256"])
+
+
+# ------------------------------------------------------------------------- decoding
+class Ct2Engine:
+    """Greedy and beam search of a converted model, returning the translator's
+    :class:`Hypothesis` (tokens with EOS, alignment rows for every token)."""
+
+    def __init__(
+        self,
+        model_dir: Path,
+        vocab: list[str],
+        cfg: ModelConfig,
+        device: torch.device,
+        compute_type: str,
+        threads: int = 0,
+    ) -> None:
+        if ctranslate2 is None:
+            raise Ct2Unavailable("CTranslate2 is not installed")
+        try:
+            self.translator = ctranslate2.Translator(
+                str(model_dir),
+                device=device.type,
+                device_index=device.index or 0,
+                compute_type=compute_type,
+                intra_threads=threads,
+            )
+        except (RuntimeError, ValueError) as e:
+            raise Ct2Unavailable(f"CTranslate2 cannot load {model_dir}: {e}") from None
+        self.vocab = vocab
+        self.ids = {piece: i for i, piece in enumerate(vocab)}
+        self.cfg = cfg
+        self.compute_type = compute_type
+        # Never emit padding, BOS or UNK (as the PyTorch search, which masks them after
+        # the softmax; CTranslate2 before it, so its log-probabilities are a little higher).
+        specials = {cfg.pad_id, cfg.bos_id, cfg.unk_id} - {cfg.eos_id}
+        self._suppress = [[vocab[i]] for i in sorted(specials)]
+
+    def _translate(self, sources, options: SearchOptions, beam: int, limits, prefixes):
+        """One ``translate_batch`` call (tokens as the vocabulary's pieces)."""
+        v = self.vocab
+        return self.translator.translate_batch(
+            [[v[t] for t in s] for s in sources],
+            [[v[t] for t in p] for p in prefixes] if prefixes and any(prefixes) else None,
+            beam_size=beam,
+            num_hypotheses=options.nbest,
+            length_penalty=options.length_penalty,
+            suppress_sequences=self._suppress,
+            return_end_token=True,
+            max_decoding_length=max(limits),
+            max_input_length=0,
+            return_scores=True,
+            return_attention=True,
+        )
+
+    def search(
+        self,
+        sources: Sequence[Sequence[int]],
+        options: SearchOptions,
+        limits: Sequence[int],
+        prefixes: Sequence[Sequence[int]] | None = None,
+    ) -> list[list[Hypothesis]]:
+        """``sources``: token ids with EOS; ``limits``: the most output tokens (EOS
+        included) per sentence; ``prefixes``: forced first target ids per sentence."""
+        beam = max(options.beam, options.nbest)
+        groups = [list(range(len(sources)))]
+        if beam > 1:
+            # CTranslate2 4.8's beam search returns a wrong first attention row for a
+            # sentence padded in its batch (the row sums to less than one); sentences of
+            # equal length need no padding.
+            by_length: dict[int, list[int]] = {}
+            for i, src in enumerate(sources):
+                by_length.setdefault(len(src), []).append(i)
+            groups = list(by_length.values())
+        results: list = [None] * len(sources)
+        for group in groups:
+            for i, res in zip(
+                group,
+                self._translate(
+                    [sources[i] for i in group],
+                    options,
+                    beam,
+                    [limits[i] for i in group],
+                    [prefixes[i] for i in group] if prefixes else None,
+                ),
+                strict=True,
+            ):
+                results[i] = res
+        eos = self.cfg.eos_id
+        out = []
+        for res, limit, src in zip(results, limits, sources, strict=True):
+            hyps = []
+            for tokens, score, attention in zip(
+                res.hypotheses, res.scores, res.attention, strict=True
+            ):
+                ids = [self.ids[t] for t in tokens]
+                attn = torch.tensor(np.asarray(attention, dtype=np.float32)).reshape(-1, len(src))
+                if len(ids) > limit or ids[-1:] != [eos]:
+                    # Stopped by the limit: the PyTorch search forces EOS at the limit. The
+                    # attention of that step does not depend on the token chosen there, so
+                    # the rows stay exact; the score has the last token's log-probability
+                    # instead of the forced EOS's.
+                    ids = ids[: limit - 1] + [eos]
+                    attn = attn[: len(ids)]
+                # CTranslate2 ranks by logprob / length ** alpha; the score reported
+                # is the PyTorch search's GNMT one, so both engines' scores compare.
+                n = len(ids)
+                logprob = float(score) * n**options.length_penalty
+                hyps.append(
+                    Hypothesis(
+                        tokens=tuple(ids),
+                        logprob=logprob,
+                        score=logprob / length_penalty(n, options.length_penalty),
+                        attention=attn.reshape(n, len(src)),
+                    )
+                )
+            # Ranked by the GNMT score, as the PyTorch search ranks its finished beams.
+            out.append(sorted(hyps, key=lambda h: -h.score))
+        return out
+
+
+def state_sha256(model: torch.nn.Module) -> str:
+    """A hash of the model's weights (names, shapes and values): the cache key of its
+    converted model, for bundles and for models built in memory alike."""
+    h = hashlib.sha256()
+    for name, t in sorted(model.state_dict().items()):
+        a = t.detach().cpu().contiguous()
+        h.update(f"{name}:{tuple(a.shape)}:{a.dtype}".encode())
+        h.update(a.view(torch.uint8).numpy().tobytes() if a.numel() else b"")
+    return h.hexdigest()
+
+
+def compute_type(precision: str, device: torch.device) -> str:
+    """CTranslate2's compute type for the translator's precision on ``device``."""
+    wanted = {
+        "int8": "int8" if device.type == "cpu" else "int8_float16",
+        "bf16": "bfloat16",
+        "fp32": "float32",
+    }[precision]
+    supported = ctranslate2.get_supported_compute_types(device.type)
+    return wanted if wanted in supported else "float32"
+
+
+def engine_for(
+    model: torch.nn.Module,
+    tokenizer,
+    precision: str,
+    device: torch.device,
+    bundle_path: Path | None = None,
+) -> Ct2Engine:
+    """A CTranslate2 engine for ``model`` at ``precision`` (int8, bf16 or fp32), from the
+    bundle's converted model or the cache; raises :class:`Ct2Unavailable`."""
+    if ctranslate2 is None:
+        raise Ct2Unavailable("CTranslate2 is not installed")
+    if not supports(model.config):
+        raise Ct2Unavailable(f"CTranslate2 does not run {model.config.arch} models")
+    ctype = compute_type(precision, device)
+    quantization = "int8" if ctype.startswith("int8") else "float32"
+    key = state_sha256(model)
+    try:
+        model_dir = (
+            converted_model(bundle_path, key, model, tokenizer, quantization)
+            if bundle_path is not None
+            else _cached(key, model, tokenizer, quantization)
+        )
+    except (OSError, ValueError, RuntimeError) as e:
+        raise Ct2Unavailable(f"could not convert the model for CTranslate2: {e}") from None
+    threads = torch.get_num_threads() if device.type == "cpu" else 0
+    return Ct2Engine(
+        model_dir,
+        vocabulary(tokenizer, model.config.vocab_size),
+        model.config,
+        device,
+        ctype,
+        threads,
+    )
