@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from conftest import tiny_model
 
+from conftest import tiny_model
 from translator_app.core import ct2
 from translator_app.core.translator import Translator
 
