@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the app (packaging/build.sh) and check the built folder, not the sources:
-#   1. `translator-app translate` turns a German sentence into the expected English;
+#   1. `translator-app translate` turns a German sentence into the expected English, with
+#      CTranslate2 (it converts the bundle into the user's cache);
 #   2. the built `translator-train` fine-tunes the bundled model for a few steps on
 #      tests/data (what the app's "Teach the model" runs) and writes a new bundle;
 #   3. the window starts offscreen and exits 0 once its first translation is shown;
@@ -44,6 +45,10 @@ echo "smoke: translate ($(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $start 
 # The bundled model's translation, checked by its meaning-bearing words.
 grep -qi "morning" "$out" && grep -qi "coffee" "$out" ||
     fail "unexpected translation (wanted 'morning' and 'coffee')" "$out"
+# The built app decodes with CTranslate2: it converted the bundle into the user's cache.
+[ -n "$(find "$XDG_CACHE_HOME" -path '*ctranslate2*' -name model.bin 2>/dev/null)" ] ||
+    fail "the built app did not decode with CTranslate2 (no converted model in the cache)" "$out"
+echo "smoke: the built app decoded with CTranslate2"
 
 "$app/translator-train" --help > "$scratch/train.txt" 2>&1 ||
     fail "translator-train --help exited with status $?" "$scratch/train.txt"

@@ -7,12 +7,15 @@ no trained model is needed.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 import torch
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Models converted for CTranslate2 go to a cache of the test run, never the user's.
+os.environ["TRANSLATOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="translator-tests-cache-")
 
 DATA = Path(__file__).parent / "data"
 

@@ -2,8 +2,9 @@
 search would alter (JoeyNMT-style).
 
 1. Seeded tiny models of every architecture: greedy and beam ids and scores.
-2. About ten sentences through the bundled model, fp32 and int8: a change to the
-   tokenizer, the export or the quantisation shows up as a diff.
+2. About ten sentences through the bundled model, fp32 and int8, in both engines
+   (PyTorch and CTranslate2): a change to the tokenizer, the export, the conversion or
+   the quantisation shows up as a diff; in fp32 the engines give the same ids.
 
 The expected values live in tests/data/golden_*.json. When a change is meant to alter them
 (a new bundled model, a deliberate change to the search), regenerate them and review the
@@ -14,6 +15,7 @@ diff before committing:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -21,6 +23,8 @@ from pathlib import Path
 
 import pytest
 import torch
+
+from translator_app.core import ct2
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import DATA, TINY, VARIANTS  # noqa: E402
@@ -72,19 +76,31 @@ def search_results() -> dict:
     return results
 
 
-def bundle_results() -> dict:
-    """The bundled model's default search (greedy as well) in fp32 and int8."""
+def bundle_results(ids: bool = False) -> dict:
+    """The bundled model's default search (greedy as well) in fp32 and int8, per engine
+    (``ids``: the first candidates' target ids instead of their texts)."""
+    return {
+        k: [x[1] if ids else x[0] for x in v] if "/" in k else v
+        for k, v in _bundle_outputs().items()
+    }
+
+
+@functools.cache
+def _bundle_outputs() -> dict:
     from translator_app.core import Translator, load_bundle
     from translator_app.core.bundle import WEIGHTS_FILE
 
     bundle = load_bundle(BUNDLE, "cpu")
     weights = hashlib.sha256((BUNDLE / WEIGHTS_FILE).read_bytes()).hexdigest()
     results = {"model": bundle.name, "weights_sha256": weights}
-    for precision in ("fp32", "int8"):
-        translator = Translator.from_bundle(bundle, precision)
-        for beam in (1, bundle.search.beam):
-            out = translator.translate(SENTENCES, beam=beam)
-            results[f"{precision}/beam{beam}"] = [t.text for t in out]
+    for engine in ("torch", "ctranslate2"):
+        for precision in ("fp32", "int8"):
+            translator = Translator.from_bundle(bundle, precision, engine)
+            for beam in (1, bundle.search.beam):
+                out = translator.translate(SENTENCES, beam=beam)
+                results[f"{engine}/{precision}/beam{beam}"] = [
+                    (t.text, list(t.best.target_ids)) for t in out
+                ]
     return results
 
 
@@ -128,6 +144,13 @@ def test_the_bundled_model_gives_the_golden_translations():
     for key in expected:
         if "/" in key:
             assert got[key] == expected[key], key
+
+
+@pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
+def test_ctranslate2_gives_pytorchs_ids_in_fp32():
+    got = bundle_results(ids=True)
+    for beam in {k.rsplit("/", 1)[1] for k in got if "/" in k}:
+        assert got[f"ctranslate2/fp32/{beam}"] == got[f"torch/fp32/{beam}"], beam
 
 
 if __name__ == "__main__":

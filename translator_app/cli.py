@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.cli_common import run_main
-from translator_app.core.hardware import DEVICES, PRECISIONS
+from translator_app.core.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
@@ -67,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="auto (default: int8 on the CPU, fp32 on CUDA), fp32, bf16 autocast, "
         "or int8 dynamic quantisation (CPU)",
+    )
+    tr.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="auto (default: CTranslate2 for Transformer models where it is installed, "
+        "else PyTorch), ctranslate2, or torch (the reference search)",
     )
     tr.add_argument(
         "--json", action="store_true", help="one JSON object per line with pieces and attention"
@@ -163,7 +170,7 @@ def _load(args):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             bundle = load_bundle(path, args.device)
-        translator = Translator.from_bundle(bundle, precision=args.precision)
+        translator = Translator.from_bundle(bundle, args.precision, args.engine)
     except BundleError as e:
         raise CliError(str(e)) from None
     except ValueError as e:

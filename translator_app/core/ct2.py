@@ -400,29 +400,28 @@ def engine_for(
     device: torch.device,
     bundle_path: Path | None = None,
 ) -> Ct2Engine:
-    """A CTranslate2 engine for ``model`` at ``precision`` (int8, bf16 or fp32), from the
-    bundle's converted model or the cache; raises :class:`Ct2Unavailable`."""
+    """A CTranslate2 engine for ``model`` at ``precision`` (int8, bf16 or fp32): for a
+    bundle from its own converted model or the cache; raises :class:`Ct2Unavailable`."""
     if ctranslate2 is None:
         raise Ct2Unavailable("CTranslate2 is not installed")
     if not supports(model.config):
         raise Ct2Unavailable(f"CTranslate2 does not run {model.config.arch} models")
     ctype = compute_type(precision, device)
     quantization = "int8" if ctype.startswith("int8") else "float32"
-    key = state_sha256(model)
+    vocab = vocabulary(tokenizer, model.config.vocab_size)
+    threads = torch.get_num_threads() if device.type == "cpu" else 0
     try:
-        model_dir = (
-            converted_model(bundle_path, key, model, tokenizer, quantization)
-            if bundle_path is not None
-            else _cached(key, model, tokenizer, quantization)
+        if bundle_path is None:
+            # A model in memory (the trainer's evaluations): converted into a scratch
+            # folder, which CTranslate2 reads whole at load, so nothing piles up.
+            with tempfile.TemporaryDirectory(prefix="ct2-") as tmp:
+                model_dir = save_converted(model, tokenizer, Path(tmp) / "model", quantization)
+                return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)
+        model_dir = converted_model(
+            bundle_path, state_sha256(model), model, tokenizer, quantization
         )
+    except Ct2Unavailable:
+        raise
     except (OSError, ValueError, RuntimeError) as e:
         raise Ct2Unavailable(f"could not convert the model for CTranslate2: {e}") from None
-    threads = torch.get_num_threads() if device.type == "cpu" else 0
-    return Ct2Engine(
-        model_dir,
-        vocabulary(tokenizer, model.config.vocab_size),
-        model.config,
-        device,
-        ctype,
-        threads,
-    )
+    return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)

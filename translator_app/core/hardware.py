@@ -12,6 +12,9 @@ import torch
 # computes ("auto": see translator.auto_precision), and the trainer's bf16 switch.
 DEVICES = ("auto", "cpu", "cuda")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
+# What decodes: CTranslate2 for Transformer models where it is installed (auto), or the
+# PyTorch search (the reference, and what RNN models use).
+ENGINES = ("auto", "ctranslate2", "torch")
 BF16_SETTINGS = ("auto", "on", "off")
 
 

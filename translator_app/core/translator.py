@@ -23,7 +23,7 @@ from .batching import length_batches, pad_rows
 from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
 from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
-from .hardware import PRECISIONS
+from .hardware import ENGINES, PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_search
 from .number_check import Fact, missing_facts
 from .protect import merge_uses, protected_uses
@@ -46,9 +46,6 @@ def _frozen(t: torch.Tensor | None) -> np.ndarray | None:
         return None
     a = t.detach().to("cpu", torch.float32).numpy()
     return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
-
-
-ENGINES = ("auto", "ctranslate2", "torch")
 
 
 class InvalidTextWarning(UserWarning):

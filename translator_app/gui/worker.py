@@ -248,13 +248,16 @@ class TranslationWorker(QObject):
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         is_transformer = cfg.arch == "transformer"
-        notes = tuple(dict.fromkeys([*bundle.warnings, *(str(w.message) for w in caught)]))
+        notes = [*bundle.warnings, *(str(w.message) for w in caught)]
+        if translator.engine_problem:  # slower, but it translates
+            notes.append(f"{translator.engine_problem}; translating with PyTorch (slower)")
+        notes = tuple(dict.fromkeys(notes))
         self.model_loaded.emit(
             ModelInfo(
                 request_id=job.id,
                 path=str(job.path),
                 name=bundle.name,
-                device=f"{translator.device} ({translator.precision})",
+                device=f"{translator.device} ({translator.engine_name})",
                 arch=cfg.arch,
                 layers=cfg.dec_layers if is_transformer else 0,
                 heads=cfg.n_heads if is_transformer else 0,
