@@ -94,13 +94,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the model alone: no annotations of numbers, dates and titled names "
         "(core/protect.py; only models trained with term annotations have them)",
     )
+    ap.add_argument(
+        "--protect",
+        choices=("off", "retry", "always"),
+        default=None,
+        help="when to annotate the facts (default: the bundle's search settings)",
+    )
     add_arguments(ap)
     args = ap.parse_args(argv)
 
     items = load_set(args.set)
     translator, searches, header = app_translator(args, "bench_faithful.py", argv)
+    if args.protect:
+        translator.protect_facts = args.protect
     if args.no_protect:
-        translator.protect_facts = False
+        translator.protect_facts = "off"
     header["protect_facts"] = translator.protect_facts
     report = {**header, "sentences": len(items), "searches": {}}
     print(f"{len(items)} sentences")

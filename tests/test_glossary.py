@@ -125,7 +125,7 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     mine = parse_glossary("Koch\tChef\n").find(text)
     assert [u.target for u in merge_uses(mine, uses)][0] == "Chef"  # the user's term wins
     translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
-    assert translator.protect_facts
+    assert translator.protect_facts == "retry"  # the bundle's default
     options = translator.search_options(beam=1)
     (t,) = translator._translate([text], options, None, None, 3000, None, protect=True)
     assert sum(p.strip("▁") == "<term>" for p in t.source_pieces) == 5 and t.terms == ()
@@ -144,9 +144,13 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
     assert calls == [False, True] and t.missing_numbers == ()
     calls.clear()
-    translator.protect_facts = False
+    translator.protect_facts = "off"
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
     assert calls == [False] and t.missing_numbers == ("9 Uhr",)
+    calls.clear()
+    translator.protect_facts = "always"  # a model trained on annotated facts
+    (t,) = translator.translate(["Um 9 Uhr."], beam=1)
+    assert calls == [True] and t.missing_numbers == ()
 
 
 def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):

@@ -178,6 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the model alone: no annotations of numbers, dates and titled names (a model "
         "trained with term annotations gets them by default, as in the app)",
     )
+    ev.add_argument(
+        "--protect",
+        choices=("off", "retry", "always"),
+        default=None,
+        help="when to annotate numbers, dates, names and places (default: the bundle's "
+        "search settings)",
+    )
     ev.add_argument("--device", choices=DEVICES, default="auto")
 
     av = sub.add_parser(

@@ -372,8 +372,10 @@ def cmd_eval(args) -> int:
     for path in models:
         bundle = load_bundle(path, args.device)
         translator = Translator.from_bundle(bundle)
+        if getattr(args, "protect", None):
+            translator.protect_facts = args.protect
         if getattr(args, "no_protect", False):
-            translator.protect_facts = False
+            translator.protect_facts = "off"
         scores = evaluate_translator(translator, pairs, args.beam, args.beam_limit)
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}

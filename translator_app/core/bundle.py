@@ -75,6 +75,9 @@ class DeviceFallbackWarning(UserWarning):
     """CUDA was asked for (or auto-selected) but could not be used; CPU is used instead."""
 
 
+PROTECT_MODES = ("off", "retry", "always")
+
+
 @dataclass(frozen=True)
 class SearchDefaults:
     """Decoding settings stored with a model (the app and CLI may override them)."""
@@ -85,8 +88,14 @@ class SearchDefaults:
     max_len_b: int = 10
     # Longer sentences are translated in pieces of this many source tokens.
     max_source_tokens: int = 200
+    # For a model trained on term annotations: when the translator annotates the numbers,
+    # dates, names and places of a sentence (core/protect.py): "retry" where the plain
+    # decode lost a number, "always", or "off".
+    protect: str = "retry"
 
     def __post_init__(self) -> None:
+        if self.protect not in PROTECT_MODES:
+            raise ValueError(f"protect must be one of {', '.join(PROTECT_MODES)}")
         self.options()  # the search settings are checked as the translator will use them
         check_number(
             "max_source_tokens", self.max_source_tokens, 8, MAX_SOURCE_TOKENS, integer=True

@@ -20,7 +20,7 @@ import torch
 
 from . import ct2
 from .batching import length_batches, pad_rows
-from .bundle import Bundle, SearchDefaults, load_bundle
+from .bundle import PROTECT_MODES, Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
 from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
 from .hardware import ENGINES, PRECISIONS
@@ -134,6 +134,7 @@ class Translator:
         max_source_tokens: int = SearchDefaults.max_source_tokens,
         engine: str = "auto",
         bundle_path: Path | None = None,
+        protect: str = SearchDefaults.protect,
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
@@ -165,11 +166,14 @@ class Translator:
             self.model = quantize_dynamic_int8(model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
-        # Trained on inline term annotations (core/terms.py): it can follow a glossary,
-        # and where a decode loses a number the translator tries again with the numbers,
-        # dates and certain names annotated (core/protect.py).
+        # Trained on inline term annotations (core/terms.py): it can follow a glossary, and
+        # the translator annotates the numbers, dates, names and places of a sentence
+        # (core/protect.py): always, or only to try again where a decode lost a number
+        # (``protect``; the bundle's search settings say which suits its training).
         self.follows_glossary = has_term_markers(tokenizer)
-        self.protect_facts = self.follows_glossary
+        if protect not in PROTECT_MODES:
+            raise ValueError(f"protect must be one of {', '.join(PROTECT_MODES)}")
+        self.protect_facts = protect if self.follows_glossary else "off"
 
     @classmethod
     def from_bundle(
@@ -184,6 +188,7 @@ class Translator:
             max_source_tokens=bundle.search.max_source_tokens,
             engine=engine,
             bundle_path=bundle.path,
+            protect=bundle.search.protect,
         )
 
     @classmethod
@@ -240,13 +245,17 @@ class Translator:
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
+        if self.protect_facts == "always":
+            return self._translate(
+                texts, options, prefixes, should_stop, batch_tokens, glossary, protect=True
+            )
         out = self._translate(texts, options, prefixes, should_stop, batch_tokens, glossary)
-        if not self.protect_facts:
+        if self.protect_facts == "off":
             return out
-        # Where the model lost a number, a date or a time, decode those sentences again with
-        # the facts annotated (core/protect.py) and keep whichever loses fewer. Only then:
-        # the annotations of names and numbers were not in the training data as such, and
-        # cost fluency where the plain decode is already faithful.
+        # "retry": where the model lost a number, a date or a time, decode those sentences
+        # again with the facts annotated (core/protect.py) and keep whichever loses fewer.
+        # For a model that saw no such annotations in training (v8), which cost it fluency
+        # where the plain decode is already faithful.
         retry = [i for i, t in enumerate(out) if t.missing_numbers]
         if retry:
             again = self._translate(
