@@ -144,6 +144,17 @@ def test_choosing_an_alternative_redecodes_with_the_forced_prefix(qtbot, open_wi
     best = w.highlighter.shown.translations[0].best
     assert best.target_ids[: len(alt.prefix)] == alt.prefix
     assert best.target_ids != t.best.target_ids
+    # Alternatives are named by the words they make, never by pieces.
+    assert all("▁" not in a.label and not a.label.startswith("<") for a in alts)
+    # The choice can be undone from the same menu.
+    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    undo = [a for a in menu.actions() if a.text().startswith("Undo my choice")]
+    assert len(undo) == 1
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        undo[0].trigger()
+    assert w.highlighter.shown.translations[0].best.target_ids == t.best.target_ids
+    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    assert not [a for a in menu.actions() if a.text().startswith("Undo my choice")]
 
 
 def test_switching_model_and_device(qtbot, open_window, make_bundle):

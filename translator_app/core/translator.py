@@ -381,13 +381,13 @@ class Translator:
         return hyps
 
     def _with_layers(self, batch, hyps: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
-        """Every layer's and head's cross-attention for decodes made by CTranslate2, from
-        one teacher-forced pass of the PyTorch model over all of them; the alignment is
-        taken from the same pass, so it is the model's own at any batch and beam."""
-        flat = [(j, h) for j, row in zip(batch, hyps, strict=True) for h in row]
+        """Every layer's and head's cross-attention of each sentence's best decode by
+        CTranslate2 (what the panel shows), from one teacher-forced pass of the PyTorch
+        model; its alignment is taken from the same pass, so it is the model's own."""
+        best = [row[0] for row in hyps]
         start = self.config.start_id
-        src, mask = pad_rows([j.src for j, _ in flat], self.tokenizer.pad_id)
-        tgt, _ = pad_rows([[start, *h.tokens[:-1]] for _, h in flat], self.tokenizer.pad_id)
+        src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
+        tgt, _ = pad_rows([[start, *h.tokens[:-1]] for h in best], self.tokenizer.pad_id)
         layers = (
             self.model.attention_layers(
                 src.to(self.device), mask.to(self.device), tgt.to(self.device)
@@ -396,15 +396,11 @@ class Translator:
             .cpu()
         )
         layer, head = self.config.alignment_layer_index, self.config.alignment_head
-        out, k = [], 0
-        for j, row in zip(batch, hyps, strict=True):
-            new = []
-            for h in row:
-                mine = layers[k, : len(h.tokens), :, :, : len(j.src)]  # [T, L, H, S]
-                align = mine[:, layer].mean(1) if head < 0 else mine[:, layer, head]
-                new.append(replace(h, layers=mine, attention=align))
-                k += 1
-            out.append(new)
+        out = []
+        for k, (j, row) in enumerate(zip(batch, hyps, strict=True)):
+            mine = layers[k, : len(row[0].tokens), :, :, : len(j.src)]  # [T, L, H, S]
+            align = mine[:, layer].mean(1) if head < 0 else mine[:, layer, head]
+            out.append([replace(row[0], layers=mine, attention=align), *row[1:]])
         return out
 
     def _candidate(self, h: Hypothesis) -> Candidate:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from translator_app.core.document import DocumentTranslation
-from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
+from translator_app.core.tokenizer import EOS_PIECE
 from translator_app.core.translator import Translation
 from translator_app.gui.positions import piece_at
 
@@ -138,9 +138,26 @@ def _lead(text: str) -> int:
 
 @dataclass(frozen=True)
 class Alternative:
-    label: str  # the alternative piece, as text
+    label: str  # the word the alternative piece begins or continues, as the reader sees it
     example: str  # the n-best entry it comes from
     prefix: tuple[int, ...]  # target ids to force: the best prefix + this piece
+
+
+def word_at(text: str, start: int, end: int) -> str:
+    """The whole word that the characters ``text[start:end]`` belong to: a piece such as
+    "ki", a byte of "é" or a lone word-start mark is shown as the word it makes
+    ("kitchen"), never as a piece. Empty where there is no word (punctuation is itself)."""
+    while start < len(text) and start == end and text[start].isspace():
+        start += 1  # a word-start mark alone: the word after it
+        end = start
+    end = max(end, start + 1) if start < len(text) else end
+    if not any(c.isalnum() for c in text[start:end]):
+        return text[start:end].strip()  # punctuation is its own choice
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "'-"):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or text[end] in "'-"):
+        end += 1
+    return text[start:end].strip()
 
 
 def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
@@ -161,9 +178,7 @@ def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
         if token in seen:
             continue
         seen.add(token)
-        label = (
-            cand.target_pieces[piece].replace(PIECE_MARK, " ").strip() or cand.target_pieces[piece]
-        )
+        label = word_at(cand.text, *cand.target_spans[piece]) or cand.target_pieces[piece]
         alt = Alternative(label, cand.text, prefix + (token,))
         (sharing if cand.target_ids[:piece] == prefix else other).append(alt)
     return sharing + other

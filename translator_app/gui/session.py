@@ -102,6 +102,9 @@ class TranslationSession(QObject):
         self._text = ""
         self._segments: tuple[Segment, ...] = ()
         self._found: list[Translation | None] = []  # per segment, as known so far
+        # A sentence's translation before the user chose an alternative word, so the
+        # choice can be undone.
+        self._before_choice: dict[str, Translation] = {}
         self._busy = False
 
     # ----------------------------------------------------------------- models
@@ -181,12 +184,33 @@ class TranslationSession(QObject):
         translation replaces the cached one."""
         if self.model_info is None:
             return
+        current = self._cached(sentence)
+        if current is not None and sentence not in self._before_choice:
+            self._before_choice[sentence] = current
         self._wanted_id = self._new_id()
         self._set_busy(True)
         request = TranslateRequest(
             self._wanted_id, (sentence,), self.beam, self.nbest, prefix, self._glossary()
         )
         self.worker.translate(request)
+
+    def can_undo_choice(self, sentence: str) -> bool:
+        return sentence in self._before_choice
+
+    def undo_choice(self, sentence: str) -> bool:
+        """Show the sentence's translation from before the user chose an alternative."""
+        old = self._before_choice.pop(sentence, None)
+        if old is None or self.model_info is None:
+            return False
+        self.worker.cancel()
+        self._finish()
+        self.cache.put(self._key(sentence), old)
+        self._found = [
+            old if seg.text == sentence else t
+            for seg, t in zip(self._segments, self._found, strict=True)
+        ]
+        self.updated.emit(join_document(self._text, self._segments, self._found), None, True)
+        return True
 
     def _on_progressed(self, result: TranslateResult) -> None:
         if self._wanted(result.request_id, result.model_path):
@@ -214,6 +238,7 @@ class TranslationSession(QObject):
         20,000-character text holds hundreds of MB of attention matrices)."""
         self.cancel()
         self._text, self._segments, self._found = "", (), []
+        self._before_choice.clear()
         self.cache.clear()
         release_memory()
 

@@ -67,6 +67,7 @@ from translator_app.gui.linking import (
     alternatives,
     link_from_output,
     link_from_source,
+    word_at,
 )
 from translator_app.gui.models import ModelEntry, discover, is_bundle
 from translator_app.gui.notices import NoticeBar
@@ -538,12 +539,18 @@ class MainWindow(QMainWindow):
         menu = QMenu(self)
         menu.setAccessibleName("Word details")
         piece = t.best.target_pieces[link.piece].replace(PIECE_MARK, "")
-        menu.addSection(f"“{piece}” attended to")
+        word = word_at(t.best.text, *t.best.target_spans[link.piece]) or piece
+        menu.addSection(f"“{word}” attended to")
         for label, weight in alignment_pairs(d, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
         alts = alternatives(t, link.piece, eos_id=self._eos_id())
         menu.addSection("Alternatives")
-        if not alts:  # Qt hides an empty last section, so the hint is an item of its own
+        sentence = d.segments[link.sentence].text
+        if self.session.can_undo_choice(sentence):
+            undo = menu.addAction("Undo my choice (back to the model's translation)")
+            undo.triggered.connect(lambda _=False, s=sentence: self.session.undo_choice(s))
+        if not alts and not self.session.can_undo_choice(sentence):
+            # Qt hides an empty last section, so the hint is an item of its own
             menu.addAction("None here (raise n-best in Settings)").setEnabled(False)
         for alt in alts[:8]:
             a = menu.addAction(f"{alt.label}    — {alt.example}")
