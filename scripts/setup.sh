@@ -82,3 +82,20 @@ echo "$want" > "$stamp"
 if [ "$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q libjemalloc; then
     echo "setup: for faster CPU training install jemalloc (Debian/Ubuntu: sudo apt install libjemalloc2)"
 fi
+# The window needs Qt's X11 (xcb) libraries from the system; a minimal Debian lacks some,
+# and Qt's own message then names the wrong one. Name every missing one with its package.
+if [ "$(uname -s)" = Linux ] && command -v ldconfig > /dev/null; then
+    missing=()
+    libs=$(ldconfig -p 2>/dev/null)
+    for pair in libxcb-cursor.so.0:libxcb-cursor0 libxkbcommon-x11.so.0:libxkbcommon-x11-0 \
+        libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1 \
+        libxcb-image.so.0:libxcb-image0 libxcb-render-util.so.0:libxcb-render-util0 \
+        libxcb-shape.so.0:libxcb-shape0 libxcb-xinerama.so.0:libxcb-xinerama0 \
+        libEGL.so.1:libegl1 libfontconfig.so.1:libfontconfig1; do
+        grep -q "${pair%%:*}" <<< "$libs" || missing+=("${pair##*:}")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        echo "setup: the window needs these system libraries (translating on the command line does not):"
+        echo "setup:   sudo apt install ${missing[*]}"
+    fi
+fi
