@@ -435,3 +435,22 @@ def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
         w.load_model(w.model_info.path)
         assert w.output_edit.placeholderText() == LOADING_TEXT
     assert w.output_edit.placeholderText() == READY_TEXT
+
+
+def test_the_boxes_scroll_together_paragraph_to_paragraph(qtbot, open_window):
+    from translator_app.gui.scroll_sync import top_block
+
+    w = open_window()
+    w.resize(700, 500)
+    text = "\n".join(["Das Haus ist groß."] * 80)
+    translate_in(qtbot, w, text)
+    assert w.output_edit.blockCount() == w.source_edit.blockCount() == 80
+    w.source_edit.verticalScrollBar().setValue(40)
+    assert top_block(w.source_edit) == top_block(w.output_edit) > 0
+    w.output_edit.verticalScrollBar().setValue(10)
+    assert top_block(w.source_edit) == top_block(w.output_edit) == 10
+    # A new translation keeps the English on the German's paragraph.
+    w.source_edit.verticalScrollBar().setValue(50)
+    w.source_edit.textCursor().insertText("Guten Morgen. ")
+    qtbot.waitUntil(lambda: not w.highlighter.stale, timeout=20_000)
+    assert top_block(w.output_edit) == top_block(w.source_edit)

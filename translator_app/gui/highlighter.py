@@ -16,6 +16,7 @@ from translator_app.core.document import DocumentTranslation
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.linking import Link, link_from_output, link_from_source, weak_coverage
 from translator_app.gui.positions import from_qt, to_qt
+from translator_app.gui.scroll_sync import ScrollSync
 
 
 class LinkHighlighter(QObject):
@@ -43,6 +44,8 @@ class LinkHighlighter(QObject):
         self._shown_link: tuple | None = None
         self._coverage: tuple[DocumentTranslation | None, list] = (None, [])
         self._setting_output = False
+        # The two boxes scroll together; the program's own scrolls move one box only.
+        self.scroll_sync = ScrollSync(source, output)
         source.cursorPositionChanged.connect(lambda: self._on_cursor("source"))
         output.cursorPositionChanged.connect(lambda: self._on_cursor("output"))
         # The viewports are matched by identity: while the window is torn down, events
@@ -98,13 +101,15 @@ class LinkHighlighter(QObject):
         cursor, scroll = edit.textCursor().position(), edit.verticalScrollBar().value()
         self._setting_output = True
         try:
-            edit.setPlainText(text)
-            restored = edit.textCursor()
-            restored.setPosition(min(cursor, to_qt(text, len(text))))
-            edit.setTextCursor(restored)
+            with self.scroll_sync.paused():
+                edit.setPlainText(text)
+                restored = edit.textCursor()
+                restored.setPosition(min(cursor, to_qt(text, len(text))))
+                edit.setTextCursor(restored)
+                edit.verticalScrollBar().setValue(scroll)
         finally:
             self._setting_output = False
-        edit.verticalScrollBar().setValue(scroll)
+        self.scroll_sync.follow_first()  # the German box leads: the user types there
 
     def cursor_index(self, side: str) -> int:
         """The Python index in the shown text of ``side``'s cursor (Qt counts UTF-16)."""
@@ -137,7 +142,8 @@ class LinkHighlighter(QObject):
                 return
             seg = d.segments[i]
             other, text, (start, end) = self.source, d.source, (seg.start, seg.end)
-        _scroll_into_view(other, to_qt(text, start), to_qt(text, end))
+        with self.scroll_sync.paused():
+            _scroll_into_view(other, to_qt(text, start), to_qt(text, end))
 
     def update(self, side: str | None = None, pos: int | None = None) -> None:
         """Highlight what is linked to Qt position ``pos`` of ``side`` (default: the
