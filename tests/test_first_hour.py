@@ -454,3 +454,34 @@ def test_the_boxes_scroll_together_paragraph_to_paragraph(qtbot, open_window):
     w.source_edit.textCursor().insertText("Guten Morgen. ")
     qtbot.waitUntil(lambda: not w.highlighter.stale, timeout=20_000)
     assert top_block(w.output_edit) == top_block(w.source_edit)
+
+
+def test_the_panel_explains_itself_and_the_wheel_scrolls_the_map(qtbot, open_window):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    w = open_window()
+    panel = w.alignment
+    assert "brighter" in panel.explanation.text()
+    for control in (panel.layer_box, panel.head_box, panel.pieces_box, panel.zoom_box):
+        assert control.toolTip(), control.accessibleName()
+    assert "used for the highlights" in panel.layer_box.currentText()
+    translate_in(qtbot, w, "Das Haus ist groß und der Garten ist sehr schön und alt.")
+    panel.zoom_box.setCurrentIndex(panel.zoom_box.count() - 1)  # the largest cells
+    panel.scroll.resize(200, 100)
+    bar = panel.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5_000)
+    before = bar.value()
+    wheel = QWheelEvent(
+        QPointF(10, 10),
+        QPointF(10, 10),
+        QPoint(0, 0),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(panel.canvas, wheel)
+    assert bar.value() > before

@@ -2,7 +2,7 @@
 
 Rows are English words, columns German words (the subword pieces of a word merged:
 "Bundes" + "tag" is one column, its attention the sum of theirs; a row is the mean of
-its pieces' rows), with a colour bar; "Pieces" shows the model's own units instead. For a
+its pieces' rows), with a colour bar; "Show model pieces" shows the model's own units. For a
 Transformer a layer/head selector picks what is shown (default: the engine's alignment
 layer, heads averaged, which is also what the search returns as "the" attention). The
 word under the cursor is outlined (a row for English, a column for German), so the
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -40,6 +40,12 @@ from translator_app.gui.dialogs import documents_dir
 AVERAGE = -1
 DRAW_DELAY_MS = 40
 PLACEHOLDER = "Type German text to see which words each English word attended to."
+# One sentence for someone who has never heard of attention.
+EXPLANATION = (
+    "Each row is an English word, each column a German word: the brighter a cell, the more "
+    "the model looked at that German word while writing that English word."
+)
+USED = "used for the highlights"
 
 
 ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
@@ -184,23 +190,41 @@ class AlignmentPanel(QWidget):
         self.scroll.setAccessibleName("Heatmap area")
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.canvas)
+        # Matplotlib's canvas takes the mouse wheel for itself; here it scrolls the map.
+        self.canvas.installEventFilter(self)
         self.title = QLabel(PLACEHOLDER)
         self.title.setWordWrap(True)
+        self.explanation = QLabel(EXPLANATION)
+        self.explanation.setWordWrap(True)
+        self.explanation.setAccessibleName("What the heatmap shows")
         self.layer_box = QComboBox()
         self.layer_box.setAccessibleName("Attention layer")
+        self.layer_box.setToolTip(
+            "The model reads the German in several layers, one after another; each has its "
+            "own picture. The one marked is used for the highlights in the text boxes."
+        )
         self.head_box = QComboBox()
         self.head_box.setAccessibleName("Attention head")
         self.head_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
-        self.pieces_box = QCheckBox("Pieces")
+        self.head_box.setToolTip(
+            "Each layer looks at the German in several ways at once (heads); 'all heads' "
+            "shows them together."
+        )
+        self.pieces_box = QCheckBox("Show model pieces")
         self.pieces_box.setAccessibleName("Show subword pieces instead of words")
-        self.pieces_box.setToolTip("Show the model's subword pieces instead of whole words")
+        self.pieces_box.setToolTip(
+            "Show the pieces the model splits words into (▁ marks a word start, </s> the "
+            "end of the sentence) instead of whole words"
+        )
         self.zoom_box = QComboBox()
         self.zoom_box.setAccessibleName("Heatmap zoom")
+        self.zoom_box.setToolTip("Size of the cells; 'Fit' fits the whole sentence in the panel")
         for label, cell in ZOOMS:
             self.zoom_box.addItem(label, cell)
         self.zoom_box.setCurrentIndex(1)  # readable labels; long sentences scroll
         self.export_button = QPushButton("Export…")
         self.export_button.setAccessibleName("Export heatmap as PNG or SVG")
+        self.export_button.setToolTip("Save this picture as PNG or SVG")
         self.export_button.clicked.connect(self.export_dialog)
         self.layer_box.currentIndexChanged.connect(lambda _: self.redraw())
         self.head_box.currentIndexChanged.connect(lambda _: self.redraw())
@@ -223,10 +247,22 @@ class AlignmentPanel(QWidget):
         look.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        layout.addWidget(self.explanation)
         layout.addLayout(which)
         layout.addLayout(look)
         layout.addWidget(self.scroll, 1)
         self.set_model_shape(0, 0, 0)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if obj is self.canvas and event.type() == QEvent.Type.Wheel:
+            horizontal = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            bar = (
+                self.scroll.horizontalScrollBar() if horizontal else self.scroll.verticalScrollBar()
+            )
+            steps = event.angleDelta().y() / 120 or event.angleDelta().x() / 120
+            bar.setValue(bar.value() - int(steps * bar.singleStep() * 3))
+            return True
+        return super().eventFilter(obj, event)
 
     # ------------------------------------------------------------ model shape
     def set_model_shape(
@@ -239,12 +275,14 @@ class AlignmentPanel(QWidget):
             box.blockSignals(True)
             box.clear()
         if layers:
+            mark = f" ({USED})"
             for i in range(layers):
-                suffix = " (alignment)" if i == alignment_layer else ""
-                self.layer_box.addItem(f"{i + 1}{suffix}", i)
+                suffix = mark if i == alignment_layer else ""
+                self.layer_box.addItem(f"{i + 1} of {layers}{suffix}", i)
             self.layer_box.setCurrentIndex(alignment_layer)
-            mark = " (alignment)"
-            self.head_box.addItem("average" + (mark if alignment_head == AVERAGE else ""), AVERAGE)
+            self.head_box.addItem(
+                "all heads" + (mark if alignment_head == AVERAGE else ""), AVERAGE
+            )
             for h in range(heads):
                 self.head_box.addItem(f"{h + 1}{mark if h == alignment_head else ''}", h)
             self.head_box.setCurrentIndex(max(0, self.head_box.findData(alignment_head)))
