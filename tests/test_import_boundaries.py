@@ -33,7 +33,8 @@ RULES = [
     ("translator_app/core", ("translator_app.gui", "trainer", "PySide6", "matplotlib")),
     ("translator_app/gui", ("trainer",)),
     ("translator_app/cli.py", ("trainer", "PySide6")),
-    ("trainer", ("translator_app.gui", "PySide6")),  # matplotlib (Agg) plots eval reports
+    # The trainer depends on the engine only; matplotlib (Agg) plots eval reports.
+    ("trainer", ("translator_app.gui", "translator_app.cli", "PySide6")),
 ]
 
 

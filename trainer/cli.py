@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from trainer.allocator import restart_with_jemalloc
-from translator_app.cli_common import run_main
+from translator_app.core.cli_common import run_main
 from translator_app.core.corpus import DataError, read_all
 from translator_app.core.hardware import BF16_SETTINGS, DEVICES
 from translator_app.core.paths import write_atomic

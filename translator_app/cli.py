@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from translator_app.cli_common import run_main
+from translator_app.core.cli_common import run_main
 from translator_app.core.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 

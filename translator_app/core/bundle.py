@@ -21,7 +21,7 @@ import os
 import shutil
 import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +127,6 @@ class Bundle:
     search: SearchDefaults
     card: str
     metrics: dict[str, Any]
-    info: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
 
@@ -516,6 +515,5 @@ def load_bundle(
         search=search,
         card=card,
         metrics=metrics,
-        info=cfg,
         warnings=tuple(notes),
     )

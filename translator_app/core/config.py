@@ -167,9 +167,5 @@ class ModelConfig:
         return dataclasses.asdict(self)
 
     @classmethod
-    def field_names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
-
-    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
         return from_dict(cls, data, "model config", error=ConfigError)

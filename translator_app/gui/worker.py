@@ -109,7 +109,6 @@ class TranslateResult:
     model_path: str
     translations: tuple[Translation, ...]
     seconds: float
-    prefix: tuple[int, ...] = ()
     done: int = 0  # sentences finished so far (a progress report: fewer than total)
     total: int = 0
 
@@ -306,7 +305,6 @@ class TranslationWorker(QObject):
             self._model_path,
             tuple(results),
             time.perf_counter() - start,
-            job.prefix,
             done=len(results),
             total=total,
         )

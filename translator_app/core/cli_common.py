@@ -1,6 +1,7 @@
 """What the project's command lines share: dispatch and turning errors into one line.
 
-Kept outside ``core`` and free of heavy imports, so ``--help`` answers at once.
+Free of heavy imports (``translator_app.core`` loads its modules on first use), so
+``--help`` answers at once; the trainer may import it (it depends on the core only).
 """
 
 from __future__ import annotations
