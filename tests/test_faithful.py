@@ -44,6 +44,11 @@ import faithful_set  # noqa: E402
         ("Rufen Sie 0171 2345678 an.", "Call 0171 2345678."),
         ("Der Wert stieg um 3,7 Prozent.", "The value rose by 3.7 percent."),
         ("Das ist 12,50 Euro teuer.", "That costs 12.5 euros."),
+        ("Wir essen um halb acht.", "We eat at half past seven."),
+        ("Wir essen um halb acht.", "We eat at 7:30 pm."),
+        ("Wir essen um halb eins.", "We eat at half twelve."),
+        ("Treffen um Viertel nach drei.", "Meeting at quarter past three."),
+        ("Treffen um Viertel vor drei.", "Meeting at 2:45."),
     ],
 )
 def test_kept_numbers_are_found(de, en):
@@ -61,6 +66,9 @@ def test_kept_numbers_are_found(de, en):
         ("Es sind 1.150 Euro.", "It's 1.150 euros.", ["1.150"]),
         ("Es kostet 480 Euro ohne Steuer.", "It costs without tax.", ["480"]),
         ("Er hat 3 Katzen und 3 Hunde.", "He has 3 cats and dogs.", ["3"]),
+        ("Wir essen um halb acht.", "We eat at 2:30.", ["halb acht"]),  # not 8:30 either
+        ("Wir essen um halb acht.", "We eat at half past eight.", ["halb acht"]),
+        ("Treffen um Viertel vor drei.", "Meeting at quarter past three.", ["Viertel vor drei"]),
     ],
 )
 def test_lost_numbers_are_named(de, en, lost):

@@ -2,7 +2,8 @@
 English translation, in English format (issue 30).
 
 A German fact is written in digits: 1.150 and 12,50 (thousands dot, decimal comma),
-„14:35 Uhr“, „um 9 Uhr“, „3. Mai“, „24.12.“, „im 8. Stock“, a phone number. Each becomes
+„14:35 Uhr“, „um 9 Uhr“, „3. Mai“, „24.12.“, „im 8. Stock“, a phone number; or it is a
+clock time in words: „halb acht“ (7:30), „Viertel nach/vor acht“. Each becomes
 one or more keys (n1150, t14:35, d3.5); the English is read into keys the same way, in
 English conventions (1,150 and 12.50; "2:35 p.m.", "9 o'clock"; "May 3", "3rd of May";
 "eighth"; small numbers as words), and a fact is kept when one of its keys is found.
@@ -108,8 +109,16 @@ EN_NUMBER = (
 _MONTHS_DE_RE = "|".join(MONTHS_DE)
 _MONTHS_EN_RE = "|".join(MONTHS_EN) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
 
+# Clock times in words: „halb acht“ (7:30), „Viertel nach acht“ (8:15), „Viertel vor
+# acht“ (7:45); English "half past seven" (or "half seven"), "quarter past/to eight".
+HOURS_DE = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun"]
+HOURS_DE += ["zehn", "elf", "zwölf"]
+_HOURS_DE_RE = "|".join(HOURS_DE)
+_HOURS_EN_RE = "|".join(CARDINALS[1:13])
 _DE_FACTS = re.compile(
-    rf"(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*Uhr\b|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
+    rf"(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
+    rf"|(?P<quarter>\bViertel\s+(?P<qd>nach|vor)\s+(?P<qw>{_HOURS_DE_RE})\b)"
+    rf"|(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*Uhr\b|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
     rf"|(?P<hour>\b(?P<h3>[01]?\d|2[0-4])\s+Uhr\b)"
     rf"|(?P<dm>\b(?P<d>[0-3]?\d)\.\s*(?P<mon>{_MONTHS_DE_RE})\b)"
     rf"|(?P<numdate>(?<![\w.])(?P<d2>[0-3]?\d)\.(?P<m3>[01]?\d)\.(?P<y>\d{{4}}|\d{{2}}(?!\d))?)"
@@ -117,7 +126,9 @@ _DE_FACTS = re.compile(
     rf"|(?P<num>{DE_NUMBER})"
 )
 _EN_FACTS = re.compile(
-    rf"(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
+    rf"(?P<half>\bhalf\s+(?:past\s+)?(?P<hw>{_HOURS_EN_RE})\b)"
+    rf"|(?P<quarter>\bquarter\s+(?P<qd>past|to)\s+(?P<qw>{_HOURS_EN_RE})\b)"
+    rf"|(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
     rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"
     rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b)"
     rf"|(?P<md>\b(?P<mon>{_MONTHS_EN_RE})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b)"
@@ -178,12 +189,31 @@ def _time_keys(h: int, m: int) -> set[str]:
     return {f"t{h % 24}:{m:02d}"}
 
 
+def _word_time(hour: int, words: str, m: int) -> tuple[set[str], int]:
+    """Keys of a clock time said in words (morning or evening alike) and its hour on a
+    12-hour clock: half past / quarter past ``hour``, or quarter to it (m = 45)."""
+    h = hour - 1 if m in (30, 45) and words != "past" else hour
+    h = h or 12
+    return _time_keys(h, m) | _time_keys(h + 12, m), h
+
+
 def source_facts(text: str) -> list[Fact]:
     """The facts of a German sentence (numbers 0 and 1 are left out: "a child")."""
     facts = []
     for m in _DE_FACTS.finditer(text):
         g = m.groupdict()
-        if g["time"]:
+        if g["half"]:  # halb acht = 7:30
+            keys, h = _word_time(HOURS_DE.index(g["hw"]) + 1, "halb", 30)
+            english = f"half past {CARDINALS[h]}"
+        elif g["quarter"]:
+            n = HOURS_DE.index(g["qw"]) + 1
+            if g["qd"] == "nach":
+                keys, _ = _word_time(n, "past", 15)
+                english = f"quarter past {CARDINALS[n]}"
+            else:
+                keys, _ = _word_time(n, "to", 45)
+                english = f"quarter to {CARDINALS[n]}"
+        elif g["time"]:
             h, mi = int(g["h"] or g["h2"]), int(g["m"] or g["m2"])
             keys, english = _time_keys(h, mi), f"{h}:{mi:02d}"
         elif g["hour"]:
@@ -219,7 +249,12 @@ def target_keys(text: str) -> Counter:
     keys: Counter = Counter()
     for m in _EN_FACTS.finditer(text):
         g = m.groupdict()
-        if g["ampm"]:
+        if g["half"]:  # half past seven = 7:30
+            keys.update(_word_time(CARDINALS.index(g["hw"].lower()), "past", 30)[0])
+        elif g["quarter"]:
+            n, d = CARDINALS.index(g["qw"].lower()), g["qd"].lower()
+            keys.update(_word_time(n, d, 15 if d == "past" else 45)[0])
+        elif g["ampm"]:
             h, mi = int(g["h"]) % 12, int(g["m"] or 0)
             keys.update(_time_keys(h + (12 if g["ap"].lower() == "p" else 0), mi))
         elif g["oclock"]:
