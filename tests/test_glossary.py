@@ -119,7 +119,7 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
         ("Koch", "Koch"),
         ("3. Mai", "3 May"),
         ("14 Uhr", "2 p.m."),
-        ("1.150,50", "1,150.50"),
+        ("1.150,50 €", "€1,150.50"),  # an amount in euros keeps its currency
         ("Müller", "Müller"),
     ]
     mine = parse_glossary("Koch\tChef\n").find(text)

@@ -1,14 +1,15 @@
 """Facts the translator protects with term annotations (issue 30).
 
-For a model trained on inline term annotations (core/terms.py), where a sentence's plain
-decode loses a number, a time or a date (core/number_check.py), the translator decodes it
-again with what must never change annotated, and keeps whichever loses fewer: every number, time and
-date of the sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai ->
-3 May; core/number_check.py) and the names that titles and company forms make certain
-(Frau Koch, Herrn Dr. Richter, Müller GmbH stay as they are, never "cook" or "judge"),
-the listed first names with the surname that follows them (Sabine Hoffmann, never
-"Sabine yard") and the listed places with their English names (München -> Munich;
-core/entity_lists.py). The user's own terms win where they overlap.
+For a model trained on inline term annotations (core/terms.py), the translator decodes a
+sentence with what must never change annotated (always, or again where the plain decode
+lost a number: the bundle's ``protect`` setting): every number, time and date of the
+sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai -> 3 May;
+12,50 € -> €12.50; halb acht -> half past seven; core/number_check.py), the names that
+titles and company forms make certain (Frau Koch, Herrn Dr. Richter, Müller GmbH stay as
+they are, never "cook" or "judge"), the listed first names with the surname that follows
+them (Sabine Hoffmann, never "Sabine yard") and the listed places with their English
+names (München -> Munich; core/entity_lists.py). The user's own terms win where they
+overlap.
 """
 
 from __future__ import annotations
@@ -43,10 +44,23 @@ _PLACE_ENGLISH = dict(PLACES)
 _PLACE = re.compile(rf"(?<![\w-])(?P<name>{_alternatives(_PLACE_ENGLISH)})(?![\w-])")
 
 
+# An amount in euros, as German writes it after the number: 12,50 €, 12,50 EUR, 12,50 Euro.
+_EURO_AFTER = re.compile(r"\s*(?:€|EUR\b|Euro\b)")
+
+
+def _fact_use(text: str, fact) -> TermUse:
+    """A fact as a term use; an amount in euros takes its currency along and becomes
+    English's €12.50, so that a translation keeps the currency as well as the number."""
+    euro = _EURO_AFTER.match(text, fact.end)
+    if euro and fact.english[:1].isdigit() and " " not in fact.english:
+        return TermUse(fact.start, euro.end(), text[fact.start : euro.end()], "€" + fact.english)
+    return TermUse(fact.start, fact.end, fact.text, fact.english)
+
+
 def protected_uses(text: str) -> list[TermUse]:
     """The facts, certain names and listed places of ``text``, as term uses, left to
     right, no overlaps."""
-    found = [TermUse(f.start, f.end, f.text, f.english) for f in source_facts(text)]
+    found = [_fact_use(text, f) for f in source_facts(text)]
     for pattern in (*_NAMES, _FIRST):
         for m in pattern.finditer(text):
             found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))
