@@ -8,7 +8,7 @@ sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai -> 3 Ma
 titles and company forms make certain (Frau Koch, Herrn Dr. Richter, Müller GmbH stay as
 they are, never "cook" or "judge"), the listed first names with the surname that follows
 them (Sabine Hoffmann, never "Sabine yard") and the listed places with their English
-names (München -> Munich; core/entity_lists.py). The user's own terms win where they
+names (München -> Munich, Lüttich -> Liège; core/entity_lists.py). The user's own terms win where they
 overlap.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .entity_lists import FIRST_NAMES, OTHER_SURNAMES, PLACES, WORD_SURNAMES
+from .entity_lists import FIRST_NAMES, MORE_PLACES, OTHER_SURNAMES, PLACES, WORD_SURNAMES
 from .glossary import TermUse
 from .number_check import source_facts
 
@@ -40,7 +40,7 @@ _FIRST = re.compile(
     rf"(?<![\w-])(?P<name>(?:{_alternatives(FIRST_NAMES)})"
     rf"(?:\s+(?:{_alternatives(WORD_SURNAMES + OTHER_SURNAMES)}))?)(?![\w-])"
 )
-_PLACE_ENGLISH = dict(PLACES)
+_PLACE_ENGLISH = dict(PLACES + MORE_PLACES)
 _PLACE = re.compile(rf"(?<![\w-])(?P<name>{_alternatives(_PLACE_ENGLISH)})(?![\w-])")
 
 
