@@ -4,7 +4,8 @@
 # Greedy decoding on every pair of each test set; beam 4 on the first BEAM_LIMIT pairs
 # (beam search costs several times greedy on 2 CPU cores; 0 = every pair).
 # Then the faithfulness bench (names, numbers, dates), the glossary bench, the
-# latency/precision bench and scripts/model_card.py, which writes MODEL_CARD.md
+# latency/precision bench, the engines bench (PyTorch and CTranslate2, paired) and
+# scripts/model_card.py, which writes MODEL_CARD.md
 # and metrics.json into the bundle from these reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,5 +36,7 @@ $PY bench/bench_faithful.py --model "$MODEL" --json "$OUT/faithful.json"
 $PY bench/bench_glossary.py --model "$MODEL" --json "$OUT/glossary.json"
 $PY bench/bench_translate.py --model "$MODEL" --runs 3 --threads 2 --precision ${PRECISIONS:-fp32 int8 bf16} \
     --test "$DATA/multi30k/test_2016_flickr.deu-eng.tsv.xz" --json "$OUT/bench.json"
+$PY bench/bench_engines.py --model "$MODEL" --threads 2 \
+    --test "$DATA/tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz" --json "$OUT/engines.json"
 mkdir -p docs/base-model && cp "$OUT"/*.png docs/base-model/
 $PY scripts/model_card.py --model "$MODEL" --reports "$OUT"

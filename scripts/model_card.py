@@ -518,6 +518,49 @@ def main(argv=None) -> int:
             for name, run in glossary["runs"].items()
         ]
 
+    engines = load(args.reports / "engines.json")
+    if engines:
+        metrics["engines"] = engines
+        lines += [
+            "",
+            "## Engines",
+            "",
+            "Transformer bundles decode with CTranslate2; the PyTorch search is the "
+            f"reference. On {hardware_text(engines.get('machine'))}, "
+            f"{engines['threads']} threads, the same sentences through each engine in turn "
+            f"(`.venv/bin/python {engines['command']}`), greedy:",
+            "",
+            "| engine | median ms/sentence | ms/token | batch sentences/s | same output as PyTorch fp32 | load to first translation |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {name} | {r['median_ms']:.1f} | {r['ms_per_token']:.2f} | "
+            f"{r['batch_sentences_per_s']:.1f} | {100 * r['same_as_pytorch_fp32']:.0f} % | "
+            f"{engines['load_s'][name]:.2f} s |"
+            for name, r in engines["greedy"].items()
+        ]
+        app = engines["app_default_20_words"]
+        lines += [
+            "",
+            "The app's default search with the alignment panel's attention, 20-word sentences, "
+            "p95: "
+            + "; ".join(
+                f"{name} {r['p95_ms']:.0f} ms ({r['p95_over_greedy_ct2_int8']:.2f}x greedy "
+                "CTranslate2 int8)"
+                for name, r in app.items()
+                if "p95_over_greedy_ct2_int8" in r
+            )
+            + ".",
+        ]
+        if engines.get("bleu"):
+            b = engines["bleu"]
+            lines += [
+                "",
+                f"BLEU, greedy, first {b['pairs']} pairs of {Path(b['test']).name}: "
+                + "; ".join(f"{name} {b[name]:.2f}" for name in engines["greedy"])
+                + ".",
+            ]
+
     lines += [
         "",
         "## Limitations",

@@ -71,6 +71,20 @@ def block(metrics: dict) -> str:
             f"greedy {p['beam1_20w']['p95_ms']:.1f} ms, the app's default search "
             f"{p['app_20w']['p95_ms']:.1f} ms (`.venv/bin/python {bench.get('command')}`).",
         ]
+    engines = metrics.get("engines")
+    if engines:
+        g, app = engines["greedy"], engines["app_default_20_words"]
+        ct2, torch8 = g["CTranslate2 int8"], g["PyTorch int8"]
+        lines += [
+            "",
+            f"Engines, greedy int8 on {machine(engines.get('machine'))}: CTranslate2 "
+            f"{ct2['ms_per_token']:.2f} ms per output token, PyTorch {torch8['ms_per_token']:.2f}; "
+            f"the app's default search (CTranslate2 int8, with the panel's attention) "
+            f"{app['CTranslate2 int8']['p95_ms']:.0f} ms p95 for 20 words, "
+            f"{app['CTranslate2 int8']['p95_over_greedy_ct2_int8']:.2f}x greedy; load to the "
+            f"first translation {engines['load_s']['CTranslate2 int8']:.2f} s "
+            f"(`.venv/bin/python {engines['command']}`).",
+        ]
     lines += ["", END]
     return "\n".join(lines)
 
