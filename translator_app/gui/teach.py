@@ -47,6 +47,7 @@ from translator_app.gui.finetune import (
     remove_leftovers,
     rename_bundle,
 )
+from translator_app.gui.models import discover
 from translator_app.gui.screen import fit_resize
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
@@ -95,8 +96,23 @@ class TeachDialog(QDialog):
         self.summary = QPlainTextEdit()
         self.summary.setReadOnly(True)
         self.summary.setAccessibleName("What was read")
-        self.name_edit = QLineEdit(f"{base_name}-{time.strftime('%Y%m%d-%H%M')}")
+        # Where teaching starts: the bundled base model unless the user picks another (a
+        # run never silently starts from whichever model happens to be selected).
+        self.start_box = QComboBox()
+        self.start_box.setAccessibleName("Start from")
+        self.start_box.setToolTip("The model the new one starts from")
+        for entry in discover():
+            self.start_box.addItem(entry.label, entry.path)
+        if self.start_box.findData(self.base) < 0:
+            self.start_box.addItem(base_name, self.base)
+        self.start_box.setCurrentIndex(0)
+        self.start_box.currentIndexChanged.connect(
+            lambda _: setattr(self, "base", self.start_box.currentData())
+        )
+        self.base = self.start_box.currentData()
+        self.name_edit = QLineEdit(free_name("taught"))
         self.name_edit.setAccessibleName("New model name")
+        self.name_edit.setToolTip("A short name of your choice; you can rename it later")
         self.epochs = QSpinBox()
         self.epochs.setRange(1, 50)
         self.epochs.setValue(3)
@@ -112,6 +128,7 @@ class TeachDialog(QDialog):
         buttons.addWidget(remove)
         buttons.addStretch(1)
         form = QFormLayout()
+        form.addRow("Start from", self.start_box)
         form.addRow("New model name", self.name_edit)
         form.addRow("Epochs", self.epochs)
         form.addRow("Device", self.device)
@@ -403,6 +420,15 @@ class TeachDialog(QDialog):
         if self.run is not None and self.pages.currentIndex() == 1:
             self.run.cancel()  # closing the dialog mid-run cancels it
         super().reject()
+
+
+def free_name(stem: str) -> str:
+    """``stem``, or ``stem-2``, ``stem-3`` …: the first name no user model has yet."""
+    taken = {p.name for p in user_models_dir().iterdir()} if user_models_dir().is_dir() else set()
+    n = 1
+    while (name := stem if n == 1 else f"{stem}-{n}") in taken:
+        n += 1
+    return name
 
 
 def progress_text(step: int, total: int, eta_s: float | None) -> str:
