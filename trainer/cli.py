@@ -110,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ft.add_argument("--valid-size", type=int, default=200, help="pairs held out when no --valid")
     ft.add_argument(
+        "--report",
+        type=Path,
+        help="pairs to score the base and the new model on, and nothing else (default: "
+        "the validation pairs, which also choose the checkpoint: a verdict biased in the "
+        "new model's favour)",
+    )
+    ft.add_argument(
         "--exclude-test", type=Path, nargs="+", help="drop pairs whose German side is in these"
     )
     ft.add_argument("--epochs", type=int, default=3)

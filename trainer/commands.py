@@ -292,7 +292,13 @@ def cmd_finetune(args) -> int:
     )
     cfg = RunConfig(model=base.config, data=data_cfg, train=tc)
 
-    sources, refs = [de for de, _ in valid_pairs], [en for _, en in valid_pairs]
+    # The verdict's pairs: --report, kept apart from those that choose the checkpoint.
+    report_pairs = valid_pairs
+    if getattr(args, "report", None):
+        report_pairs = [p for p in read_all([args.report]) if p[0].strip()]
+        if not report_pairs:
+            raise ValueError(f"{args.report}: no pairs to report on")
+    sources, refs = [de for de, _ in report_pairs], [en for _, en in report_pairs]
     # For --heldout-out, every layer's attention too: the app's panels show it.
     layered = base.config.arch == "transformer"
     shown = args.heldout_count if args.heldout_out else 0
@@ -304,7 +310,7 @@ def cmd_finetune(args) -> int:
     base_texts, base_shown = translate_heldout(Translator.from_bundle(base))
     before = score_translations(base_texts, refs)
     print(
-        f"base model on {len(valid_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
+        f"base model on {len(report_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
     )
     # What --resume needs to find this run again without repeating its --name.
     write_atomic(work / RUN_FILE, json.dumps({"name": name, "out": str(out)}) + "\n")
@@ -334,7 +340,7 @@ def cmd_finetune(args) -> int:
     tuned_texts, tuned_shown = translate_heldout(Translator(tuned, tokenizer))
     after = score_translations(tuned_texts, refs)
     print(f"fine-tuned model on the same pairs: BLEU {after['bleu']:.2f}, chrF {after['chrf']:.2f}")
-    metrics = {"heldout": {"pairs": len(valid_pairs), "base": before, "finetuned": after}}
+    metrics = {"heldout": {"pairs": len(report_pairs), "base": before, "finetuned": after}}
     bundle = export_model(ckpt, tuned, out, name=name, extra_metrics=metrics)
     print(f"new model: {bundle}")
     if args.heldout_out:

@@ -103,9 +103,14 @@ def preview_data(paths: list[str], corrections: list[Pair]) -> DataPreview:
     )
 
 
-def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pair]]:
-    """(train, held-out): a tenth, at most 200 pairs, scores the base and the new model."""
-    return split_heldout(list(pairs), min(MAX_HELDOUT, max(2, len(pairs) // 10)), seed)
+def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pair], list[Pair]]:
+    """(train, stop, report): a tenth of the pairs (2 to 200) reports how the base and the
+    new model do, and another tenth chooses when to stop; the verdict is honest only if
+    the pairs it reports on played no part in choosing the model."""
+    size = min(MAX_HELDOUT, max(2, len(pairs) // 10))
+    rest, report = split_heldout(list(pairs), size, seed)
+    train, stop = split_heldout(rest, size, seed + 1)
+    return train, stop, report
 
 
 COMPARE_SENTENCES = 5  # held-out sentences the dialog shows, translated by both models
@@ -121,14 +126,16 @@ class FinetuneJob:
     epochs: int
     device: str
     train_pairs: tuple[Pair, ...]
-    heldout_pairs: tuple[Pair, ...]
+    heldout_pairs: tuple[Pair, ...]  # the verdict's pairs: scored before and after only
+    stop_pairs: tuple[Pair, ...] = ()  # choose the checkpoint (default: part of the data)
 
     def arguments(self) -> list[str]:
         return [
             "finetune",
             "--model", self.base,
             "--data", str(self.work / "train.tsv"),
-            "--valid", str(self.work / "heldout.tsv"),
+            *(["--valid", str(self.work / "stop.tsv")] if self.stop_pairs else []),
+            "--report", str(self.work / "heldout.tsv"),
             "--out", str(self.out),
             "--name", self.name,
             "--epochs", str(self.epochs),
@@ -171,6 +178,8 @@ class FinetuneProcess(QObject):
         claim(job.work)  # removed at the next start if the app is killed mid-run
         write_tsv(job.work / "train.tsv", list(job.train_pairs))
         write_tsv(job.work / "heldout.tsv", list(job.heldout_pairs))
+        if job.stop_pairs:
+            write_tsv(job.work / "stop.tsv", list(job.stop_pairs))
         env = QProcessEnvironment.systemEnvironment()
         env.insert("PYTHONUNBUFFERED", "1")
         env.insert("PYTHONIOENCODING", "utf-8")

@@ -139,8 +139,9 @@ class TeachDialog(QDialog):
         layout = QVBoxLayout(page)
         intro = QLabel(
             "Parallel German–English text: TSV (German<TAB>English), a .de file with "
-            "its .en partner, or TMX. A tenth of the pairs (at most 200) is held out "
-            "to compare the base and the new model."
+            "its .en partner, or TMX. A tenth of the pairs (at most 200) is kept apart "
+            "to compare the base and the new model, and another tenth decides when "
+            "training stops."
         )
         intro.setWordWrap(True)  # one long line forced the dialog wider than a screen
         layout.addWidget(intro)
@@ -215,7 +216,7 @@ class TeachDialog(QDialog):
         if out.exists():
             self.summary.appendPlainText(f"\nA model named {safe} exists; choose another name.")
             return
-        train, held = heldout_split(list(self.preview.pairs))
+        train, stop, held = heldout_split(list(self.preview.pairs))
         self.heldout = held
         job = FinetuneJob(
             base=self.base,
@@ -226,6 +227,7 @@ class TeachDialog(QDialog):
             device=self.device.currentText(),
             train_pairs=tuple(train),
             heldout_pairs=tuple(held),
+            stop_pairs=tuple(stop),
         )
         self.run = FinetuneProcess(job, self)
         self.run.progress.connect(self._on_progress)
@@ -234,7 +236,8 @@ class TeachDialog(QDialog):
         self.log.clear()
         self.status.setText(
             f"Teaching {Path(self.base).name} with {len(train)} sentence pairs; "
-            f"{len(held)} more are kept aside to check the result."
+            f"{len(stop)} more decide when to stop and {len(held)} others, kept apart, "
+            "check the result."
         )
         self.bar.setRange(0, 0)  # busy until the first step is reported
         self.started_at = time.monotonic()
