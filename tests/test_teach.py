@@ -237,6 +237,9 @@ def test_the_result_is_said_plainly():
     from translator_app.gui.teach import progress_text, verdict
 
     assert "worse" in verdict(30.0, 20.0) and "more sentence pairs" in verdict(30.0, 20.0)
+    # Never advice that cannot be followed: fewer epochs only when there were several.
+    assert "fewer epochs" not in verdict(30.0, 20.0, epochs=1)
+    assert "fewer epochs than 3" in verdict(30.0, 20.0, epochs=3)
     assert "better" in verdict(20.0, 30.0)
     assert "about the same" in verdict(20.0, 20.2)
     assert "too few" in verdict(None, 20.0)

@@ -347,7 +347,11 @@ class TeachDialog(QDialog):
             "that the new one did not learn from; the scores say how close each came to your "
             "English (higher is better). The new model is in the Model menu; the base model "
             "is unchanged.<br>"
-            + verdict(held.get("base", {}).get("bleu"), held.get("finetuned", {}).get("bleu"))
+            + verdict(
+                held.get("base", {}).get("bleu"),
+                held.get("finetuned", {}).get("bleu"),
+                self.epochs.value(),
+            )
         )
         self.rename_edit.setText(self.new_path.name)
         self.sentence_box.clear()
@@ -443,17 +447,22 @@ def progress_text(step: int, total: int, eta_s: float | None) -> str:
     return f"{done}, about {minutes} min left" if minutes >= 1 else f"{done}, under a minute left"
 
 
-def verdict(base_bleu: float | None, new_bleu: float | None) -> str:
+def verdict(base_bleu: float | None, new_bleu: float | None, epochs: int = 1) -> str:
     """Plain advice from the held-out scores (margins under half a point are noise on a
-    few hundred sentences)."""
+    few hundred sentences); only advice that can be followed (no fewer epochs than one)."""
     if base_bleu is None or new_bleu is None:
         return "There were too few sentences aside to score the models."
     if new_bleu < base_bleu - 0.5:
+        fewer = (
+            f", or fewer epochs than {epochs} (it may have learnt your pairs by heart "
+            "instead of their style)"
+            if epochs > 1
+            else ""
+        )
         return (
             "<b>The new model translates your sentences worse than the base model.</b> "
             "Keep using the base model. To do better: give it more sentence pairs "
-            "(a few hundred at least), or fewer epochs (it may have learnt your pairs by "
-            "heart instead of their style); then delete this one."
+            f"(a few hundred at least){fewer}; then delete this one."
         )
     if new_bleu > base_bleu + 0.5:
         return "<b>The new model translates your sentences better.</b> Use this model to switch."
