@@ -450,9 +450,14 @@ def test_the_boxes_scroll_together_paragraph_to_paragraph(qtbot, open_window):
     w.output_edit.verticalScrollBar().setValue(10)
     assert top_block(w.source_edit) == top_block(w.output_edit) == 10
     # A new translation keeps the English on the German's paragraph.
+    # Typing (where the cursor is, in view) keeps the English on the German's paragraph.
     w.source_edit.verticalScrollBar().setValue(50)
-    w.source_edit.textCursor().insertText("Guten Morgen. ")
-    qtbot.waitUntil(lambda: not w.highlighter.stale, timeout=20_000)
+    cursor = w.source_edit.textCursor()
+    cursor.setPosition(w.source_edit.document().findBlockByNumber(55).position())
+    w.source_edit.setTextCursor(cursor)
+    with qtbot.waitSignal(w.translation_shown, timeout=20_000):
+        w.source_edit.textCursor().insertText("Guten Morgen. ")
+    assert top_block(w.source_edit) > 40
     assert top_block(w.output_edit) == top_block(w.source_edit)
 
 

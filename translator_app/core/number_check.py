@@ -115,8 +115,12 @@ HOURS_DE = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", 
 HOURS_DE += ["zehn", "elf", "zwölf"]
 _HOURS_DE_RE = "|".join(HOURS_DE)
 _HOURS_EN_RE = "|".join(CARDINALS[1:13])
+# Codes copied as they are: an invoice or order number (2024-7218, 12/345) and a phone
+# number (0171 2345678, 0171-2345678): one fact, never numbers of their own.
+_CODE = r"(?P<code>(?<![\w.,])(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+(?![\w]|[.,]\d)|(?<![\w.,])0\d{2,4}[ /-]\d{3,}(?![\w]|[.,]\d))"
 _DE_FACTS = re.compile(
-    rf"(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
+    rf"{_CODE}"
+    rf"|(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
     rf"|(?P<quarter>\bViertel\s+(?P<qd>nach|vor)\s+(?P<qw>{_HOURS_DE_RE})\b)"
     rf"|(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*Uhr\b|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
     rf"|(?P<hour>\b(?P<h3>[01]?\d|2[0-4])\s+Uhr\b)"
@@ -126,7 +130,8 @@ _DE_FACTS = re.compile(
     rf"|(?P<num>{DE_NUMBER})"
 )
 _EN_FACTS = re.compile(
-    rf"(?P<half>\bhalf\s+(?:past\s+)?(?P<hw>{_HOURS_EN_RE})\b)"
+    rf"{_CODE}"
+    rf"|(?P<half>\bhalf\s+(?:past\s+)?(?P<hw>{_HOURS_EN_RE})\b)"
     rf"|(?P<quarter>\bquarter\s+(?P<qd>past|to)\s+(?P<qw>{_HOURS_EN_RE})\b)"
     rf"|(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
     rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"
@@ -189,6 +194,14 @@ def _time_keys(h: int, m: int) -> set[str]:
     return {f"t{h % 24}:{m:02d}"}
 
 
+def _code_key(code: str) -> str:
+    """A code's key: its digits and hyphens/slashes as written; a phone number's digits
+    (its spacing varies: 0171 2345678, 0171-2345678, 0171/2345678)."""
+    if re.fullmatch(r"0\d{2,4}[ /-]\d{3,}", code):
+        return "p" + re.sub(r"\D", "", code)
+    return "c" + code
+
+
 def _word_time(hour: int, words: str, m: int) -> tuple[set[str], int]:
     """Keys of a clock time said in words (morning or evening alike) and its hour on a
     12-hour clock: half past / quarter past ``hour``, or quarter to it (m = 45)."""
@@ -202,7 +215,9 @@ def source_facts(text: str) -> list[Fact]:
     facts = []
     for m in _DE_FACTS.finditer(text):
         g = m.groupdict()
-        if g["half"]:  # halb acht = 7:30
+        if g["code"]:
+            keys, english = {_code_key(g["code"])}, g["code"]
+        elif g["half"]:  # halb acht = 7:30
             keys, h = _word_time(HOURS_DE.index(g["hw"]) + 1, "halb", 30)
             english = f"half past {CARDINALS[h]}"
         elif g["quarter"]:
@@ -249,7 +264,9 @@ def target_keys(text: str) -> Counter:
     keys: Counter = Counter()
     for m in _EN_FACTS.finditer(text):
         g = m.groupdict()
-        if g["half"]:  # half past seven = 7:30
+        if g["code"]:
+            keys[_code_key(g["code"])] += 1
+        elif g["half"]:  # half past seven = 7:30
             keys.update(_word_time(CARDINALS.index(g["hw"].lower()), "past", 30)[0])
         elif g["quarter"]:
             n, d = CARDINALS.index(g["qw"].lower()), g["qd"].lower()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from translator_app.core.document import DocumentTranslation
-from translator_app.core.tokenizer import EOS_PIECE
+from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.core.translator import Translation
 from translator_app.gui.positions import piece_at
 
@@ -160,6 +160,20 @@ def word_at(text: str, start: int, end: int) -> str:
     return text[start:end].strip()
 
 
+def _label(cand, piece: int) -> str:
+    """What a reader calls a candidate's piece: the word it makes, else the piece in
+    plain words (never "▁", "<0xE2>" or "</s>")."""
+    word = word_at(cand.text, *cand.target_spans[piece])
+    if word:
+        return word
+    raw = cand.target_pieces[piece].replace(PIECE_MARK, " ").strip()
+    if not raw:
+        return "(a space)"
+    if raw.startswith("<") and raw.endswith(">"):
+        return "(end of the sentence)" if raw == "</s>" else "(part of a character)"
+    return raw
+
+
 def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
     """Other choices for target position ``piece`` from the n-best list. Entries that share
     the best translation's prefix up to that position come first (they are true
@@ -178,7 +192,6 @@ def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
         if token in seen:
             continue
         seen.add(token)
-        label = word_at(cand.text, *cand.target_spans[piece]) or cand.target_pieces[piece]
-        alt = Alternative(label, cand.text, prefix + (token,))
+        alt = Alternative(_label(cand, piece), cand.text, prefix + (token,))
         (sharing if cand.target_ids[:piece] == prefix else other).append(alt)
     return sharing + other

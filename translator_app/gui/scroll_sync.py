@@ -43,10 +43,14 @@ class ScrollSync(QObject):
             return
         top = leader.cursorForPosition(QPoint(1, 1)).block()
         into = max(0, leader.verticalScrollBar().value() - top.firstLineNumber())
-        block = follower.document().findBlockByNumber(top.blockNumber())
+        doc = follower.document()
+        block = doc.findBlockByNumber(top.blockNumber())
         if not block.isValid():
-            block = follower.document().lastBlock()
-        line = block.firstLineNumber() + min(into, max(0, block.lineCount() - 1))
+            block = doc.lastBlock()
+        if block.firstLineNumber() < 0:  # not laid out yet (a text just set): do it now
+            doc.documentLayout().blockBoundingRect(block)
+        first = block.firstLineNumber() if block.firstLineNumber() >= 0 else block.blockNumber()
+        line = first + min(into, max(0, block.lineCount() - 1))
         self._busy = True
         try:
             follower.verticalScrollBar().setValue(line)
