@@ -101,3 +101,11 @@ def test_an_import_killed_mid_write_leaves_nothing_the_app_lists(tmp_path):
     assert listed == [] and not (models / "opus-mt").exists()
     assert remove_orphans(models) == left and not any(models.iterdir())
     assert os.getpid()  # this process is untouched
+
+
+def test_a_huge_integer_is_bad_json_in_plain_words():
+    from translator_app.core.limits import parse_json
+
+    with pytest.raises(ValueError, match="thousands of digits") as e:
+        parse_json('{"d_model": ' + "9" * 5000 + "}")
+    assert "sys." not in str(e.value)

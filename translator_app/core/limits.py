@@ -102,11 +102,17 @@ def json_depth(data, limit: int = MAX_JSON_DEPTH) -> int:
 
 def parse_json(text: str | bytes):
     """``json.loads`` that turns nesting deeper than :data:`MAX_JSON_DEPTH` (which makes
-    the parser itself raise RecursionError) into a ValueError like any other bad JSON."""
+    the parser itself raise RecursionError) and integers of thousands of digits (Python's
+    own limit, whose message advises a call no user can make) into a ValueError like any
+    other bad JSON."""
     try:
         data = json.loads(text)
     except RecursionError:
         raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep") from None
+    except ValueError as e:
+        if "integer string conversion" in str(e):
+            raise ValueError("it holds a number of thousands of digits") from None
+        raise
     if json_depth(data) > MAX_JSON_DEPTH:
         raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
     return data
