@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from app_search import add_arguments, app_translator  # noqa: E402
 
+from translator_app.core.cli_common import add_protect_arguments, protect_mode  # noqa: E402
 from translator_app.core.paths import write_atomic  # noqa: E402
 
 SET = Path(__file__).with_name("faithful.jsonl")
@@ -88,27 +89,14 @@ def score(items: list[dict], outputs: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", type=Path, default=SET)
-    ap.add_argument(
-        "--no-protect",
-        action="store_true",
-        help="the model alone: no annotations of numbers, dates and titled names "
-        "(core/protect.py; only models trained with term annotations have them)",
-    )
-    ap.add_argument(
-        "--protect",
-        choices=("off", "retry", "always"),
-        default=None,
-        help="when to annotate the facts (default: the bundle's search settings)",
-    )
+    add_protect_arguments(ap)
     add_arguments(ap)
     args = ap.parse_args(argv)
 
     items = load_set(args.set)
     translator, searches, header = app_translator(args, "bench_faithful.py", argv)
-    if args.protect:
-        translator.protect_facts = args.protect
-    if args.no_protect:
-        translator.protect_facts = "off"
+    if protect_mode(args):
+        translator.protect_facts = protect_mode(args)
     header["protect_facts"] = translator.protect_facts
     report = {**header, "sentences": len(items), "searches": {}}
     print(f"{len(items)} sentences")

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from trainer.allocator import restart_with_jemalloc
-from translator_app.core.cli_common import run_main
+from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.corpus import DataError, read_all
 from translator_app.core.hardware import BF16_SETTINGS, DEVICES
 from translator_app.core.paths import write_atomic
@@ -179,19 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="beam search on N pairs spread over the set only (greedy runs on all)",
     )
     ev.add_argument("--out", type=Path, help="report folder (default: ./eval-reports)")
-    ev.add_argument(
-        "--no-protect",
-        action="store_true",
-        help="the model alone: no annotations of numbers, dates and titled names (a model "
-        "trained with term annotations gets them by default, as in the app)",
-    )
-    ev.add_argument(
-        "--protect",
-        choices=("off", "retry", "always"),
-        default=None,
-        help="when to annotate numbers, dates, names and places (default: the bundle's "
-        "search settings)",
-    )
+    add_protect_arguments(ev)
     ev.add_argument("--device", choices=DEVICES, default="auto")
 
     av = sub.add_parser(

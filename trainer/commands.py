@@ -39,6 +39,7 @@ from translator_app.core import (
     save_bundle,
     train_sentencepiece,
 )
+from translator_app.core.cli_common import protect_mode
 from translator_app.core.corpus import (
     FilterReport,
     Pair,
@@ -378,10 +379,8 @@ def cmd_eval(args) -> int:
     for path in models:
         bundle = load_bundle(path, args.device)
         translator = Translator.from_bundle(bundle)
-        if getattr(args, "protect", None):
-            translator.protect_facts = args.protect
-        if getattr(args, "no_protect", False):
-            translator.protect_facts = "off"
+        if protect_mode(args):
+            translator.protect_facts = protect_mode(args)
         scores = evaluate_translator(translator, pairs, args.beam, args.beam_limit)
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}

@@ -40,3 +40,23 @@ def run_main(
     except Exception as e:  # last resort
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
     return EXIT_ERROR
+
+
+def add_protect_arguments(parser: argparse.ArgumentParser) -> None:
+    """--protect MODE and --no-protect: when the translator annotates a sentence's
+    numbers, dates, names and places (core/protect.py); the bundle's setting by default."""
+    parser.add_argument(
+        "--protect",
+        choices=("off", "retry", "always"),
+        default=None,
+        help="when to annotate numbers, dates, names and places (default: the bundle's "
+        "search settings)",
+    )
+    parser.add_argument(
+        "--no-protect", action="store_true", help="the model alone (the same as --protect off)"
+    )
+
+
+def protect_mode(args: argparse.Namespace) -> str | None:
+    """The mode the arguments ask for; None keeps the bundle's."""
+    return "off" if getattr(args, "no_protect", False) else getattr(args, "protect", None)
