@@ -38,6 +38,7 @@ from .limits import (
     MAX_SPM_BYTES,
     MAX_WEIGHT_ABS,
     check_number,
+    check_protect,
     parse_json,
 )
 from .model import build_model
@@ -75,9 +76,6 @@ class DeviceFallbackWarning(UserWarning):
     """CUDA was asked for (or auto-selected) but could not be used; CPU is used instead."""
 
 
-PROTECT_MODES = ("off", "retry", "always")
-
-
 @dataclass(frozen=True)
 class SearchDefaults:
     """Decoding settings stored with a model (the app and CLI may override them)."""
@@ -94,8 +92,7 @@ class SearchDefaults:
     protect: str = "retry"
 
     def __post_init__(self) -> None:
-        if self.protect not in PROTECT_MODES:
-            raise ValueError(f"protect must be one of {', '.join(PROTECT_MODES)}")
+        check_protect(self.protect)
         self.options()  # the search settings are checked as the translator will use them
         check_number(
             "max_source_tokens", self.max_source_tokens, 8, MAX_SOURCE_TOKENS, integer=True

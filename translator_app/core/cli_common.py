@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from .limits import PROTECT_MODES
+
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 
@@ -47,7 +49,7 @@ def add_protect_arguments(parser: argparse.ArgumentParser) -> None:
     numbers, dates, names and places (core/protect.py); the bundle's setting by default."""
     parser.add_argument(
         "--protect",
-        choices=("off", "retry", "always"),
+        choices=PROTECT_MODES,
         default=None,
         help="when to annotate numbers, dates, names and places (default: the bundle's "
         "search settings)",

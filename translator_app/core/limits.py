@@ -35,6 +35,16 @@ MAX_SENTENCE_TOKENS = 2000
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # config.json, metrics.json
 MAX_CARD_BYTES = 1024 * 1024  # MODEL_CARD.md
 MAX_SPM_BYTES = 64 * 1024 * 1024  # spm.model (a 64 k vocabulary is about 1.5 MB)
+# When the translator annotates a sentence's numbers, dates, names and places
+# (core/protect.py): never, where the plain decode lost a number, or always.
+PROTECT_MODES = ("off", "retry", "always")
+
+
+def check_protect(mode: str) -> None:
+    if mode not in PROTECT_MODES:
+        raise ValueError(f"protect must be one of {', '.join(PROTECT_MODES)}")
+
+
 MAX_JSON_DEPTH = 64  # nesting of any JSON file we read (settings, bundles)
 MAX_WEIGHT_ABS = 1e4  # a trained weight this large is corruption, not a model
 # Model shapes: far above the bundled 9.6 M-parameter model; parameters are also checked

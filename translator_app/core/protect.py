@@ -57,29 +57,27 @@ def _fact_use(text: str, fact) -> TermUse:
     return TermUse(fact.start, fact.end, fact.text, fact.english)
 
 
-_MONTH_END = re.compile(r"\d+ \w+$")  # a date's English form: 21 June
-
-
 def _facts(text: str) -> list[TermUse]:
     """The sentence's facts as term uses; a date and the year after it are one („am 21.
     Juni 2023“ -> 21 June 2023, „24.12.2024“ -> 24 December 2024), so the year is not
     set apart from its date in the English."""
-    uses = sorted((_fact_use(text, f) for f in source_facts(text)), key=lambda u: u.start)
-    merged: list[TermUse] = []
-    for u in uses:
-        last = merged[-1] if merged else None
+    uses: list[TermUse] = []
+    last = None  # the fact before, whose keys say whether it is a date (d3.5)
+    for fact in source_facts(text):
         if (
             last is not None
-            and _MONTH_END.fullmatch(last.target)
-            and re.fullmatch(r"\d{4}", u.target)
-            and not text[last.end : u.start].strip()
+            and any(k.startswith("d") for k in last.keys)
+            and re.fullmatch(r"\d{4}", fact.text)
+            and not text[last.end : fact.start].strip()
         ):
-            merged[-1] = TermUse(
-                last.start, u.end, text[last.start : u.end], f"{last.target} {u.target}"
+            date = uses[-1]
+            uses[-1] = TermUse(
+                date.start, fact.end, text[date.start : fact.end], f"{date.target} {fact.text}"
             )
         else:
-            merged.append(u)
-    return merged
+            uses.append(_fact_use(text, fact))
+        last = fact
+    return uses
 
 
 def protected_uses(text: str) -> list[TermUse]:

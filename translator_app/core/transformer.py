@@ -214,8 +214,9 @@ class TransformerSeq2Seq(EncoderDecoder):
     def align_head(self) -> int:
         return self.config.alignment_head
 
-    def _alignment(self, weights: torch.Tensor) -> torch.Tensor:
-        """[B, H, T, S] -> [B, T, S]: the alignment head, or the heads' mean."""
+    def alignment_of(self, weights: torch.Tensor) -> torch.Tensor:
+        """[B, H, T, S] -> [B, T, S] (or [T, H, S] -> [T, S]): the alignment head, or the
+        heads' mean."""
         return weights.mean(1) if self.align_head < 0 else weights[:, self.align_head]
 
     def _embed(self, tokens: torch.Tensor, offset: int = 0) -> torch.Tensor:
@@ -265,7 +266,7 @@ class TransformerSeq2Seq(EncoderDecoder):
             new_state[f"cross_k{i}"], new_state[f"cross_v{i}"] = ck, cv
             per_layer.append(weights)
         logits = self.output(self.dec_norm(x))[:, 0]
-        align = self._alignment(per_layer[self.align_layer])[:, 0]  # [B, S]
+        align = self.alignment_of(per_layer[self.align_layer])[:, 0]  # [B, S]
         layers = torch.stack([w[:, :, 0] for w in per_layer], 1) if all_layers else None
         return StepOutput(logits, align, layers, new_state)
 
@@ -281,7 +282,7 @@ class TransformerSeq2Seq(EncoderDecoder):
             need = i == self.align_layer
             x, weights, _, _ = layer(x, None, None, causal, ck, cv, cross_mask, need)
             if weights is not None:
-                align = self._alignment(weights)
+                align = self.alignment_of(weights)
         return self.output(self.dec_norm(x)), align
 
     @torch.inference_mode()

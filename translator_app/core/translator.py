@@ -20,14 +20,21 @@ import torch
 
 from . import ct2
 from .batching import length_batches, pad_rows
-from .bundle import PROTECT_MODES, Bundle, SearchDefaults, load_bundle
+from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
 from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
 from .hardware import ENGINES, PRECISIONS
-from .limits import MAX_SENTENCE_TOKENS, check_search
+from .limits import MAX_SENTENCE_TOKENS, check_protect, check_search
 from .number_check import Fact, missing_facts
 from .protect import merge_uses, protected_uses
-from .search import Hypothesis, SearchCancelled, SearchOptions, beam_search, greedy_search
+from .search import (
+    Hypothesis,
+    SearchCancelled,
+    SearchOptions,
+    beam_search,
+    greedy_search,
+    max_lengths,
+)
 from .terms import has_term_markers, mask_markers
 from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
 
@@ -171,8 +178,7 @@ class Translator:
         # (core/protect.py): always, or only to try again where a decode lost a number
         # (``protect``; the bundle's search settings say which suits its training).
         self.follows_glossary = has_term_markers(tokenizer)
-        if protect not in PROTECT_MODES:
-            raise ValueError(f"protect must be one of {', '.join(PROTECT_MODES)}")
+        check_protect(protect)
         self.protect_facts = protect if self.follows_glossary else "off"
 
     @classmethod
@@ -370,10 +376,10 @@ class Translator:
     def _search_ct2(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
         if should_stop is not None and should_stop():
             raise SearchCancelled()
-        limits = [
-            max(1, min(int(len(j.src) * options.max_len_a + options.max_len_b), self.max_positions))
-            for j in batch
-        ]
+        _, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
+        limits = max_lengths(
+            mask, options.max_len_a, options.max_len_b, self.max_positions
+        ).tolist()
         prefixes = [j.prefix for j in batch] if any(j.prefix for j in batch) else None
         hyps = self.engine.search([j.src for j in batch], options, limits, prefixes)
         if options.all_layers and self.config.arch == "transformer":
@@ -395,11 +401,10 @@ class Translator:
             .float()
             .cpu()
         )
-        layer, head = self.config.alignment_layer_index, self.config.alignment_head
         out = []
         for k, (j, row) in enumerate(zip(batch, hyps, strict=True)):
             mine = layers[k, : len(row[0].tokens), :, :, : len(j.src)]  # [T, L, H, S]
-            align = mine[:, layer].mean(1) if head < 0 else mine[:, layer, head]
+            align = self.model.alignment_of(mine[:, self.model.align_layer])  # [T, S]
             out.append([replace(row[0], layers=mine, attention=align), *row[1:]])
         return out
 
