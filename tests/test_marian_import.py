@@ -385,9 +385,7 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     # The panel starts on the head chosen at import, marked as the alignment.
     cfg = load_bundle(w.settings.model, "cpu").config
     head = w.alignment.head_box
-    assert (
-        head.currentData() == cfg.alignment_head and "used for the highlights" in head.currentText()
-    )
+    assert head.currentData() == cfg.alignment_head and "(highlights)" in head.currentText()
 
     (hf_folder / "vocab.json").write_text("not json")
     w.import_model_dialog()

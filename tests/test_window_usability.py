@@ -471,7 +471,7 @@ def test_the_panel_explains_itself_and_the_wheel_scrolls_the_map(qtbot, open_win
     assert "brighter" in panel.explanation.text()
     for control in (panel.layer_box, panel.head_box, panel.pieces_box, panel.zoom_box):
         assert control.toolTip(), control.accessibleName()
-    assert "used for the highlights" in panel.layer_box.currentText()
+    assert "(highlights)" in panel.layer_box.currentText()
     translate_in(qtbot, w, "Das Haus ist groß und der Garten ist sehr schön und alt.")
     panel.zoom_box.setCurrentIndex(panel.zoom_box.count() - 1)  # the largest cells
     panel.scroll.resize(200, 100)

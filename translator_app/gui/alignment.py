@@ -45,7 +45,9 @@ EXPLANATION = (
     "Each row is an English word, each column a German word: the brighter a cell, the more "
     "the model looked at that German word while writing that English word."
 )
-USED = "used for the highlights"
+# Marks the layer and head the text boxes' highlights use (short: the box shows it whole;
+# the tooltips say it in full).
+USED = "highlights"
 
 
 ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
@@ -201,14 +203,16 @@ class AlignmentPanel(QWidget):
         self.layer_box.setAccessibleName("Attention layer")
         self.layer_box.setToolTip(
             "The model reads the German in several layers, one after another; each has its "
-            "own picture. The one marked is used for the highlights in the text boxes."
+            "own picture. The one marked (highlights) is what the text boxes' highlights use."
         )
         self.head_box = QComboBox()
         self.head_box.setAccessibleName("Attention head")
         self.head_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.layer_box.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.head_box.setToolTip(
             "Each layer looks at the German in several ways at once (heads); 'all heads' "
-            "shows them together."
+            "shows them together. The one marked (highlights) is what the text boxes' highlights "
+            "use."
         )
         self.pieces_box = QCheckBox("Show model pieces")
         self.pieces_box.setAccessibleName("Show subword pieces instead of words")
