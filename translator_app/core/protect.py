@@ -80,16 +80,26 @@ def _facts(text: str) -> list[TermUse]:
     return uses
 
 
-def protected_uses(text: str) -> list[TermUse]:
-    """The facts, certain names and listed places of ``text``, as term uses, left to
-    right, no overlaps."""
-    found = _facts(text)
+def entity_uses(text: str) -> list[TermUse]:
+    """The certain names and listed places of ``text``, as term uses (may overlap)."""
+    found = []
     for pattern in (*_NAMES, _FIRST):
         for m in pattern.finditer(text):
             found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))
     for m in _PLACE.finditer(text):
         found.append(TermUse(m.start(), m.end(), m.group(), _PLACE_ENGLISH[m.group()]))
-    return merge_uses([], found)
+    return found
+
+
+def is_place(use: TermUse) -> bool:
+    """Whether a use of :func:`entity_uses` is a place (else a name)."""
+    return use.source in _PLACE_ENGLISH and use.target == _PLACE_ENGLISH[use.source]
+
+
+def protected_uses(text: str) -> list[TermUse]:
+    """The facts, certain names and listed places of ``text``, as term uses, left to
+    right, no overlaps."""
+    return merge_uses([], _facts(text) + entity_uses(text))
 
 
 def merge_uses(first: list[TermUse], then: list[TermUse]) -> list[TermUse]:

@@ -26,7 +26,8 @@ from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
 from .hardware import ENGINES, PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_protect, check_search
 from .number_check import Fact, missing_facts
-from .protect import merge_uses, protected_uses
+from .placeholders import restore_candidate, restore_source, substitute
+from .protect import entity_uses, is_place, merge_uses, protected_uses
 from .search import (
     Hypothesis,
     SearchCancelled,
@@ -251,11 +252,11 @@ class Translator:
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
+        args = (options, prefixes, should_stop, batch_tokens, glossary)
         if self.protect_facts == "always":
-            return self._translate(
-                texts, options, prefixes, should_stop, batch_tokens, glossary, protect=True
-            )
-        out = self._translate(texts, options, prefixes, should_stop, batch_tokens, glossary)
+            out = self._translate(texts, *args, protect=True)
+            return self._with_placeholders(texts, out, *args)
+        out = self._translate(texts, *args)
         if self.protect_facts == "off":
             return out
         # "retry": where the model lost a number, a date or a time, decode those sentences
@@ -276,13 +277,61 @@ class Translator:
             for i, t in zip(retry, again, strict=True):
                 if len(t.missing_numbers) < len(out[i].missing_numbers):
                     out[i] = t
+        return self._with_placeholders(texts, out, *args)
+
+    def _with_placeholders(
+        self, texts, out, options, prefixes, should_stop, batch_tokens, glossary
+    ) -> list[Translation]:
+        """Where the best candidate lost a protected name or place, decode once more with
+        each lost one replaced by a name the model always copies, and keep that where it
+        loses less (core/placeholders.py)."""
+        todo = []
+        for i, t in enumerate(out):
+            if not t.nbest:
+                continue
+            terms = glossary.find(t.source) if glossary else []
+            entities = [u for u in merge_uses(terms, entity_uses(t.source)) if u not in terms]
+            lost = [u for u in check_uses(entities, t.text) if not u.kept]
+            if lost:
+                todo.append((i, lost))
+        if not todo:
+            return out
+        subs = [substitute(texts[i], lost, [is_place(u) for u in lost]) for i, lost in todo]
+        again = self._translate(
+            [text for text, _ in subs],
+            options,
+            [prefixes[i] for i, _ in todo] if prefixes else None,
+            should_stop,
+            batch_tokens,
+            glossary,
+            protect=True,
+        )
+        for (i, _), (_, edits), t in zip(todo, subs, again, strict=True):
+            old = out[i]
+            cands = tuple(restore_candidate(c, edits) for c in t.nbest)
+            terms = glossary.find(old.source) if glossary else []
+            checked = merge_uses(terms, entity_uses(old.source))
+            cands, missing = prefer_faithful(old.source, cands, checked)
+            if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
+                old.source, old.nbest[0], checked
+            ):
+                continue
+            out[i] = Translation(
+                source=old.source,
+                source_ids=t.source_ids,
+                source_pieces=t.source_pieces,
+                source_spans=restore_source(t.source_spans, edits),
+                nbest=cands,
+                missing_numbers=missing,
+                terms=check_uses(terms, cands[0].text),
+            )
         return out
 
     def _translate(
         self, texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False
     ) -> list[Translation]:
         eos = self.tokenizer.eos_id
-        encoded, jobs, term_uses = [], [], []
+        encoded, jobs, term_uses, checked = [], [], [], []
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
             if LONE_SURROGATES.search(clean):
@@ -297,6 +346,9 @@ class Translator:
                 clean = mask_markers(clean)
             uses = glossary.find(clean) if glossary else []
             term_uses.append(uses)
+            # Protected names and places are checked in the n-best like the user's terms
+            # (beam search may prefer a shorter candidate that drops „in Wien“).
+            checked.append(merge_uses(uses, entity_uses(clean)) if protect else uses)
             marked = merge_uses(uses, protected_uses(clean)) if protect else uses
             if marked:
                 annotated, inserted = annotate(clean, marked)
@@ -341,7 +393,7 @@ class Translator:
                 cands = tuple(self._candidate(h) for h in chunks[0])
             else:
                 cands = (self._merge_chunks([c[0] for c in chunks], len(enc.ids) + 1),)
-            cands, missing = prefer_faithful(text, cands, term_uses[i])
+            cands, missing = prefer_faithful(text, cands, checked[i])
             out.append(
                 Translation(
                     source=text,
@@ -388,25 +440,55 @@ class Translator:
 
     def _with_layers(self, batch, hyps: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
         """Every layer's and head's cross-attention of each sentence's best decode by
-        CTranslate2 (what the panel shows), from one teacher-forced pass of the PyTorch
-        model; its alignment is taken from the same pass, so it is the model's own."""
-        best = [row[0] for row in hyps]
-        start = self.config.start_id
-        src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
-        tgt, _ = pad_rows([[start, *h.tokens[:-1]] for h in best], self.tokenizer.pad_id)
-        layers = (
-            self.model.attention_layers(
-                src.to(self.device), mask.to(self.device), tgt.to(self.device)
-            )
-            .float()
-            .cpu()
-        )
+        CTranslate2, from one teacher-forced pass of the PyTorch model; its alignment is
+        taken from the same pass, so it is the model's own."""
+        layers = self._attention_layers([j.src for j in batch], [row[0].tokens for row in hyps])
         out = []
-        for k, (j, row) in enumerate(zip(batch, hyps, strict=True)):
-            mine = layers[k, : len(row[0].tokens), :, :, : len(j.src)]  # [T, L, H, S]
+        for mine, row in zip(layers, hyps, strict=True):
             align = self.model.alignment_of(mine[:, self.model.align_layer])  # [T, S]
             out.append([replace(row[0], layers=mine, attention=align), *row[1:]])
         return out
+
+    def _attention_layers(
+        self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]
+    ) -> list[torch.Tensor]:
+        """[T, L, H, S] cross-attention of each target (ids ending with EOS) read with its
+        source (ids ending with EOS), from one teacher-forced pass of the PyTorch model."""
+        start = self.config.start_id
+        src, mask = pad_rows([list(s) for s in sources], self.tokenizer.pad_id)
+        tgt, _ = pad_rows([[start, *t[:-1]] for t in targets], self.tokenizer.pad_id)
+        with torch.inference_mode():
+            layers = (
+                self.model.attention_layers(
+                    src.to(self.device), mask.to(self.device), tgt.to(self.device)
+                )
+                .float()
+                .cpu()
+            )
+        return [
+            layers[k, : len(t), :, :, : len(s)]
+            for k, (s, t) in enumerate(zip(sources, targets, strict=True))
+        ]
+
+    def explain(self, translation: Translation) -> Translation:
+        """``translation`` with every layer's and head's attention of its best candidate
+        (what the alignment panel shows when the user picks another layer or head), from
+        one teacher-forced pass; the alignment stays the one decoded. Unchanged where it
+        has them already, for an RNN (one attention: the alignment) and for a sentence
+        longer than the model's positions (translated in parts)."""
+        best = translation.best
+        if (
+            best is None
+            or best.layers is not None
+            or self.config.arch != "transformer"
+            or len(translation.source_ids) > self.max_source_tokens
+            or not best.target_ids
+            or best.attention.shape != (len(best.target_ids), len(translation.source_ids))
+        ):
+            return translation
+        (layers,) = self._attention_layers([translation.source_ids], [best.target_ids])
+        explained = replace(best, layers=_frozen(layers))
+        return replace(translation, nbest=(explained, *translation.nbest[1:]))
 
     def _candidate(self, h: Hypothesis) -> Candidate:
         dec = self.tokenizer.decode(h.tokens)
@@ -461,6 +543,13 @@ class Translator:
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
 
 
+def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
+    """How many numbers of ``source`` and ``terms`` the candidate does not keep."""
+    return len(missing_facts(source, cand.text)) + sum(
+        not u.kept for u in check_uses(terms, cand.text)
+    )
+
+
 def prefer_faithful(
     source: str, cands: tuple[Candidate, ...], terms: Sequence[TermUse] = ()
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
@@ -472,13 +561,12 @@ def prefer_faithful(
         return cands, ()
 
     def lost(c: Candidate) -> tuple[tuple[Fact, ...], int]:
-        facts = tuple(missing_facts(source, c.text))
-        return facts, len(facts) + sum(not u.kept for u in check_uses(terms, c.text))
+        return tuple(missing_facts(source, c.text)), n_lost(source, c, terms)
 
-    missing, n_lost = lost(cands[0])
-    if not n_lost or len(cands) == 1:
+    missing, first_lost = lost(cands[0])
+    if not first_lost or len(cands) == 1:
         return cands, missing
-    best, best_missing, best_lost = 0, missing, n_lost
+    best, best_missing, best_lost = 0, missing, first_lost
     for i, c in enumerate(cands[1:], start=1):
         m, n = lost(c)
         if n < best_lost:

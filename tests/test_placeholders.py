@@ -1,0 +1,116 @@
+"""A name or place that every candidate lost comes back through a placeholder (issue 30)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from translator_app.core.glossary import TermUse
+from translator_app.core.placeholders import (
+    restore_source,
+    restore_text,
+    substitute,
+)
+from translator_app.core.protect import entity_uses, is_place
+
+BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+
+
+def _uses(text: str) -> list[TermUse]:
+    return entity_uses(text)
+
+
+def test_substitute_and_restore_map_both_texts():
+    text = "Bitte an Frau Bäumer in Nürnberg, nicht an Tom."
+    uses = _uses(text)
+    assert [(u.source, u.target) for u in uses] == [
+        ("Bäumer", "Bäumer"),
+        ("Nürnberg", "Nuremberg"),
+    ]
+    sub, edits = substitute(text, uses, [is_place(u) for u in uses])
+    # "Tom" is taken by the text itself, so the name gets the next placeholder.
+    assert sub == "Bitte an Frau Mary in Berlin, nicht an Tom."
+    # Spans into the substituted text point at the user's words again; a span inside a
+    # placeholder takes the whole name.
+    spans = [(0, 5), (14, 18), (15, 17), (22, 28), (30, 35), (len(sub), len(sub))]
+    assert [text[a:b] for a, b in restore_source(spans, edits)] == [
+        "Bitte",
+        "Bäumer",
+        "Bäumer",
+        "Nürnberg",
+        "nicht",
+        "",
+    ]
+    english, moves = restore_text("Please to Mrs Mary in Berlin, not to Tom.", edits)
+    assert english == "Please to Mrs Bäumer in Nuremberg, not to Tom."
+    assert [english[a:b] for _, _, a, b in moves] == ["Bäumer", "Nuremberg"]
+
+
+def test_a_placeholder_the_output_lacks_changes_nothing():
+    text = "Die Konferenz findet in Genf statt."
+    uses = _uses(text)
+    sub, edits = substitute(text, uses, [True])
+    assert sub == "Die Konferenz findet in Berlin statt."
+    assert restore_text("The conference takes place.", edits) == (
+        "The conference takes place.",
+        [],
+    )
+
+
+@pytest.fixture(scope="module")
+def translator():
+    from translator_app.core import Translator
+
+    t = Translator.load(BUNDLE)
+    assert t.follows_glossary and t.protect_facts == "always"  # the bundle's setting
+    return t
+
+
+def test_a_name_every_candidate_loses_comes_back(translator, monkeypatch):
+    """A model that turns „Bäumer“ into "trees" in every candidate (simulated on top of
+    the bundled model) still gives "Bäumer": the sentence is decoded again with a name
+    it copies, which is then written back, and the alignment points at the real name."""
+    real = translator._translate
+
+    def forgetful(texts, *args, **kwargs):
+        out = real(texts, *args, **kwargs)
+        return [
+            replace(
+                t,
+                nbest=tuple(replace(c, text=c.text.replace("Bäumer", "trees")) for c in t.nbest),
+            )
+            for t in out
+        ]
+
+    monkeypatch.setattr(translator, "_translate", forgetful)
+    text = "Bitte leiten Sie die E-Mail an Frau Bäumer weiter."
+    (t,) = translator.translate([text], beam=4, nbest=4)
+    assert "Bäumer" in t.text and "trees" not in t.text
+    assert t.source == text
+    # The model read "Tom" (annotated as a name to keep); those pieces point at "Bäumer"
+    # in the user's sentence.
+    name = text.index("Bäumer")
+    read = [p for p, (a, b) in zip(t.source_pieces, t.source_spans, strict=True) if a == name]
+    assert "▁Tom" in read and not any("B" in p for p in read)
+    # The English piece the model wrote for the name covers "Bäumer" in the English.
+    assert any(t.text[a:b].strip() == "Bäumer" for a, b in t.best.target_spans)
+
+
+def test_a_place_beam_search_drops_is_kept(translator):
+    # Beam search with n-best 5 preferred "The conference will take place this year."
+    text = "Die Konferenz findet dieses Jahr in Genf statt."
+    (t,) = translator.translate([text], beam=5, nbest=5)
+    assert "Geneva" in t.text
+
+
+def test_the_model_alone_is_left_alone(monkeypatch):
+    from translator_app.core import Translator
+
+    t = Translator.load(BUNDLE)
+    t.protect_facts = "off"
+    calls = []
+    monkeypatch.setattr(t, "_with_placeholders", lambda *a, **k: calls.append(a))
+    t.translate(["Bitte leiten Sie die E-Mail an Frau Bäumer weiter."])
+    assert not calls
