@@ -94,11 +94,22 @@ def test_heatmap_has_the_shape_of_the_sentence_under_the_cursor(qtbot, open_wind
     second = w.highlighter.shown.translations[1]
     assert w.alignment.translation is second
     assert w.alignment.matrix.shape == (len(second.target_pieces), len(second.source_pieces))
-    # Another layer / head changes the picture but not its shape.
+    # Translations come with the alignment only: the default view needs no more.
+    assert second.best.layers is None
+    assert np.allclose(w.alignment.matrix, second.best.attention)
+    # Another layer / head is computed when picked (a worker request), then shown: it
+    # changes the picture but not its shape.
     w.alignment.layer_box.setCurrentIndex(1)
     w.alignment.head_box.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: w.alignment.translation.best.layers is not None, timeout=10_000)
+    explained = w.alignment.translation
+    assert explained.source == second.source and explained.text == second.text
     assert w.alignment.matrix.shape == (len(second.target_pieces), len(second.source_pieces))
-    assert np.allclose(w.alignment.matrix, second.best.layers[:, 1, 1])
+    assert np.allclose(w.alignment.matrix, explained.best.layers[:, 1, 1])
+    # Back on the same sentence later, the computed layers are reused.
+    w.alignment.show_translation(None)
+    w.alignment.show_translation(second)
+    assert w.alignment.translation is explained
 
 
 def test_cursor_highlights_the_aligned_words_and_stale_text_clears_them(qtbot, open_window):

@@ -93,6 +93,31 @@ def test_same_output_as_pytorch_in_fp32(tokenizer, shape, search):
 
 
 @pytest.mark.parametrize("shape, beam", [("ours", 3), ("marian-like", 1)])
+def test_explain_adds_the_layers_the_search_would_have_given(tokenizer, shape, beam):
+    """The panel's other layers, computed later for the translation shown, are those of
+    a search that returned every layer (the same teacher-forced pass), and its default
+    view is the decoded alignment."""
+    torch_t, ct2_t = _pair(tokenizer, shape)
+    search = dict(beam=beam, nbest=min(beam, 2), max_len_b=8)
+    full = torch_t.translate(SENTENCES, all_layers=True, **search)
+    for engine in (torch_t, ct2_t):
+        plain = engine.translate(SENTENCES, **search)
+        for t, want in zip(plain, full, strict=True):
+            assert t.best.layers is None and t.best.target_ids == want.best.target_ids
+            explained = engine.explain(t)
+            assert explained.text == t.text and explained.nbest[1:] == t.nbest[1:]
+            np.testing.assert_allclose(explained.best.layers, want.best.layers, atol=1e-4)
+            # the alignment view is the alignment layer's (its mean over heads here)
+            layer = explained.best.layers[:, engine.model.align_layer]
+            np.testing.assert_allclose(
+                engine.model.alignment_of(torch.from_numpy(layer.copy())).numpy(),
+                t.best.attention,
+                atol=1e-4,
+            )
+            assert engine.explain(explained) is explained  # nothing to add
+
+
+@pytest.mark.parametrize("shape, beam", [("ours", 3), ("marian-like", 1)])
 def test_all_layers_come_from_one_teacher_forced_pass(tokenizer, shape, beam):
     torch_t, ct2_t = _pair(tokenizer, shape)
     search = dict(beam=beam, nbest=min(beam, 2), all_layers=True, max_len_b=8)

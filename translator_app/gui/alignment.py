@@ -13,6 +13,7 @@ the labels readable. The picture can be exported as PNG or SVG.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,11 +166,18 @@ def attention_matrix(translation: Translation, layer: int | None, head: int) -> 
     return per_layer.mean(axis=1) if head == AVERAGE else per_layer[:, head]
 
 
+# Sentences whose per-layer attention the panel keeps (a few MB for long sentences).
+EXPLAINED_KEPT = 32
+
+
 class AlignmentPanel(QWidget):
     """Shows one :class:`Translation`'s attention. ``exported(path)`` after an export."""
 
     exported = Signal(str)
     problem = Signal(str)
+    # The user picked a layer or head that the shown translation lacks (translations come
+    # with the alignment only): answer with add_explained().
+    layers_wanted = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -180,6 +188,10 @@ class AlignmentPanel(QWidget):
         self.current_row: int | None = None  # English piece under the cursor
         self.current_col: int | None = None  # German piece under the cursor
         self._default_layer = 0
+        self._default_view: tuple[int | None, int] = (None, AVERAGE)  # the alignment's
+        # Translations with every layer's attention, by the id of the one shown without.
+        self._explained: OrderedDict[int, tuple[Translation, Translation]] = OrderedDict()
+        self._asked: OrderedDict[int, Translation] = OrderedDict()  # asked, not answered
 
         self._draw_timer = QTimer(self)
         self._draw_timer.setSingleShot(True)
@@ -275,6 +287,9 @@ class AlignmentPanel(QWidget):
         """Fill the selectors for a model (layers == 0: an RNN, one attention); the model's
         alignment layer and head (AVERAGE: the heads' mean) are selected and marked."""
         self._default_layer = alignment_layer
+        self._default_view = (alignment_layer, alignment_head) if layers else (None, AVERAGE)
+        self._explained.clear()
+        self._asked.clear()
         for box in (self.layer_box, self.head_box):
             box.blockSignals(True)
             box.clear()
@@ -305,7 +320,9 @@ class AlignmentPanel(QWidget):
         """Show ``translation`` with English piece ``row`` or German piece ``col``
         outlined. The matrix is ready at once; the picture is drawn when the mouse rests
         (see :meth:`redraw`)."""
-        if (translation, row, col) == (self.translation, self.current_row, self.current_col):
+        if translation is not None and id(translation) in self._explained:
+            translation = self._explained[id(translation)][1]
+        if translation is self.translation and (row, col) == (self.current_row, self.current_col):
             return  # nothing changed: no redraw
         self.translation, self.current_row, self.current_col = translation, row, col
         self.redraw()
@@ -318,9 +335,28 @@ class AlignmentPanel(QWidget):
         if t is None or t.best is None:
             self.matrix, self.view = np.zeros((0, 0), dtype=np.float32), None
         else:
-            self.matrix = attention_matrix(t, self.layer_box.currentData(), self._head())
+            layer, head = self.layer_box.currentData(), self._head()
+            if t.best.layers is None and (layer, head) != self._default_view:
+                if id(t) not in self._asked:  # once: the answer comes in milliseconds
+                    self._asked[id(t)] = t
+                    while len(self._asked) > EXPLAINED_KEPT:
+                        self._asked.popitem(last=False)
+                    self.layers_wanted.emit(t)
+                return
+            self.matrix = attention_matrix(t, layer, head)
             self.view = heatmap_view(t, self.matrix, words=not self.pieces_box.isChecked())
         self._draw_timer.start(DRAW_DELAY_MS)
+
+    def add_explained(self, original: Translation, explained: Translation) -> None:
+        """Keep ``explained`` (``original`` with every layer's attention) to show in its
+        place from now on; redraw if ``original`` is the one shown."""
+        self._explained[id(original)] = (original, explained)  # holds original: ids stay
+        while len(self._explained) > EXPLAINED_KEPT:
+            self._explained.popitem(last=False)
+        self._asked.pop(id(original), None)
+        if self.translation is original:
+            self.translation = explained
+            self.redraw()
 
     def flush(self) -> None:
         """Draw a pending change now (before an export, in tests)."""

@@ -23,6 +23,8 @@ from translator_app.core.document import (
 from translator_app.core.glossary import Glossary
 from translator_app.gui.worker import (
     GROUP_SIZES,
+    ExplainRequest,
+    ExplainResult,
     Failure,
     LoadRequest,
     ModelInfo,
@@ -80,6 +82,8 @@ class TranslationSession(QObject):
     progress = Signal(int, int)  # sentences done, of total (0, 0: no count to show)
     busy = Signal(bool)  # a translation is on its way
     failed = Signal(object)  # Failure of a translation
+    # A translation and the same with every layer's and head's attention (explain()).
+    explained = Signal(object, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -90,6 +94,7 @@ class TranslationSession(QObject):
         self.worker.progressed.connect(self._on_progressed)
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
+        self.worker.explained.connect(self._on_explained)
         self.cache = TranslationCache()
         # The user's glossary (Model → Glossary…): part of every cache key, so a change
         # retranslates; applied only with a model that follows one.
@@ -223,6 +228,15 @@ class TranslationSession(QObject):
             self._found = list(joined.translations)
             self._finish()
             self.updated.emit(joined, result.seconds, True)
+
+    def explain(self, translation: Translation) -> None:
+        """Ask for ``translation``'s per-layer attention; ``explained`` brings it."""
+        if self.model_info is not None:
+            self.worker.explain(ExplainRequest(self._new_id(), translation))
+
+    def _on_explained(self, result: ExplainResult) -> None:
+        if self.model_info is not None and result.model_path == self.model_info.path:
+            self.explained.emit(result.original, result.explained)
 
     def _on_failed(self, failure: Failure) -> None:
         if self._wanted(failure.request_id):

@@ -90,6 +90,9 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
         self.session.glossary = glossary or None
         if problem:
             self.show_error(problem)
+        # The panel's other layers and heads are computed when the user picks one.
+        self.alignment.layers_wanted.connect(self.session.explain)
+        self.session.explained.connect(self.alignment.add_explained)
         self.highlighter = LinkHighlighter(
             self.source_edit, self.output_edit, self.alignment, parent=self
         )

@@ -62,6 +62,24 @@ class TranslateRequest:
 
 
 @dataclass(frozen=True)
+class ExplainRequest:
+    """Every layer's and head's attention of one translation's best candidate, for the
+    alignment panel when the user picks another layer or head (computed only then: the
+    teacher-forced pass would cost every keystroke's translation about as much again)."""
+
+    id: int
+    translation: Translation
+
+
+@dataclass(frozen=True)
+class ExplainResult:
+    request_id: int
+    model_path: str
+    original: Translation
+    explained: Translation
+
+
+@dataclass(frozen=True)
 class LoadRequest:
     id: int
     path: str
@@ -148,6 +166,7 @@ class TranslationWorker(QObject):
     split_done = Signal(object)  # SplitResult
     translated = Signal(object)  # TranslateResult
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
+    explained = Signal(object)  # ExplainResult
     failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -156,6 +175,7 @@ class TranslationWorker(QObject):
         self._load: LoadRequest | None = None
         self._split: SplitRequest | None = None
         self._translate: TranslateRequest | None = None
+        self._explain: ExplainRequest | None = None
         self._latest_translate_id = -1
         self._closing = False
         self._translator: Translator | None = None
@@ -183,6 +203,13 @@ class TranslationWorker(QObject):
             self._latest_translate_id = request.id
             self._cond.notify()
 
+    def explain(self, request: ExplainRequest) -> None:
+        """Compute one translation's per-layer attention (after any queued translation:
+        the newest text comes first); replaces a queued explanation."""
+        with self._cond:
+            self._explain = request
+            self._cond.notify()
+
     def cancel(self) -> None:
         """Drop the queued request and stop the running one."""
         with self._cond:
@@ -195,7 +222,7 @@ class TranslationWorker(QObject):
         check (within a fraction of a second), so closing the window never hangs."""
         with self._cond:
             self._closing = True
-            self._translate = self._split = self._load = None
+            self._translate = self._split = self._load = self._explain = None
             self._cond.notify()
         self._thread.join(timeout)
 
@@ -206,22 +233,28 @@ class TranslationWorker(QObject):
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._closing or self._load or self._split or self._translate):
+                while not (
+                    self._closing or self._load or self._split or self._translate or self._explain
+                ):
                     self._cond.wait()
                 if self._closing:
                     return
-                job: LoadRequest | SplitRequest | TranslateRequest
+                job: LoadRequest | SplitRequest | TranslateRequest | ExplainRequest
                 if self._load is not None:  # loads go first: requests are for the new model
                     job, self._load = self._load, None
                 elif self._split is not None:  # then the text that translations are for
                     job, self._split = self._split, None
-                else:
+                elif self._translate is not None:
                     job, self._translate = self._translate, None
+                else:
+                    job, self._explain = self._explain, None
             try:
                 if isinstance(job, LoadRequest):
                     self._do_load(job)
                 elif isinstance(job, SplitRequest):
                     self.split_done.emit(SplitResult(job.id, job.text, split_document(job.text)))
+                elif isinstance(job, ExplainRequest):
+                    self._do_explain(job)
                 else:
                     self._do_translate(job)
             except LoadCancelled:
@@ -290,7 +323,6 @@ class TranslationWorker(QObject):
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
                     glossary=job.glossary if translator.follows_glossary else None,
-                    all_layers=translator.config.arch == "transformer",
                 )
                 if len(results) < total and not stale():
                     self.progressed.emit(self._result(job, results, start, total))
@@ -298,6 +330,13 @@ class TranslationWorker(QObject):
             return  # a newer request is waiting; nothing to report
         if not stale():
             self.translated.emit(self._result(job, results, start, total))
+
+    def _do_explain(self, job: ExplainRequest) -> None:
+        translator = self._translator
+        if translator is None:
+            raise RuntimeError("no model is loaded")
+        explained = translator.explain(job.translation)
+        self.explained.emit(ExplainResult(job.id, self._model_path, job.translation, explained))
 
     def _result(self, job: TranslateRequest, results, start: float, total: int):
         return TranslateResult(
