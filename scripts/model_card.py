@@ -445,8 +445,8 @@ def main(argv=None) -> int:
             ]
         lines += [
             "",
-            "The app's default search: beam and n-best of its default settings, with every "
-            "layer's attention kept for the alignment panel.",
+            "The app's default search: beam and n-best of its default settings, with the "
+            "alignment (the panel's other layers are computed when the user picks one).",
             "",
             "Command: `.venv/bin/python "
             + bench.get("command", "bench/bench_translate.py")
