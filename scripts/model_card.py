@@ -58,17 +58,16 @@ def hardware_text(h: dict | None) -> str:
 def dev_pairs(stage: dict) -> int | None:
     """How many dev pairs the stage's evaluations translated ([train] eval_sentences of
     its config, at most the dev set's size)."""
-    import tomllib
-
-    from trainer.config import TrainConfig
+    from trainer.config import TrainConfig, read_config_chain
+    from translator_app.core import ConfigError
 
     try:
-        raw = tomllib.loads((ROOT / stage["config"]).read_text("utf-8"))
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        raw = read_config_chain(ROOT / stage["config"])  # a recipe stage: its base chain
+    except (KeyError, ConfigError):
         return None
     wanted = raw.get("train", {}).get("eval_sentences", TrainConfig.eval_sentences)
-    valid = raw.get("data", {}).get("valid")
-    valid_path = (ROOT / stage["config"]).parent / valid if valid else None
+    valid = raw.get("data", {}).get("valid")  # resolved against the file that sets it
+    valid_path = Path(valid) if valid else None
     if valid_path and valid_path.exists():
         with open(valid_path, encoding="utf-8") as f:
             return min(wanted, sum(1 for line in f if line.strip()))

@@ -18,6 +18,7 @@ from trainer.allocator import restart_with_jemalloc
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.corpus import DataError, read_all
 from translator_app.core.hardware import BF16_SETTINGS, DEVICES
+from translator_app.core.limits import PROTECT_MODES
 from translator_app.core.paths import write_atomic
 
 
@@ -206,8 +207,55 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--name")
     ex.add_argument("--card", type=Path, help="MODEL_CARD.md to use (default: generated)")
     ex.add_argument("--metrics", type=Path, help="JSON merged into metrics.json")
+    ex.add_argument(
+        "--protect",
+        choices=PROTECT_MODES,
+        help="the bundle's search setting for annotating numbers, dates, names and places "
+        "(default: retry; always suits a model trained with [data] facts_share)",
+    )
     ex.add_argument("--overwrite", action="store_true")
+
+    rc = sub.add_parser(
+        "recipe",
+        help="list, show or run the stages of a model's recipe",
+        description="A recipe folder holds a model's stages in order (NN-what.toml, each "
+        "changing the one before); without options, list them. recipes/de-en-base is the "
+        "bundled model's.",
+    )
+    rc.add_argument("folder", type=Path, metavar="FOLDER")
+    which = rc.add_mutually_exclusive_group()
+    which.add_argument("--show", type=int, metavar="N", help="print stage N's whole config")
+    which.add_argument("--run", type=int, metavar="N", help="train and export stage N")
+    which.add_argument(
+        "--from", dest="start_from", type=int, metavar="N", help="run stages N, N+1, ..."
+    )
+    rc.add_argument(
+        "--init",
+        type=Path,
+        metavar="BUNDLE",
+        help="start the first stage run from this bundle instead of the stage before's "
+        "(e.g. resources/model, the last exported stage)",
+    )
+    rc.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     return parser
+
+
+def run_recipe_command(args) -> int:
+    from trainer import recipe
+
+    if args.show is not None:
+        print(recipe.show(args.folder, args.show))
+        return 0
+    if args.run is None and args.start_from is None:
+        print(recipe.describe(recipe.stages(args.folder)))
+        return 0
+    return recipe.run_recipe(
+        args.folder,
+        run=args.run,
+        start_from=args.start_from,
+        init=args.init,
+        dry_run=args.dry_run,
+    )
 
 
 def run_spm(args) -> int:
@@ -271,6 +319,7 @@ COMMANDS = {
     "eval": _imported_on_use("cmd_eval"),
     "average": _imported_on_use("cmd_average"),
     "export": _imported_on_use("cmd_export"),
+    "recipe": run_recipe_command,
 }
 
 

@@ -39,6 +39,7 @@ from translator_app.core import (
     save_bundle,
     train_sentencepiece,
 )
+from translator_app.core.bundle import SearchDefaults
 from translator_app.core.cli_common import protect_mode
 from translator_app.core.corpus import (
     FilterReport,
@@ -482,10 +483,12 @@ def export_model(
     card: str | None = None,
     extra_metrics: dict | None = None,
     overwrite: bool = False,
+    protect: str | None = None,
 ) -> Path:
     """The bundle of a loaded checkpoint and its model: weights in float16 with ``fp16``,
     ``name`` (default: the folder's), the model card (default: generated), extra
-    metrics; an existing ``out`` is replaced only with ``overwrite``."""
+    metrics, the search setting ``protect`` (default: the bundle's default); an existing
+    ``out`` is replaced only with ``overwrite``."""
     cfg = model.config
     tokenizer = checkpoint_tokenizer(ckpt)
     state = json.loads(ckpt["state"])
@@ -494,8 +497,17 @@ def export_model(
     if "averaged_steps" in state:
         metrics["averaged_steps"] = state["averaged_steps"]
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
+    search = SearchDefaults(protect=protect) if protect else None
     save_bundle(
-        out, model, tokenizer, name=name, card=card, metrics=metrics, fp16=fp16, overwrite=overwrite
+        out,
+        model,
+        tokenizer,
+        name=name,
+        card=card,
+        metrics=metrics,
+        search=search,
+        fp16=fp16,
+        overwrite=overwrite,
     )
     check = load_bundle(out, "cpu")
     Translator.from_bundle(check).translate(["Guten Morgen!"], beam=1)
@@ -513,6 +525,7 @@ def cmd_export(args) -> int:
         card=card,
         extra_metrics=metrics,
         overwrite=args.overwrite,
+        protect=args.protect,
     )
     size = sum(f.stat().st_size for f in out.iterdir()) / 1e6
     print(f"wrote {out} ({size:.1f} MB); loaded back and translated a test sentence")

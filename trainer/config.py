@@ -164,15 +164,66 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
     return RunConfig(ModelConfig.from_dict(model), d, t)
 
 
-def load_config(path: Path) -> RunConfig:
+# Path settings of a config, resolved against the folder of the file that sets them.
+_PATH_KEYS = {
+    "data": ("train", "valid", "spm", "terms", "exclude_test"),
+    "train": ("out_dir",),
+}
+# Top-level entries besides the tables: ``base`` (a config this one changes) and the
+# recipe's ``[stage]`` table (trainer/recipe.py), which training itself does not read.
+_EXTRA_KEYS = ("base", "stage")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        raw = tomllib.loads(path.read_text("utf-8"))
+        return tomllib.loads(path.read_text("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: cannot be read ({e})") from None
+
+
+def _absolute_paths(raw: dict[str, Any], folder: Path) -> dict[str, Any]:
+    out = {k: dict(v) if isinstance(v, dict) else v for k, v in raw.items()}
+    for table, keys in _PATH_KEYS.items():
+        t = out.get(table)
+        if not isinstance(t, dict):
+            continue
+        for key in keys:
+            v = t.get(key)
+            if isinstance(v, str) and v:
+                t[key] = str((folder / v).resolve())
+            elif isinstance(v, list):
+                t[key] = [str((folder / p).resolve()) if isinstance(p, str) else p for p in v]
+    return out
+
+
+def read_config_chain(path: Path, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A config's raw tables with its ``base = "other.toml"`` chain applied (nanoGPT-style
+    overrides: a key set here replaces the base's; tables merge key by key), and every
+    path resolved against the folder of the file that sets it."""
+    path = Path(path).resolve()
+    if path in _seen:
+        raise ConfigError(f"{path}: its base chain comes back to itself")
+    raw = _absolute_paths(_read_toml(path), path.parent)
+    base = raw.pop("base", None)
+    if base is None:
+        return raw
+    if not isinstance(base, str):
+        raise ConfigError(f"{path}: base must be the name of another config file")
+    merged = read_config_chain(path.parent / base, (*_seen, path))
+    for key, value in raw.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def load_config(path: Path) -> RunConfig:
+    raw = read_config_chain(path)
     try:
-        cfg = parse_config(raw, path.parent)
+        cfg = parse_config({k: v for k, v in raw.items() if k not in _EXTRA_KEYS}, path.parent)
     except ConfigError as e:
         raise ConfigError(f"{path}: {e}") from None
     if not cfg.data.train:
