@@ -324,14 +324,16 @@ def main(argv=None) -> int:
         f"(weights {config['weights']['dtype']}).",
         f"- In all: {steps_done} steps, {total_min:.1f} min of training (evaluation "
         f"excluded) on {trained_on}. Stages (`docs/base-model/history.json` keeps their "
-        "logs and the machine each ran on; data from `scripts/prepare_data.py`):",
+        "logs, the machine each ran on and the command as it was run; data from "
+        "`scripts/prepare_data.py`; `translator-train recipe recipes/de-en-base --run N` "
+        "reruns stage N):",
     ]
     for st in history["stages"]:
         if not st["log"]:
             continue
         end = st["log"][-1]
         lines.append(
-            f"  - {st['name']}: `{st['command']}` (config `{st['config']}`), {st['start']}, "
+            f"  - {st['name']}: `{st['config']}`, {st['start']}, "
             f"{st['precision']}; {end['step']} steps, {end.get('epoch', 'n/a')} full "
             f"epoch(s), {end['elapsed_s'] / 60:.1f} min, last dev BLEU {end.get('bleu', 'n/a')}."
         )

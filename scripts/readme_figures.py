@@ -6,7 +6,8 @@ cannot drift from what was measured (issue 34).
 Reads ``metrics.json`` of the bundle (written by scripts/model_card.py from the reports
 of scripts/evaluate_base.sh) and replaces the block between ``<!-- figures -->`` and
 ``<!-- /figures -->`` in README: BLEU per test set, the faithfulness and glossary benches,
-and latency, each with the command and the CPU it ran on.
+and latency, each with the command and the CPU it ran on; and the first screen's "good
+at / weak at" lines between ``<!-- today -->`` and ``<!-- /today -->``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- figures -->", "<!-- /figures -->"
+TODAY, TODAY_END = "<!-- today -->", "<!-- /today -->"
 
 
 def machine(h: dict | None) -> str:
@@ -74,19 +76,70 @@ def block(metrics: dict) -> str:
     engines = metrics.get("engines")
     if engines:
         g, app = engines["greedy"], engines["app_default_20_words"]
+        layers = next((v for k, v in app.items() if k.startswith("panel's other layers")), None)
         ct2, torch8 = g["CTranslate2 int8"], g["PyTorch int8"]
         lines += [
             "",
             f"Engines, greedy int8 on {machine(engines.get('machine'))}: CTranslate2 "
             f"{ct2['ms_per_token']:.2f} ms per output token, PyTorch {torch8['ms_per_token']:.2f}; "
-            f"the app's default search (CTranslate2 int8, with the panel's attention) "
+            f"the app's default search (CTranslate2 int8) "
             f"{app['CTranslate2 int8']['p95_ms']:.0f} ms p95 for 20 words, "
-            f"{app['CTranslate2 int8']['p95_over_greedy_ct2_int8']:.2f}x greedy; load to the "
+            f"{app['CTranslate2 int8']['p95_over_greedy_ct2_int8']:.2f}x greedy"
+            + (
+                f", the panel's other layers when picked {layers['p95_ms']:.0f} ms"
+                if layers
+                else ""
+            )
+            + "; load to the "
             f"first translation {engines['load_s']['CTranslate2 int8']:.2f} s "
             f"(`.venv/bin/python {engines['command']}`).",
         ]
     lines += ["", END]
     return "\n".join(lines)
+
+
+def today(metrics: dict) -> str:
+    """README's first screen: what the bundled model is good and weak at, in figures."""
+    tests = metrics.get("test_sets", {})
+    good = []
+    if "Tatoeba v2021-08-07" in tests:
+        bleu = tests["Tatoeba v2021-08-07"]["greedy"]["bleu"]
+        good.append(f"everyday sentences (Tatoeba v2021-08-07: {bleu:.1f} BLEU)")
+    faithful = (metrics.get("faithful") or {}).get("app default")
+    if faithful:
+        good.append(
+            "keeping names, numbers, prices, times and dates "
+            f"({100 * faithful['sentences_whole']:.1f} % of the bench's sentences whole)"
+        )
+    used = (metrics.get("glossary") or {}).get("with glossary, app default")
+    if used is not None:
+        good.append(f"your glossary ({100 * used:.1f} % of terms used)")
+    p = (metrics.get("bench") or {}).get("precisions", {}).get("int8")
+    if p:
+        good.append(
+            f"speed (20 words in {p['beam1_20w']['p95_ms']:.1f} ms, greedy, int8, 2 CPU cores)"
+        )
+    weak = []
+    if "newstest2014" in tests:
+        bleu = tests["newstest2014"]["greedy"]["bleu"]
+        published = metrics.get("published", {}).get("newstest2014", "")
+        weak.append(
+            f"news and long, complex sentences (newstest2014: {bleu:.1f} BLEU, where the "
+            f"published OPUS-MT model reports {published.split(' ')[0]}: import it, see below)"
+        )
+    weak.append("names and places outside its lists when the model itself does not know them")
+    lines = [TODAY, ""]
+    if good:
+        lines += [f"**Good at**: {'; '.join(good)}.", ""]
+    lines += [f"**Weak at**: {'; '.join(weak)}.", "", TODAY_END]
+    return "\n".join(lines)
+
+
+def _replace(text: str, start: str, end: str, new: str, readme: Path) -> str:
+    pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.DOTALL)
+    if not pattern.search(text):
+        sys.exit(f"readme_figures: {readme} has no {start} ... {end} block")
+    return pattern.sub(lambda _: new, text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,10 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     metrics = json.loads((args.model / "metrics.json").read_text("utf-8"))
     text = args.readme.read_text("utf-8")
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(text):
-        sys.exit(f"readme_figures: {args.readme} has no {START} ... {END} block")
-    args.readme.write_text(pattern.sub(lambda _: block(metrics), text), "utf-8")
+    text = _replace(text, START, END, block(metrics), args.readme)
+    text = _replace(text, TODAY, TODAY_END, today(metrics), args.readme)
+    args.readme.write_text(text, "utf-8")
     print(f"figures written into {args.readme}")
     return 0
 
