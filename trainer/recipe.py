@@ -118,6 +118,11 @@ def _tool(*args: str) -> list[str]:
     return [sys.executable, "-m", "trainer", *args]
 
 
+def _average(run: Path, last: str, out: Path) -> list[str]:
+    """The mean of the last ``last`` snapshots of ``run``, as a checkpoint at ``out``."""
+    return _tool("average", str(run / "checkpoints"), "--last", last, "--out", str(out))
+
+
 def stage_commands(
     stage: Stage, previous: Stage | None, init: Path | None = None
 ) -> list[list[str]]:
@@ -141,16 +146,7 @@ def stage_commands(
                 n = stage.start.split("-")[-1]
                 mean = previous.out_dir / f"average-{n}.pt"
                 init = previous.out_dir / f"average-{n}-bundle"
-                cmds.append(
-                    _tool(
-                        "average",
-                        str(previous.out_dir / "checkpoints"),
-                        "--last",
-                        n,
-                        "--out",
-                        str(mean),
-                    )
-                )
+                cmds.append(_average(previous.out_dir, n, mean))
                 cmds.append(_tool("export", str(mean), "--out", str(init), "--overwrite"))
             elif not previous.done:
                 raise ConfigError(
@@ -159,21 +155,11 @@ def stage_commands(
                     "committed resources/model is the recipe's last exported stage)"
                 )
         cmds.append(_tool("train", str(stage.path), "--init", str(init)))
-    checkpoints = stage.out_dir / "checkpoints"
     if stage.export.startswith("average-"):
         weights = stage.out_dir / f"{stage.export}.pt"
-        cmds.append(
-            _tool(
-                "average",
-                str(checkpoints),
-                "--last",
-                stage.export.split("-")[-1],
-                "--out",
-                str(weights),
-            )
-        )
+        cmds.append(_average(stage.out_dir, stage.export.split("-")[-1], weights))
     else:
-        weights = checkpoints / f"{stage.export}.pt"
+        weights = stage.out_dir / "checkpoints" / f"{stage.export}.pt"
     export = _tool("export", str(weights), "--out", str(stage.bundle), "--overwrite")
     if stage.fp16:
         export.append("--fp16")

@@ -285,32 +285,31 @@ class Translator:
         """Where the best candidate lost a protected name or place, decode once more with
         each lost one replaced by a name the model always copies, and keep that where it
         loses less (core/placeholders.py)."""
-        todo = []
+        todo = []  # (index, the glossary's terms, those and the entities, lost entities)
         for i, t in enumerate(out):
             if not t.nbest:
                 continue
             terms = glossary.find(t.source) if glossary else []
-            entities = [u for u in merge_uses(terms, entity_uses(t.source)) if u not in terms]
+            checked = merge_uses(terms, entity_uses(t.source))
+            entities = [u for u in checked if u not in terms]
             lost = [u for u in check_uses(entities, t.text) if not u.kept]
             if lost:
-                todo.append((i, lost))
+                todo.append((i, terms, checked, lost))
         if not todo:
             return out
-        subs = [substitute(texts[i], lost, [is_place(u) for u in lost]) for i, lost in todo]
+        subs = [substitute(texts[i], lost, [is_place(u) for u in lost]) for i, *_, lost in todo]
         again = self._translate(
             [text for text, _ in subs],
             options,
-            [prefixes[i] for i, _ in todo] if prefixes else None,
+            [prefixes[i] for i, *_ in todo] if prefixes else None,
             should_stop,
             batch_tokens,
             glossary,
             protect=True,
         )
-        for (i, _), (_, edits), t in zip(todo, subs, again, strict=True):
+        for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
             old = out[i]
             cands = tuple(restore_candidate(c, edits) for c in t.nbest)
-            terms = glossary.find(old.source) if glossary else []
-            checked = merge_uses(terms, entity_uses(old.source))
             cands, missing = prefer_faithful(old.source, cands, checked)
             if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
                 old.source, old.nbest[0], checked
@@ -543,11 +542,16 @@ class Translator:
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
 
 
+def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
+    """The numbers of ``source`` the candidate does not keep, and how many of those and
+    of ``terms`` it loses in all."""
+    facts = tuple(missing_facts(source, cand.text))
+    return facts, len(facts) + sum(not u.kept for u in check_uses(terms, cand.text))
+
+
 def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
     """How many numbers of ``source`` and ``terms`` the candidate does not keep."""
-    return len(missing_facts(source, cand.text)) + sum(
-        not u.kept for u in check_uses(terms, cand.text)
-    )
+    return _lost(source, cand, terms)[1]
 
 
 def prefer_faithful(
@@ -560,15 +564,12 @@ def prefer_faithful(
     if not cands:
         return cands, ()
 
-    def lost(c: Candidate) -> tuple[tuple[Fact, ...], int]:
-        return tuple(missing_facts(source, c.text)), n_lost(source, c, terms)
-
-    missing, first_lost = lost(cands[0])
+    missing, first_lost = _lost(source, cands[0], terms)
     if not first_lost or len(cands) == 1:
         return cands, missing
     best, best_missing, best_lost = 0, missing, first_lost
     for i, c in enumerate(cands[1:], start=1):
-        m, n = lost(c)
+        m, n = _lost(source, c, terms)
         if n < best_lost:
             best, best_missing, best_lost = i, m, n
             if not n:

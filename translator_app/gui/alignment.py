@@ -187,7 +187,6 @@ class AlignmentPanel(QWidget):
         self.view: HeatmapView | None = None  # what is drawn
         self.current_row: int | None = None  # English piece under the cursor
         self.current_col: int | None = None  # German piece under the cursor
-        self._default_layer = 0
         self._default_view: tuple[int | None, int] = (None, AVERAGE)  # the alignment's
         # Translations with every layer's attention, by the id of the one shown without.
         self._explained: OrderedDict[int, tuple[Translation, Translation]] = OrderedDict()
@@ -286,7 +285,6 @@ class AlignmentPanel(QWidget):
     ) -> None:
         """Fill the selectors for a model (layers == 0: an RNN, one attention); the model's
         alignment layer and head (AVERAGE: the heads' mean) are selected and marked."""
-        self._default_layer = alignment_layer
         self._default_view = (alignment_layer, alignment_head) if layers else (None, AVERAGE)
         self._explained.clear()
         self._asked.clear()
