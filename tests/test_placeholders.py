@@ -114,3 +114,32 @@ def test_the_model_alone_is_left_alone(monkeypatch):
     monkeypatch.setattr(t, "_with_placeholders", lambda *a, **k: calls.append(a))
     t.translate(["Bitte leiten Sie die E-Mail an Frau Bäumer weiter."])
     assert not calls
+
+
+def test_a_garbled_placeholder_gets_a_second_try(translator, monkeypatch):
+    """„Frau Tom … nach München“ once came out as "Mrs Munich": where the model loses the
+    placeholder too, the next one is tried."""
+    real = translator._translate
+    tried = []
+
+    def garbles_tom(texts, *args, **kwargs):
+        tried.extend(texts)
+        out = real(texts, *args, **kwargs)
+        lose = ("Bäumer", "Tom")
+        return [
+            replace(
+                t,
+                nbest=tuple(
+                    replace(c, text=c.text.replace(lose[0], "trees").replace(lose[1], "Munich"))
+                    for c in t.nbest
+                ),
+            )
+            for t in out
+        ]
+
+    monkeypatch.setattr(translator, "_translate", garbles_tom)
+    text = "Frau Bäumer kommt am 3. Mai nach München."
+    (t,) = translator.translate([text], beam=4, nbest=4)
+    assert "Bäumer" in t.text
+    assert tried == [text, text.replace("Bäumer", "Tom"), text.replace("Bäumer", "Mary")]
+    assert substitute(text, _uses(text)[:1], [False], skip=1)[0] == tried[-1]

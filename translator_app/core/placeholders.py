@@ -45,13 +45,15 @@ def _word(w: str) -> re.Pattern:
 
 
 def substitute(
-    text: str, uses: Sequence[TermUse], is_place: Sequence[bool]
+    text: str, uses: Sequence[TermUse], is_place: Sequence[bool], skip: int = 0
 ) -> tuple[str, tuple[Edit, ...]]:
     """``text`` with each of ``uses`` (no overlaps) replaced by a placeholder that the
-    text does not already hold; uses beyond the free placeholders stay as they are."""
+    text does not already hold, after the first ``skip`` of those (a second try, where
+    the model mistranslated the first); uses beyond the free placeholders stay as they
+    are."""
     free = {
-        True: [p for p in PLACE_PLACEHOLDERS if not _word(p).search(text)],
-        False: [p for p in NAME_PLACEHOLDERS if not _word(p).search(text)],
+        True: [p for p in PLACE_PLACEHOLDERS if not _word(p).search(text)][skip:],
+        False: [p for p in NAME_PLACEHOLDERS if not _word(p).search(text)][skip:],
     }
     out, edits, pos, shift = [], [], 0, 0
     for use, place in sorted(zip(uses, is_place, strict=True), key=lambda x: x[0].start):

@@ -39,6 +39,9 @@ from .search import (
 from .terms import has_term_markers, mask_markers
 from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
 
+# Decodes with placeholders at most, for a sentence that lost a name or place (each one
+# more decode of that sentence only).
+PLACEHOLDER_TRIES = 2
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
 # tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
@@ -284,46 +287,52 @@ class Translator:
     ) -> list[Translation]:
         """Where the best candidate lost a protected name or place, decode once more with
         each lost one replaced by a name the model always copies, and keep that where it
-        loses less (core/placeholders.py)."""
-        todo = []  # (index, the glossary's terms, those and the entities, lost entities)
-        for i, t in enumerate(out):
-            if not t.nbest:
-                continue
-            terms = glossary.find(t.source) if glossary else []
-            checked = merge_uses(terms, entity_uses(t.source))
-            entities = [u for u in checked if u not in terms]
-            lost = [u for u in check_uses(entities, t.text) if not u.kept]
-            if lost:
-                todo.append((i, terms, checked, lost))
-        if not todo:
-            return out
-        subs = [substitute(texts[i], lost, [is_place(u) for u in lost]) for i, *_, lost in todo]
-        again = self._translate(
-            [text for text, _ in subs],
-            options,
-            [prefixes[i] for i, *_ in todo] if prefixes else None,
-            should_stop,
-            batch_tokens,
-            glossary,
-            protect=True,
-        )
-        for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
-            old = out[i]
-            cands = tuple(restore_candidate(c, edits) for c in t.nbest)
-            cands, missing = prefer_faithful(old.source, cands, checked)
-            if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
-                old.source, old.nbest[0], checked
-            ):
-                continue
-            out[i] = Translation(
-                source=old.source,
-                source_ids=t.source_ids,
-                source_pieces=t.source_pieces,
-                source_spans=restore_source(t.source_spans, edits),
-                nbest=cands,
-                missing_numbers=missing,
-                terms=check_uses(terms, cands[0].text),
+        loses less (core/placeholders.py). Where the model garbled that placeholder too
+        (annotated beside a place, „Frau Tom ... nach München“ gave "Mrs Munich"), try
+        the next one."""
+        for attempt in range(PLACEHOLDER_TRIES):
+            todo = []  # (index, the glossary's terms, those and the entities, lost ones)
+            for i, t in enumerate(out):
+                if not t.nbest:
+                    continue
+                terms = glossary.find(t.source) if glossary else []
+                checked = merge_uses(terms, entity_uses(t.source))
+                entities = [u for u in checked if u not in terms]
+                lost = [u for u in check_uses(entities, t.text) if not u.kept]
+                if lost:
+                    todo.append((i, terms, checked, lost))
+            if not todo:
+                return out
+            subs = [
+                substitute(texts[i], lost, [is_place(u) for u in lost], skip=attempt)
+                for i, *_, lost in todo
+            ]
+            again = self._translate(
+                [text for text, _ in subs],
+                options,
+                [prefixes[i] for i, *_ in todo] if prefixes else None,
+                should_stop,
+                batch_tokens,
+                glossary,
+                protect=True,
             )
+            for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
+                old = out[i]
+                cands = tuple(restore_candidate(c, edits) for c in t.nbest)
+                cands, missing = prefer_faithful(old.source, cands, checked)
+                if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
+                    old.source, old.nbest[0], checked
+                ):
+                    continue
+                out[i] = Translation(
+                    source=old.source,
+                    source_ids=t.source_ids,
+                    source_pieces=t.source_pieces,
+                    source_spans=restore_source(t.source_spans, edits),
+                    nbest=cands,
+                    missing_numbers=missing,
+                    terms=check_uses(terms, cands[0].text),
+                )
         return out
 
     def _translate(
