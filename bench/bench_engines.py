@@ -178,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<18} {r['median_ms']:>10.1f} {r['ms_per_token']:>9.2f} "
             f"{r['batch_sentences_per_s']:>13.1f} {100 * r['same_as_pytorch_fp32']:>12.0f} %"
         )
-    print("\nthe app's default search (the alignment; the panel's other layers on request), 20-word sentences")
+    print(
+        "\nthe app's default search (the alignment; the panel's other layers on request), 20-word sentences"
+    )
     for name, r in report["app_default_20_words"].items():
         ratio = r.get("p95_over_greedy_ct2_int8")
         print(
