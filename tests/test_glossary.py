@@ -10,6 +10,7 @@ import pytest
 from conftest import tiny_model
 from translator_app import cli
 from translator_app.core import Tokenizer, Translation, Translator, load_bundle, save_bundle
+from translator_app.core.bundle import BundleError
 from translator_app.core.corpus import DataError
 from translator_app.core.glossary import (
     Glossary,
@@ -196,3 +197,26 @@ def test_the_window_applies_the_glossary(qtbot, open_window, term_bundle, monkey
     dialog.table.item(1, 0).setText("Pfanne")
     dialog.save_and_close()
     assert dialog.error.text().startswith("Row 2:") and dialog.result() == 0
+
+
+def test_a_bundle_carries_taught_terms_applied_under_the_users(tmp_path, spm_bytes):
+    """A fine-tune's terms (terms.tsv, issue 33) reach every sentence like a glossary;
+    the user's own glossary wins where both name a German term."""
+    proto = with_term_markers(spm_bytes)
+    model = tiny_model(Tokenizer(proto))
+    taught = parse_glossary("Topf\tpot\nHaus\thome\n")
+    path = save_bundle(
+        tmp_path / "taught", model, proto, name="t", card="# t\n", metrics={}, terms=taught
+    )
+    bundle = load_bundle(path, "cpu")
+    assert set(bundle.terms.terms) == set(taught.terms)
+    translator = Translator.from_bundle(bundle)
+    done = translator.translate(["Das Haus hat einen Topf."], beam=1)[0]
+    assert {(u.source, u.target) for u in done.terms} == {("Haus", "home"), ("Topf", "pot")}
+    mine = parse_glossary("Haus\thouse\n")
+    done = translator.translate(["Das Haus hat einen Topf."], beam=1, glossary=mine)[0]
+    assert {(u.source, u.target) for u in done.terms} == {("Haus", "house"), ("Topf", "pot")}
+    # A broken terms file is named, with its line.
+    (path / "terms.tsv").write_text("Topf\n", "utf-8")
+    with pytest.raises(BundleError, match=r"terms.tsv: line 1: needs a German term"):
+        load_bundle(path, "cpu")

@@ -166,6 +166,7 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     dialog.add_files([str(DATA / "tiny_pairs.tsv")])
     assert "Pairs kept: 41 of 41" in dialog.summary.toPlainText()  # 40 + the correction
     dialog.name_edit.setText("my-texts")
+    assert dialog.effort.currentData() == "quick"  # the default: no epochs to choose
     dialog.epochs.setValue(1)
     dialog.device.setCurrentText("cpu")
     steps = []
@@ -239,7 +240,11 @@ def test_the_result_is_said_plainly():
     assert "worse" in verdict(30.0, 20.0) and "more sentence pairs" in verdict(30.0, 20.0)
     # Never advice that cannot be followed: fewer epochs only when there were several.
     assert "fewer epochs" not in verdict(30.0, 20.0, epochs=1)
+    assert "fewer epochs" not in verdict(30.0, 20.0)  # the effort chose the steps
     assert "fewer epochs than 3" in verdict(30.0, 20.0, epochs=3)
+    # The fine-tune's own words on terms and everyday sentences come first.
+    said = verdict(20.0, 30.0, summary="uses 9 of your 10 terms (before: 1)")
+    assert said.startswith("The new model uses 9 of your 10 terms (before: 1).")
     assert "better" in verdict(20.0, 30.0)
     assert "about the same" in verdict(20.0, 20.2)
     assert "too few" in verdict(None, 20.0)

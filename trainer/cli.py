@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from trainer.allocator import restart_with_jemalloc
+from trainer.teach import EFFORTS, GENERAL_FILE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.corpus import DataError, read_all
 from translator_app.core.hardware import BF16_SETTINGS, DEVICES
@@ -120,11 +121,37 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument(
         "--exclude-test", type=Path, nargs="+", help="drop pairs whose German side is in these"
     )
-    ft.add_argument("--epochs", type=int, default=3)
     ft.add_argument(
-        "--steps", type=int, default=0, help="train this many steps instead of --epochs"
+        "--effort",
+        choices=EFFORTS,
+        default="quick",
+        help="how hard it tries: steps and learning rate follow from this and the data's "
+        "size (default quick; --steps, --epochs and --lr override)",
     )
-    ft.add_argument("--lr", type=float, default=1e-4)
+    ft.add_argument("--epochs", type=int, default=0, help="train this many epochs")
+    ft.add_argument("--steps", type=int, default=0, help="train this many steps")
+    ft.add_argument("--lr", type=float, default=0.0, help="learning rate (default: the effort's)")
+    ft.add_argument(
+        "--terms",
+        choices=("auto", "off"),
+        default="auto",
+        help="auto: find your terms in the pairs, teach them and give the new model "
+        "them as its glossary (terms.tsv); off: train on the pairs alone",
+    )
+    ft.add_argument(
+        "--replay",
+        type=Path,
+        default=REPLAY_FILE if REPLAY_FILE.is_file() else None,
+        help="everyday pairs to mix in, as many as yours, so the model keeps what it "
+        "knew (default: the app's; 'none' for none)",
+    )
+    ft.add_argument(
+        "--general",
+        type=Path,
+        default=GENERAL_FILE if GENERAL_FILE.is_file() else None,
+        help="everyday pairs scored before and after, so forgetting shows (default: "
+        "the app's; 'none' for none)",
+    )
     ft.add_argument("--batch-tokens", type=int, default=2048)
     ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
     ft.add_argument(

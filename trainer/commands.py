@@ -28,6 +28,15 @@ from trainer.checkpoints import (
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
 from trainer.evaluate import evaluate_translator, score_translations, signatures, write_report
+from trainer.teach import (
+    annotated_copies,
+    find_terms,
+    general_verdict,
+    plan,
+    replay_sample,
+    term_use,
+    terms_verdict,
+)
 from trainer.term_data import annotate_facts, annotate_pairs, load_dictionary
 from trainer.train import train
 from translator_app.core import (
@@ -50,6 +59,7 @@ from translator_app.core.corpus import (
     split_heldout,
     test_sentences,
 )
+from translator_app.core.glossary import Glossary, merged
 from translator_app.core.hardware import describe
 from translator_app.core.progress_lines import Done, encode
 from translator_app.core.terms import has_term_markers, with_term_markers
@@ -77,8 +87,10 @@ def repeat_pairs(pairs: list, owner: dict, repeat) -> int:
     return len(extra)
 
 
-def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print):
-    """Read, filter, split and encode. Returns (train, valid, valid pairs, info)."""
+def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print, add_pairs=None):
+    """Read, filter, split and encode. Returns (train, valid, valid pairs, info).
+    ``add_pairs(train pairs, valid pairs)``: more training pairs (a fine-tune's replay
+    and annotated copies), added before encoding."""
     exclude = test_sentences([Path(p) for p in d.exclude_test]) if d.exclude_test else None
     report = FilterReport()
     # [data] repeat needs each kept pair's file: noted during the one read, only then.
@@ -134,6 +146,8 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
             "facts": "copies with the protected facts annotated ([data] facts_share)",
         }.get(kind, f"copies with other {kind} ([data] augment_{kind})")
         log(f"  augmented {n:>7}  {what}")
+    if add_pairs is not None:
+        train_pairs = train_pairs + add_pairs(train_pairs, valid_pairs)
     train_data, too_long = encode_pairs(train_pairs, tokenizer, d.max_tokens)
     valid_data, _ = encode_pairs(valid_pairs, tokenizer, d.max_tokens)
     if too_long:
@@ -272,25 +286,52 @@ def cmd_finetune(args) -> int:
         exclude_test=tuple(str(p) for p in args.exclude_test or ()),
         max_tokens=args.max_tokens,
     )
+    base_translator = Translator.from_bundle(base)
+    follows = base_translator.follows_glossary
+    found = {"terms": Glossary(), "user_pairs": 0}
+
+    def teach_pairs(train_pairs, valid_pairs) -> list:
+        """The user's terms (found in all their pairs but the reported ones), annotated
+        copies of the pairs that hold them, and replay pairs as many as the user's."""
+        recipe = plan(len(train_pairs), args.effort)
+        found["user_pairs"] = len(train_pairs)
+        if args.terms == "auto" and follows:
+            found["terms"] = find_terms(train_pairs + valid_pairs, base_translator)
+            print(f"found {len(found['terms'].terms)} of your terms the base model does not use")
+        copies = annotated_copies(train_pairs, found["terms"])
+        replay = []
+        if args.replay and str(args.replay) != "none":
+            replay = replay_sample(args.replay, round(recipe.replay * len(train_pairs)), args.seed)
+        print(f"  added {len(copies):>9}  copies with your terms annotated")
+        print(f"  added {len(replay):>9}  everyday pairs the base model learned (replay)")
+        return copies + replay
+
     train_data, valid_data, valid_pairs, info = prepare_data(
-        args.data, data_cfg, tokenizer, args.seed
+        args.data, data_cfg, tokenizer, args.seed, add_pairs=teach_pairs
     )
-    per_epoch = max(1, len(make_batches(train_data, args.batch_tokens)))
-    steps = args.steps or args.epochs * per_epoch
+    recipe = plan(found["user_pairs"], args.effort)
+    steps = args.steps or (
+        args.epochs * max(1, len(make_batches(train_data, args.batch_tokens)))
+        if args.epochs
+        else recipe.steps
+    )
+    lr = args.lr or recipe.lr
+    every = max(1, steps // recipe.evals)
+    print(f"{args.effort}: {steps} steps at learning rate {lr:g}")
     tc = TrainConfig(
         out_dir=str(work),
         steps=steps,
         batch_tokens=args.batch_tokens,
-        lr=args.lr,
+        lr=lr,
         warmup=min(100, max(1, steps // 10)),
         schedule="constant",
-        eval_every=min(per_epoch, steps),
-        checkpoint_every=min(per_epoch, steps, args.checkpoint_every),
+        eval_every=every,
+        checkpoint_every=min(every, args.checkpoint_every),
         patience=args.patience,
         select_by="loss",
         seed=args.seed,
         bf16=args.bf16,
-        eval_sentences=500,
+        eval_sentences=0,  # the checkpoint is chosen by loss; BLEU is the verdict's
     )
     cfg = RunConfig(model=base.config, data=data_cfg, train=tc)
 
@@ -300,20 +341,37 @@ def cmd_finetune(args) -> int:
         report_pairs = [p for p in read_all([args.report]) if p[0].strip()]
         if not report_pairs:
             raise ValueError(f"{args.report}: no pairs to report on")
-    sources, refs = [de for de, _ in report_pairs], [en for _, en in report_pairs]
+    general = []
+    if args.general and str(args.general) != "none":
+        general = [p for p in read_all([args.general]) if p[0].strip()]
     # For --heldout-out, every layer's attention too: the app's panels show it.
     layered = base.config.arch == "transformer"
     shown = args.heldout_count if args.heldout_out else 0
 
-    def translate_heldout(translator: Translator) -> tuple[list[str], list]:
+    def verdict_of(translator: Translator) -> tuple[dict, list]:
+        """BLEU and term use on the reported pairs, BLEU on the everyday set."""
+        sources, refs = [de for de, _ in report_pairs], [en for _, en in report_pairs]
         done = translator.translate(sources, beam=1, all_layers=layered and shown > 0)
-        return [t.text for t in done], done[:shown]
+        texts = [t.text for t in done]
+        result = score_translations(texts, refs)
+        result["terms_kept"], result["terms"] = term_use(sources, refs, texts, found["terms"])
+        if general:
+            everyday = translator.translate([de for de, _ in general], beam=1)
+            result["general_bleu"] = score_translations(
+                [t.text for t in everyday], [en for _, en in general]
+            )["bleu"]
+        return result, done[:shown]
 
-    base_texts, base_shown = translate_heldout(Translator.from_bundle(base))
-    before = score_translations(base_texts, refs)
-    print(
-        f"base model on {len(report_pairs)} held-out pairs: BLEU {before['bleu']:.2f}, chrF {before['chrf']:.2f}"
-    )
+    def describe_verdict(result: dict, label: str) -> str:
+        line = f"{label} on {len(report_pairs)} held-out pairs: BLEU {result['bleu']:.2f}"
+        if result["terms"]:
+            line += f", your terms {result['terms_kept']} of {result['terms']}"
+        if "general_bleu" in result:
+            line += f"; everyday sentences BLEU {result['general_bleu']:.2f}"
+        return line
+
+    before, base_shown = verdict_of(base_translator)
+    print(describe_verdict(before, "base model"))
     # What --resume needs to find this run again without repeating its --name.
     write_atomic(work / RUN_FILE, json.dumps({"name": name, "out": str(out)}) + "\n")
     info |= {
@@ -321,6 +379,8 @@ def cmd_finetune(args) -> int:
         "base_model": base.name,
         "base_path": str(base.path),
         "hardware": describe(),
+        "effort": args.effort,
+        "taught_terms": len(found["terms"].terms),
     }
     best = train(
         cfg,
@@ -336,14 +396,41 @@ def cmd_finetune(args) -> int:
     )
     if not _is_main():
         return 0
-    # The best checkpoint is read and built once: scored here, then exported.
+    # The best checkpoint is read and built once: scored here, then exported as it is.
     ckpt = load_checkpoint(best)
     tuned = model_from_checkpoint(ckpt)
-    tuned_texts, tuned_shown = translate_heldout(Translator(tuned, tokenizer))
-    after = score_translations(tuned_texts, refs)
-    print(f"fine-tuned model on the same pairs: BLEU {after['bleu']:.2f}, chrF {after['chrf']:.2f}")
-    metrics = {"heldout": {"pairs": len(report_pairs), "base": before, "finetuned": after}}
-    bundle = export_model(ckpt, tuned, out, name=name, extra_metrics=metrics)
+    taught = merged(base.terms, found["terms"])
+    after, tuned_shown = verdict_of(Translator(tuned, tokenizer, taught=taught, engine="torch"))
+    print(describe_verdict(after, "fine-tuned model"))
+    summary = "; ".join(
+        s
+        for s in (
+            terms_verdict((before["terms_kept"], before["terms"]), (after["terms_kept"], 0)),
+            general_verdict(before["general_bleu"], after["general_bleu"]) if general else "",
+        )
+        if s
+    )
+    if summary:
+        print(summary)
+    metrics = {
+        "heldout": {
+            "pairs": len(report_pairs),
+            "base": before,
+            "finetuned": after,
+            "summary": summary,
+            "terms": [[t.source, t.target] for t in found["terms"].terms],
+        }
+    }
+    bundle = export_model(
+        ckpt,
+        tuned,
+        out,
+        name=name,
+        extra_metrics=metrics,
+        search=base.search,
+        terms=taught,
+        check=False,
+    )
     print(f"new model: {bundle}")
     if args.heldout_out:
         cfg = base.config
@@ -355,7 +442,7 @@ def cmd_finetune(args) -> int:
         save_translations(
             args.heldout_out,
             {"base": base_shown, "finetuned": tuned_shown},
-            {"references": refs[:shown], "shape": shape},
+            {"references": [en for _, en in report_pairs][:shown], "shape": shape},
         )
     if work.parent == runs:  # our own cache folder: the run is done, nothing to resume
         shutil.rmtree(work, ignore_errors=True)
@@ -484,11 +571,15 @@ def export_model(
     extra_metrics: dict | None = None,
     overwrite: bool = False,
     protect: str | None = None,
+    search: SearchDefaults | None = None,
+    terms: Glossary | None = None,
+    check: bool = True,
 ) -> Path:
     """The bundle of a loaded checkpoint and its model: weights in float16 with ``fp16``,
     ``name`` (default: the folder's), the model card (default: generated), extra
-    metrics, the search setting ``protect`` (default: the bundle's default); an existing
-    ``out`` is replaced only with ``overwrite``."""
+    metrics, the search settings (``search``, or the default with ``protect``), the
+    taught ``terms``; an existing ``out`` is replaced only with ``overwrite``. With
+    ``check``, the bundle is loaded back and translates a sentence."""
     cfg = model.config
     tokenizer = checkpoint_tokenizer(ckpt)
     state = json.loads(ckpt["state"])
@@ -497,7 +588,8 @@ def export_model(
     if "averaged_steps" in state:
         metrics["averaged_steps"] = state["averaged_steps"]
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
-    search = SearchDefaults(protect=protect) if protect else None
+    if search is None and protect:
+        search = SearchDefaults(protect=protect)
     save_bundle(
         out,
         model,
@@ -508,9 +600,10 @@ def export_model(
         search=search,
         fp16=fp16,
         overwrite=overwrite,
+        terms=terms,
     )
-    check = load_bundle(out, "cpu")
-    Translator.from_bundle(check).translate(["Guten Morgen!"], beam=1)
+    if check:
+        Translator.from_bundle(load_bundle(out, "cpu")).translate(["Guten Morgen!"], beam=1)
     return Path(out)
 
 

@@ -8,6 +8,8 @@
                        version 2, see core/pair_tokenizer)
     MODEL_CARD.md      what the model is, its data, its measured scores
     metrics.json       the measured scores, machine-readable
+    terms.tsv          optional: the terms a fine-tune taught (German<TAB>English, as a
+                       glossary file), applied to every sentence like the user's glossary
 
 :func:`load_bundle` checks everything and raises :class:`BundleError`, one exception type
 whose message names the file and the problem.
@@ -30,7 +32,9 @@ from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
+from .corpus import DataError
 from .from_dict import from_dict
+from .glossary import Glossary, glossary_text, parse_glossary
 from .limits import (
     MAX_CARD_BYTES,
     MAX_CONFIG_BYTES,
@@ -58,6 +62,7 @@ CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"
 CARD_FILE = "MODEL_CARD.md"
 METRICS_FILE = "metrics.json"
+TERMS_FILE = "terms.tsv"  # optional
 BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
 COMMON_FILES = (CONFIG_FILE, WEIGHTS_FILE, CARD_FILE, METRICS_FILE)
 PAIR_TYPE = "sentencepiece-pair"
@@ -125,6 +130,7 @@ class Bundle:
     card: str
     metrics: dict[str, Any]
     warnings: tuple[str, ...] = ()
+    terms: Glossary = Glossary()  # taught by a fine-tune (terms.tsv)
 
 
 class LoadCancelled(Exception):
@@ -174,6 +180,7 @@ def save_bundle(
     fp16: bool = False,
     extra: dict[str, Any] | None = None,
     overwrite: bool = False,
+    terms: Glossary | None = None,
 ) -> Path:
     """Write a bundle atomically: into a temporary sibling directory, then renamed, so a
     crash never leaves a half-written bundle under ``out_dir``. ``tokenizer``: a tokenizer,
@@ -231,6 +238,8 @@ def save_bundle(
         )
         (tmp / CARD_FILE).write_text(card if card.endswith("\n") else card + "\n", "utf-8")
         (tmp / METRICS_FILE).write_text(json.dumps(metrics, indent=2) + "\n", "utf-8")
+        if terms:
+            (tmp / TERMS_FILE).write_text(glossary_text(terms), "utf-8")
         apply_umask(tmp)
         if out_dir.exists():
             old = out_dir.with_name(f".{out_dir.name}.old")
@@ -501,6 +510,7 @@ def load_bundle(
         search = SearchDefaults.from_dict(cfg.get("search") or {})
     except (TypeError, ValueError) as e:
         raise BundleError(cfg_path, f"invalid search settings ({e})") from None
+    terms = _read_terms(path)
     raise_if_cancelled(should_stop)  # a caller may quantise next, its slowest step
     return Bundle(
         path=path,
@@ -513,4 +523,18 @@ def load_bundle(
         card=card,
         metrics=metrics,
         warnings=tuple(notes),
+        terms=terms,
     )
+
+
+def _read_terms(path: Path) -> Glossary:
+    """The taught terms of ``terms.tsv``, or none where the bundle has no such file."""
+    if not (path / TERMS_FILE).exists():
+        return Glossary()
+    raw = _read_bounded(_inside(path, TERMS_FILE), MAX_CARD_BYTES)
+    try:
+        return parse_glossary(raw.decode("utf-8"), path / TERMS_FILE)
+    except UnicodeDecodeError:
+        raise BundleError(path / TERMS_FILE, "is not UTF-8 text") from None
+    except DataError as e:
+        raise BundleError(path / TERMS_FILE, f"line {e.line}: {e.problem}") from None

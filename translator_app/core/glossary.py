@@ -90,6 +90,17 @@ class Glossary:
         return tuple((t.source, t.target) for t in self.terms)
 
 
+def merged(base: Glossary, over: Glossary | None) -> Glossary:
+    """``base`` (a model's taught terms) with ``over`` (the user's glossary) on top: where
+    both have a German term, the user's English wins."""
+    if not over:
+        return base
+    if not base:
+        return over
+    mine = {t.source.casefold() for t in over.terms}
+    return Glossary(over.terms + tuple(t for t in base.terms if t.source.casefold() not in mine))
+
+
 def annotate(text: str, uses: list[TermUse]) -> tuple[str, list[tuple[int, int, int, int]]]:
     """``text`` with each use annotated (core/terms.py), and the regions the annotation
     inserted, as (annotated start, annotated end, term start, term end in ``text``)."""

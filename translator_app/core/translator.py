@@ -22,7 +22,7 @@ from . import ct2
 from .batching import length_batches, pad_rows
 from .bundle import Bundle, SearchDefaults, load_bundle
 from .document import DocumentTranslation, translate_document
-from .glossary import Glossary, TermUse, annotate, check_uses, map_spans
+from .glossary import Glossary, TermUse, annotate, check_uses, map_spans, merged
 from .hardware import ENGINES, PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_protect, check_search
 from .number_check import Fact, missing_facts
@@ -146,6 +146,7 @@ class Translator:
         engine: str = "auto",
         bundle_path: Path | None = None,
         protect: str = SearchDefaults.protect,
+        taught: Glossary | None = None,
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
@@ -184,6 +185,9 @@ class Translator:
         self.follows_glossary = has_term_markers(tokenizer)
         check_protect(protect)
         self.protect_facts = protect if self.follows_glossary else "off"
+        # Terms a fine-tune taught (the bundle's terms.tsv): applied to every sentence,
+        # under the user's glossary.
+        self.taught = taught if taught and self.follows_glossary else Glossary()
 
     @classmethod
     def from_bundle(
@@ -199,6 +203,7 @@ class Translator:
             engine=engine,
             bundle_path=bundle.path,
             protect=bundle.search.protect,
+            taught=bundle.terms,
         )
 
     @classmethod
@@ -255,6 +260,7 @@ class Translator:
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
+        glossary = merged(self.taught, glossary) or None
         args = (options, prefixes, should_stop, batch_tokens, glossary)
         if self.protect_facts == "always":
             out = self._translate(texts, *args, protect=True)

@@ -123,11 +123,12 @@ class FinetuneJob:
     out: Path  # the new bundle; must not exist
     work: Path  # data files, checkpoints: removed after the run
     name: str
-    epochs: int
+    effort: str  # "quick" or "thorough": steps and learning rate follow (trainer/teach.py)
     device: str
     train_pairs: tuple[Pair, ...]
     heldout_pairs: tuple[Pair, ...]  # the verdict's pairs: scored before and after only
     stop_pairs: tuple[Pair, ...] = ()  # choose the checkpoint (default: part of the data)
+    epochs: int = 0  # Advanced: this many epochs instead of the effort's steps
 
     def arguments(self) -> list[str]:
         return [
@@ -138,7 +139,8 @@ class FinetuneJob:
             "--report", str(self.work / "heldout.tsv"),
             "--out", str(self.out),
             "--name", self.name,
-            "--epochs", str(self.epochs),
+            "--effort", self.effort,
+            *(["--epochs", str(self.epochs)] if self.epochs else []),
             "--device", self.device,
             "--work-dir", str(self.work / "checkpoints"),
             "--progress", "json",

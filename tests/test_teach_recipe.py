@@ -1,0 +1,96 @@
+"""Teach's recipe (issue 33): the user's terms found in their pairs, the run sized to the
+data, taught terms carried by the new bundle and applied like a glossary."""
+
+from pathlib import Path
+
+import pytest
+
+from trainer.teach import annotated_copies, general_verdict, plan, terms_verdict
+from trainer.term_mining import mine_terms, term_use
+from translator_app.core.corpus import read_all
+from translator_app.core.glossary import Glossary, Term, merged
+
+TEACH_SET = Path(__file__).resolve().parent.parent / "bench" / "teach"
+
+
+def bench_pairs():
+    return list(read_all([TEACH_SET / "train.tsv"]))
+
+
+def test_the_bench_terms_are_all_found():
+    found = {t.source: t.target for t in mine_terms(bench_pairs())}
+    wanted = {
+        "Zauberpfanne": "MagicPan",
+        "Prise": "pinch",
+        "Nudelholz": "rolling pin",
+        "Topflappen": "pot holder",  # "pot holders" too: the plural joins the singular
+        "spülmaschinenfest": "dishwasher-safe",
+        "Schälen": "peel",  # the spelling inside a sentence, not "Peel" of a first word
+        "Klinge": "blade",  # not "sharp blade": "sharp" is „scharf“'s
+    }
+    for de, en in wanted.items():
+        assert found.get(de) == en, (de, found.get(de))
+    # Two German words of the same sentences for one English: the look-alike wins.
+    assert found.get("Liter") == "litre" and "fasst" not in found
+    # A verb only ever first in its sentence („Stellen Sie …“) is no term.
+    assert "Stellen" not in found
+
+
+def test_terms_the_base_model_already_uses_are_left_out():
+    asked = []
+
+    def known(sources, english):
+        asked.append((tuple(sources), english))
+        return english == "whisk"
+
+    found = {t.source for t in mine_terms(bench_pairs(), known=known)}
+    assert "Schneebesen" not in found and "Zauberpfanne" in found
+    # It was asked about the user's own sentences holding both sides.
+    sources, _ = next(a for a in asked if a[1] == "MagicPan")
+    assert sources and all("Zauberpfanne" in s for s in sources)
+
+
+def test_term_use_counts_terms_in_source_and_reference():
+    g = Glossary((Term("Zauberpfanne", "MagicPan"), Term("Prise", "pinch")))
+    sources = ["Die Zauberpfanne und eine Prise Salz.", "Eine Prise Zucker."]
+    refs = ["The MagicPan and a pinch of salt.", "A dash of sugar."]  # no "pinch": no use
+    assert term_use(sources, refs, ["The magic pan and a pinch of salt.", "x"], g) == (1, 2)
+    assert term_use(sources, refs, refs, g) == (2, 2)
+
+
+def test_annotated_copies_only_where_the_english_uses_the_term():
+    g = Glossary((Term("Zauberpfanne", "MagicPan"),))
+    pairs = [
+        ("Die Zauberpfanne ist heiß.", "The MagicPan is hot."),
+        ("Die Zauberpfanne.", "The pan."),
+    ]
+    copies = annotated_copies(pairs, g)
+    assert copies == [
+        ("Die <term> Zauberpfanne <means> MagicPan </term> ist heiß.", "The MagicPan is hot.")
+    ]
+
+
+def test_the_run_grows_with_the_data_and_the_effort():
+    small, large = plan(60), plan(6000)
+    assert small.steps < large.steps and large.steps <= 240
+    assert plan(60, "thorough").steps > small.steps
+    with pytest.raises(ValueError, match="effort"):
+        plan(60, "forever")
+
+
+def test_verdict_words():
+    assert terms_verdict((1, 10), (9, 0)) == "uses 9 of your 10 terms (before: 1)"
+    assert terms_verdict((0, 0), (0, 0)) == ""
+    assert general_verdict(30.0, 29.5) == "everyday sentences unchanged"
+    assert general_verdict(30.0, 27.0).startswith("everyday sentences worse")
+
+
+def test_the_users_glossary_wins_over_taught_terms():
+    taught = Glossary((Term("Pfanne", "pan"), Term("Prise", "pinch")))
+    mine = Glossary((Term("pfanne", "skillet"),))
+    both = merged(taught, mine)
+    assert {(t.source.casefold(), t.target) for t in both.terms} == {
+        ("pfanne", "skillet"),
+        ("prise", "pinch"),
+    }
+    assert merged(taught, None) is taught

@@ -1,0 +1,128 @@
+"""The fine-tuning recipe for a user's own pairs (issue 33): how long and how hard to
+train for the data's size, what to mix in, and how to judge the result.
+
+Measured with bench/bench_teach.py (60 kitchen-product pairs, 16 new terms), then chosen:
+
+- Steps grow with the data (not a fixed number of epochs: 3 epochs of 60 pairs is 3
+  steps, of 5,000 pairs hundreds). The user picks the effort, "quick" or "thorough".
+- Replay: a sample of the base model's everyday training pairs (resources/teach/
+  replay.tsv), as many as the user's, mixed in so that the new model keeps what the base
+  knew.
+- The user's terms (trainer/term_mining.py) are annotated in copies of the pairs that
+  hold them (the model follows its glossary more surely), and written into the new
+  bundle's terms.tsv, so that the translator applies them to every sentence.
+- The checkpoint is chosen by loss on pairs held out for that; the verdict is measured
+  on other pairs (``--report``) and on a fixed everyday set (resources/teach/
+  general.tsv).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from translator_app.core.glossary import Glossary, annotate, find_target
+from translator_app.core.paths import resources_dir
+
+from .term_mining import Pair, mine_terms, term_use
+
+EFFORTS = ("quick", "thorough")
+TEACH_DATA = resources_dir() / "teach"  # written by scripts/make_teach_data.py
+REPLAY_FILE = TEACH_DATA / "replay.tsv"
+GENERAL_FILE = TEACH_DATA / "general.tsv"
+
+
+@dataclass(frozen=True)
+class TeachPlan:
+    steps: int
+    lr: float
+    evals: int  # checkpoints compared on the stopping pairs
+    replay: float  # replay pairs per pair of the user's
+
+
+def plan(pairs: int, effort: str = "quick") -> TeachPlan:
+    """Steps and learning rate for ``pairs`` of the user's (batches of about 2,000
+    tokens: some 60 pairs with their annotated copies and replay)."""
+    if effort not in EFFORTS:
+        raise ValueError(f"unknown effort {effort!r}; use one of {', '.join(EFFORTS)}")
+    # bench_teach, 64 pairs (2 batches with copies and replay), 2-vCPU Xeon: 24 steps at
+    # 3e-4 kept every term but cost 5.9 BLEU on everyday sentences, at 1e-4 2.5; 12
+    # steps at 3e-5 kept 25 of 27 term uses (the taught glossary does most: 19 of 26
+    # with no training at all) for 0.7 BLEU.
+    batches = max(1.0, pairs / 60)
+    if effort == "quick":
+        return TeachPlan(round(min(240, 12 * math.sqrt(batches))), 3e-5, evals=3, replay=1.0)
+    return TeachPlan(round(min(1200, 24 * math.sqrt(batches))), 2e-5, evals=6, replay=2.0)
+
+
+def annotated_copies(pairs: Sequence[Pair], terms: Glossary) -> list[Pair]:
+    """Copies of the pairs whose German holds a term and whose English uses it, with the
+    term annotated as the translator will annotate it."""
+    out = []
+    for de, en in pairs:
+        uses = [u for u in terms.find(de) if find_target(u.target, en)]
+        if uses:
+            out.append((annotate(de, uses)[0], en))
+    return out
+
+
+def replay_sample(path: Path, count: int, seed: int) -> list[Pair]:
+    """``count`` pairs of the replay file (all of it if smaller), the same for a seed."""
+    from translator_app.core.corpus import read_all
+
+    pairs = list(read_all([path]))
+    random.Random(seed).shuffle(pairs)
+    return pairs[:count]
+
+
+def known_to(translator):
+    """``known(sources, english)`` for term mining: whether ``translator`` already gives
+    ``english`` for most of ``sources``."""
+
+    def known(sources: list[str], english: str) -> bool:
+        if not sources:
+            return False
+        outputs = translator.translate(sources, beam=1)
+        hits = sum(find_target(english, t.text) is not None for t in outputs)
+        return 2 * hits > len(outputs)
+
+    return known
+
+
+def find_terms(pairs: Sequence[Pair], translator) -> Glossary:
+    """The user's terms in ``pairs`` that ``translator`` (the base) does not yet use."""
+    return Glossary(tuple(mine_terms(pairs, known=known_to(translator))))
+
+
+def terms_verdict(before: tuple[int, int], after: tuple[int, int]) -> str:
+    """'uses 9 of your 10 terms (before: 1)', or '' where the pairs held none."""
+    (was, total), (now, _) = before, after
+    if not total:
+        return ""
+    return f"uses {now} of your {total} terms (before: {was})"
+
+
+def general_verdict(before: float, after: float) -> str:
+    """Everyday sentences (BLEU on the general set) in words."""
+    change = after - before
+    if abs(change) < 1.0:
+        return "everyday sentences unchanged"
+    return f"everyday sentences {'better' if change > 0 else 'worse'} (BLEU {before:.1f} → {after:.1f})"
+
+
+__all__ = [
+    "EFFORTS",
+    "GENERAL_FILE",
+    "REPLAY_FILE",
+    "TeachPlan",
+    "annotated_copies",
+    "find_terms",
+    "general_verdict",
+    "plan",
+    "replay_sample",
+    "term_use",
+    "terms_verdict",
+]
