@@ -16,7 +16,12 @@ from trainer.config import parse_config
 from translator_app import cli
 from translator_app.core import ConfigError
 from translator_app.core.document import translate_document
-from translator_app.core.number_check import missing_facts, source_facts, target_keys
+from translator_app.core.number_check import (
+    missing_facts,
+    repeated_numbers,
+    source_facts,
+    target_keys,
+)
 from translator_app.core.translator import Candidate, Translation, prefer_faithful
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
@@ -110,6 +115,18 @@ def test_prefer_the_best_candidate_that_keeps_the_numbers():
     assert order == cands[:2] and [f.text for f in missing] == ["9 Uhr"]
     # Nothing lost: untouched.
     assert prefer_faithful("Hallo.", cands) == (cands, ())
+
+
+def test_a_number_written_twice_counts_as_lost():
+    de = "Der Messerblock kostet 30 Euro."
+    assert repeated_numbers(de, "The knife block costs 30€30.") == 1
+    assert repeated_numbers(de, "The knife block costs €30.") == 0
+    # Separators ignored; numbers the source lacks are not repeats (halb acht = 7:30).
+    assert repeated_numbers("Es kostet 1.150 Euro.", "It costs 1,150 euros.") == 0
+    assert repeated_numbers("Um halb acht.", "At 7:30.") == 0
+    cands = (_cand("The knife block costs 30€30.", -1.0), _cand("It costs €30.", -1.5))
+    order, missing = prefer_faithful(de, cands)
+    assert order[0].text == "It costs €30." and missing == ()
 
 
 def test_translator_reports_missing_numbers(make_bundle):

@@ -311,3 +311,19 @@ def missing_facts(source: str, translation: str) -> list[Fact]:
         else:
             found[key] -= 1
     return missing
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def repeated_numbers(source: str, translation: str) -> int:
+    """How many times ``translation`` writes a number of ``source`` more often than the
+    source has it ("costs 30€30." for „kostet 30 Euro“: a price doubled by a decode that
+    wrote the number and then its annotated form). Digits only, separators ignored
+    (1.150 = 1,150); numbers the source lacks are not counted (7:30 for „halb acht“)."""
+
+    def counts(text: str) -> Counter:
+        return Counter(re.sub(r"[.,]", "", m.group()) for m in _DIGITS.finditer(text))
+
+    have, wrote = counts(source), counts(translation)
+    return sum(max(0, wrote[d] - n) for d, n in have.items())

@@ -25,7 +25,7 @@ from .document import DocumentTranslation, translate_document
 from .glossary import Glossary, TermUse, annotate, check_uses, map_spans, merged
 from .hardware import ENGINES, PRECISIONS
 from .limits import MAX_SENTENCE_TOKENS, check_protect, check_search
-from .number_check import Fact, missing_facts
+from .number_check import Fact, missing_facts, repeated_numbers
 from .placeholders import restore_candidate, restore_source, substitute
 from .protect import entity_uses, is_place, merge_uses, protected_uses
 from .search import (
@@ -262,17 +262,16 @@ class Translator:
         options = options or self.search_options(**choices)
         glossary = merged(self.taught, glossary) or None
         args = (options, prefixes, should_stop, batch_tokens, glossary)
-        if self.protect_facts == "always":
-            out = self._translate(texts, *args, protect=True)
-            return self._with_placeholders(texts, out, *args)
-        out = self._translate(texts, *args)
         if self.protect_facts == "off":
-            return out
-        # "retry": where the model lost a number, a date or a time, decode those sentences
-        # again with the facts annotated (core/protect.py) and keep whichever loses fewer.
-        # For a model that saw no such annotations in training (v8), which cost it fluency
-        # where the plain decode is already faithful.
-        retry = [i for i, t in enumerate(out) if t.missing_numbers]
+            return self._translate(texts, *args)
+        # "always": decode with the facts annotated (core/protect.py); where that still
+        # loses or doubles a number („kostet 30 Euro“ -> "costs 30€30"), decode those
+        # sentences plain too and keep whichever loses fewer. "retry": the other way
+        # round, for a model that saw no such annotations in training (v8), which cost
+        # it fluency where the plain decode is already faithful.
+        first = self.protect_facts == "always"
+        out = self._translate(texts, *args, protect=first)
+        retry = [i for i, t in enumerate(out) if _facts_lost(t)]
         if retry:
             again = self._translate(
                 [texts[i] for i in retry],
@@ -281,10 +280,10 @@ class Translator:
                 should_stop,
                 batch_tokens,
                 glossary,
-                protect=True,
+                protect=not first,
             )
             for i, t in zip(retry, again, strict=True):
-                if len(t.missing_numbers) < len(out[i].missing_numbers):
+                if _facts_lost(t) < _facts_lost(out[i]):
                     out[i] = t
         return self._with_placeholders(texts, out, *args)
 
@@ -559,9 +558,20 @@ class Translator:
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
     """The numbers of ``source`` the candidate does not keep, and how many of those and
-    of ``terms`` it loses in all."""
+    of ``terms`` it loses in all (a number written twice counts as one lost)."""
     facts = tuple(missing_facts(source, cand.text))
-    return facts, len(facts) + sum(not u.kept for u in check_uses(terms, cand.text))
+    lost = len(facts) + repeated_numbers(source, cand.text)
+    return facts, lost + sum(not u.kept for u in check_uses(terms, cand.text))
+
+
+def _facts_lost(t: Translation) -> int:
+    """How many numbers, dates and times the translation loses or writes twice, and how
+    many glossary terms it does not use."""
+    return (
+        len(t.missing_numbers)
+        + repeated_numbers(t.source, t.text)
+        + sum(not u.kept for u in t.terms)
+    )
 
 
 def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
