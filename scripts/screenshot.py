@@ -71,14 +71,19 @@ def main() -> int:
 
     def teach() -> None:
         dialog = window.teach_dialog()
-        dialog.add_files([str(ROOT / "tests" / "data" / "tiny_pairs.tsv")])
-        dialog.epochs.setValue(2)
         dialog.device.setCurrentText("cpu")
         dialog.sentence_box.currentIndexChanged.connect(
             lambda i: i == 1 and QTimer.singleShot(300, lambda: grab(dialog))
         )
-        dialog.start()
-        dialog.run.finished.connect(lambda ok, m: ok or (print(m), app.exit(1)))
+
+        def start() -> None:  # once the files are read (off the GUI thread)
+            if dialog.preview is None or dialog.run is not None:
+                return
+            dialog.start()
+            dialog.run.finished.connect(lambda ok, m: ok or (print(m), app.exit(1)))
+
+        dialog.preview_ready.connect(start)
+        dialog.add_files([str(ROOT / "tests" / "data" / "tiny_pairs.tsv")])
         timer = QTimer(window)
         timer.timeout.connect(
             lambda: (

@@ -137,7 +137,8 @@ def test_teach_dialog_explains_bad_files(qtbot, open_window, tmp_path):
     broken = tmp_path / "broken.tmx"
     broken.write_text("<tmx><body><tu>", encoding="utf-8")
     dialog = w.teach_dialog()
-    dialog.add_files([str(bad), str(lonely), str(broken)])
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
+        dialog.add_files([str(bad), str(lonely), str(broken)])
     text = dialog.summary.toPlainText()
     assert f"{bad}:2:" in text
     assert "only.en" in text  # the missing English side is named
@@ -148,7 +149,8 @@ def test_teach_dialog_explains_bad_files(qtbot, open_window, tmp_path):
     dialog.files.clear()
     few = tmp_path / "few.tsv"
     few.write_text("Hallo\tHello\nHallo\tHello\n\tEmpty\n", encoding="utf-8")
-    dialog.add_files([str(few)])
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
+        dialog.add_files([str(few)])
     text = dialog.summary.toPlainText()
     assert "Pairs kept: 1 of 3" in text and "exact duplicate" in text and "empty side" in text
     assert "At least 10 usable pairs" in text and not dialog.start_button.isEnabled()
@@ -163,7 +165,8 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     w = open_window()
     w.corrections.add([("Guten Morgen!", "Good day!")])
     dialog = w.teach_dialog()
-    dialog.add_files([str(DATA / "tiny_pairs.tsv")])
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
+        dialog.add_files([str(DATA / "tiny_pairs.tsv")])
     assert "Pairs kept: 41 of 41" in dialog.summary.toPlainText()  # 40 + the correction
     dialog.name_edit.setText("my-texts")
     assert dialog.effort.currentData() == "quick"  # the default: no epochs to choose
@@ -217,7 +220,8 @@ def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
     )
     w = open_window()
     dialog = w.teach_dialog()
-    dialog.add_files([str(many)])
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
+        dialog.add_files([str(many)])
     dialog.name_edit.setText("cancelled")
     dialog.epochs.setValue(50)
     dialog.device.setCurrentText("cpu")
@@ -245,6 +249,9 @@ def test_the_result_is_said_plainly():
     # The fine-tune's own words on terms and everyday sentences come first.
     said = verdict(20.0, 30.0, summary="uses 9 of your 10 terms (before: 1)")
     assert said.startswith("The new model uses 9 of your 10 terms (before: 1).")
+    assert verdict(20.0, 30.0, summary="everyday sentences unchanged").startswith(
+        "Everyday sentences unchanged."
+    )
     assert "better" in verdict(20.0, 30.0)
     assert "about the same" in verdict(20.0, 20.2)
     assert "too few" in verdict(None, 20.0)

@@ -5,8 +5,10 @@ the new one. Three pages: data -> training -> result.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -57,11 +59,18 @@ class TeachDialog(QDialog):
     model_added = Signal(str)  # a finished fine-tune's bundle path
     model_removed = Signal(str)
     use_model = Signal(str)
+    preview_ready = Signal()  # what was read is shown (after each change of the files)
+    _previewed = Signal(int, object)  # from the reading thread: request id, its result
 
     def __init__(self, base: str, base_name: str, corrections: CorrectionsStore, parent=None):
         super().__init__(parent)
         self.base, self.corrections = base, corrections
         self.preview: DataPreview | None = None
+        # The files are read and filtered off the GUI thread (a large TMX must not freeze
+        # the window); the newest request wins, older results are dropped by id.
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="teach-read")
+        self._preview_id = 0
+        self._previewed.connect(self._show_preview)
         self.run: FinetuneProcess | None = None
         self.new_path: Path | None = None
         self.heldout: list[tuple[str, str]] = []
@@ -185,12 +194,38 @@ class TeachDialog(QDialog):
         self.refresh_preview()
 
     def refresh_preview(self) -> None:
+        """Read the chosen files again, in the reading thread; Start waits for it."""
         paths = [self.files.item(i).text() for i in range(self.files.count())]
         corrections = self.corrections.pairs if self.use_corrections.isChecked() else []
-        self.preview = preview_data(paths, list(corrections))
-        problem = self.preview.problem
-        self.summary.setPlainText(self.preview.summary() + (f"\n\n{problem}" if problem else ""))
+        self._preview_id += 1
+        request = self._preview_id
+        self.preview = None
+        self.start_button.setEnabled(False)
+        self.summary.setPlainText("Reading your files…")
+        future = self._reader.submit(preview_data, paths, list(corrections))
+        future.add_done_callback(lambda f: self._hand_over(request, f))
+
+    def _hand_over(self, request: int, future: Future) -> None:
+        """In the reading thread: pass the result (or the error) to the GUI thread."""
+        try:
+            result = future.result()
+        except Exception as e:  # noqa: BLE001 - shown in the dialog, never a traceback
+            result = e
+        with contextlib.suppress(RuntimeError):  # the dialog is gone
+            self._previewed.emit(request, result)
+
+    def _show_preview(self, request: int, result) -> None:
+        if request != self._preview_id:
+            return  # a newer choice of files is being read
+        if isinstance(result, Exception):
+            self.summary.setPlainText(f"Could not read the files: {result}")
+            self.preview_ready.emit()
+            return
+        self.preview = result
+        problem = result.problem
+        self.summary.setPlainText(result.summary() + (f"\n\n{problem}" if problem else ""))
         self.start_button.setEnabled(not problem)
+        self.preview_ready.emit()
 
     # --------------------------------------------------------- page 2: training
     def _training_page(self) -> QWidget:
@@ -470,7 +505,10 @@ def verdict(
     the user chose several). ``summary``: the fine-tune's own words on the user's terms
     and everyday sentences ("uses 9 of your 10 terms (before: 1); everyday sentences
     unchanged"), said first."""
-    said = f"The new model {html.escape(summary)}.<br>" if summary else ""
+    if summary.startswith("uses"):
+        said = f"The new model {html.escape(summary)}.<br>"
+    else:  # no terms among the held-out pairs: "Everyday sentences unchanged."
+        said = f"{html.escape(summary[:1].upper() + summary[1:])}.<br>" if summary else ""
     return said + _advice(base_bleu, new_bleu, epochs)
 
 
