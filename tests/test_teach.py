@@ -170,6 +170,7 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert "Pairs kept: 41 of 41" in dialog.summary.toPlainText()  # 40 + the correction
     dialog.name_edit.setText("my-texts")
     assert dialog.effort.currentData() == "quick"  # the default: no epochs to choose
+    assert dialog.learning_rate.currentData() == 0.0  # advanced: as the effort says
     dialog.epochs.setValue(1)
     dialog.device.setCurrentText("cpu")
     steps = []

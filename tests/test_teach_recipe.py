@@ -94,3 +94,18 @@ def test_the_users_glossary_wins_over_taught_terms():
         ("prise", "pinch"),
     }
     assert merged(taught, None) is taught
+
+
+def test_the_dialogs_choices_reach_the_trainer(tmp_path):
+    from translator_app.gui.finetune import FinetuneJob
+
+    job = FinetuneJob(
+        base="base", out=tmp_path / "o", work=tmp_path / "w", name="n", effort="thorough",
+        device="cpu", train_pairs=(), heldout_pairs=(),
+    )  # fmt: skip
+    args = job.arguments()
+    assert args[args.index("--effort") + 1] == "thorough"
+    assert "--epochs" not in args and "--lr" not in args  # the effort decides
+    advanced = FinetuneJob(**{**job.__dict__, "epochs": 2, "lr": 3e-5}).arguments()
+    assert advanced[advanced.index("--epochs") + 1] == "2"
+    assert advanced[advanced.index("--lr") + 1] == "3e-05"

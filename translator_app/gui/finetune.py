@@ -129,6 +129,7 @@ class FinetuneJob:
     heldout_pairs: tuple[Pair, ...]  # the verdict's pairs: scored before and after only
     stop_pairs: tuple[Pair, ...] = ()  # choose the checkpoint (default: part of the data)
     epochs: int = 0  # Advanced: this many epochs instead of the effort's steps
+    lr: float = 0.0  # Advanced: this learning rate instead of the effort's
 
     def arguments(self) -> list[str]:
         return [
@@ -141,6 +142,7 @@ class FinetuneJob:
             "--name", self.name,
             "--effort", self.effort,
             *(["--epochs", str(self.epochs)] if self.epochs else []),
+            *(["--lr", f"{self.lr:g}"] if self.lr else []),
             "--device", self.device,
             "--work-dir", str(self.work / "checkpoints"),
             "--progress", "json",

@@ -137,6 +137,14 @@ class TeachDialog(QDialog):
         self.epochs.setSpecialValueText("as the effort says")
         self.epochs.setAccessibleName("Epochs (advanced)")
         self.epochs.setToolTip("Advanced: passes over your pairs, instead of the effort's")
+        self.learning_rate = QComboBox()
+        self.learning_rate.setAccessibleName("Learning rate (advanced)")
+        self.learning_rate.setToolTip(
+            "Advanced: how far each step moves the model; higher learns faster and forgets more"
+        )
+        self.learning_rate.addItem("as the effort says", 0.0)
+        for rate in (1e-5, 3e-5, 1e-4, 3e-4):
+            self.learning_rate.addItem(f"{rate:g}", rate)
         self.device = QComboBox()
         self.device.addItems(["auto", "cpu", "cuda"])
         self.start_button = QPushButton("&Start")
@@ -153,6 +161,7 @@ class TeachDialog(QDialog):
         form.addRow("New model name", self.name_edit)
         form.addRow("How hard it tries", self.effort)
         form.addRow("Epochs (advanced)", self.epochs)
+        form.addRow("Learning rate (advanced)", self.learning_rate)
         form.addRow("Device", self.device)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
@@ -273,6 +282,7 @@ class TeachDialog(QDialog):
             name=name,
             effort=self.effort.currentData(),
             epochs=self.epochs.value(),
+            lr=self.learning_rate.currentData(),
             device=self.device.currentText(),
             train_pairs=tuple(train),
             heldout_pairs=tuple(held),
