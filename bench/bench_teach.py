@@ -11,7 +11,8 @@ bench and kept out of all training. Printed:
   English keeps on the held-out sentences holding them (greedy, as the app translates
   with the model's taught terms);
 - BLEU on the held-out pairs;
-- general BLEU: the first 1,000 pairs of the Tatoeba test set, greedy (forgetting);
+- general BLEU: the first 1,000 pairs of the Tatoeba v2021 test set, greedy (forgetting;
+  resources/teach/general.tsv, the set of the dialog's verdict);
 - the minutes the whole fine-tune took (``translator-train finetune``, with start-up,
   term finding, scoring and export), and the CPU.
 
@@ -41,8 +42,6 @@ from translator_app.core.hardware import describe  # noqa: E402
 from translator_app.core.translator import Translator  # noqa: E402
 
 SET = ROOT / "bench" / "teach"
-GENERAL = ROOT.parent / "shared" / "data" / "tatoeba-test-deu-eng"
-GENERAL_FILE = "tatoeba-test-v2021-08-07.deu-eng.tsv.xz"
 
 
 def measure(bundle_path: Path, heldout, general, terms) -> dict:
@@ -67,7 +66,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
     ap.add_argument("--effort", default="quick")
-    ap.add_argument("--general", type=Path, default=GENERAL / GENERAL_FILE)
+    ap.add_argument("--general", type=Path, default=ROOT / "resources" / "teach" / "general.tsv")
     ap.add_argument("--general-pairs", type=int, default=1000)
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("extra", nargs="*", help="more translator-train finetune arguments")

@@ -2,12 +2,14 @@
 
     replay.tsv   everyday pairs the base model trained on, mixed into every fine-tune so
                  that it keeps what it knew (replay)
-    general.tsv  everyday pairs held out of the base model's training (its validation
-                 set), scored before and after a fine-tune: forgetting shows there
+    general.tsv  everyday pairs scored before and after a fine-tune, so forgetting shows:
+                 the first 1,000 pairs of the Tatoeba v2021-08-07 test set, the set
+                 bench/bench_teach.py measures with (so the dialog's verdict and the
+                 bench agree); used for evaluation only, never trained on
 
-Both come from the Tatoeba corpus (manythings.org export, CC-BY 2.0 FR), with every
-sentence of a test set removed (exact and normalised match), as in prepare_data.py.
-Needs data/prepared (python scripts/prepare_data.py) for the validation set.
+Both from Tatoeba (CC-BY 2.0 FR); the replay pairs from the manythings.org export with
+every sentence of a test set and of the validation set removed (exact and normalised
+match), as in prepare_data.py. Needs data/prepared (python scripts/prepare_data.py).
 
     python scripts/make_teach_data.py [--data ../shared/data]
 """
@@ -28,7 +30,8 @@ from prepare_data import TEST_GLOBS, TRAIN, Detokenizer, load  # noqa: E402
 from translator_app.core.corpus import Blocklist, read_all  # noqa: E402
 
 REPLAY_PAIRS = 1500
-GENERAL_PAIRS = 500  # all there are (about 300)
+GENERAL_PAIRS = 1000
+GENERAL_TEST = "tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz"
 MAX_WORDS = 20
 
 
@@ -55,11 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         if de and en and not tests.match(de, en)
     ]
     held = set(read_all([args.prepared / "valid.tsv"]))
-    general = sorted(p for p in tatoeba if p in held)
+    general = list(read_all([args.data / GENERAL_TEST]))
     replay = sorted({p for p in tatoeba if p not in held and len(p[0].split()) <= MAX_WORDS})
-    rng = random.Random(args.seed)
-    rng.shuffle(general)
-    rng.shuffle(replay)
+    random.Random(args.seed).shuffle(replay)
     args.out.mkdir(parents=True, exist_ok=True)
     write_tsv(args.out / "replay.tsv", replay[:REPLAY_PAIRS])
     write_tsv(args.out / "general.tsv", general[:GENERAL_PAIRS])
@@ -73,11 +74,14 @@ Written by `python scripts/make_teach_data.py`; read by `translator-train finetu
 
 - `replay.tsv`: everyday pairs the base model trained on, mixed into every fine-tune so
   that the new model keeps what the base knew.
-- `general.tsv`: everyday pairs held out of the base model's training (its validation
-  set), translated before and after a fine-tune: forgetting shows there.
+- `general.tsv`: the first 1,000 pairs of the Tatoeba v2021-08-07 test set, translated
+  before and after a fine-tune, so forgetting shows; the set `bench/bench_teach.py`
+  measures with, so that the dialog's verdict and the bench agree. Evaluation only:
+  never trained on.
 
-Source: the Tatoeba corpus (tatoeba.org, via the manythings.org export), {licence} FR;
-every sentence of a test set removed (exact and normalised match).
+Source: the Tatoeba corpus (tatoeba.org; replay via the manythings.org export), {licence}
+FR; every sentence of a test set and of the validation set removed from the replay pairs
+(exact and normalised match).
 """
 
 
