@@ -33,8 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trainer.evaluate import score_translations  # noqa: E402
-from trainer.term_mining import term_use  # noqa: E402
+from trainer.teach import score_model  # noqa: E402
 from translator_app.core.bundle import load_bundle  # noqa: E402
 from translator_app.core.corpus import read_all  # noqa: E402
 from translator_app.core.glossary import read_glossary  # noqa: E402
@@ -46,19 +45,14 @@ SET = ROOT / "bench" / "teach"
 
 def measure(bundle_path: Path, heldout, general, terms) -> dict:
     translator = Translator.from_bundle(load_bundle(bundle_path, "cpu"))
-    sources, refs = [de for de, _ in heldout], [en for _, en in heldout]
-    texts = [t.text for t in translator.translate(sources, beam=1)]
-    kept, uses = term_use(sources, refs, texts, terms)
-    everyday = translator.translate([de for de, _ in general], beam=1)
+    scores, done = score_model(translator, heldout, general, terms)
     return {
-        "term_use": round(100 * kept / uses, 1),
-        "terms_kept": kept,
-        "term_uses": uses,
-        "heldout_bleu": round(score_translations(texts, refs)["bleu"], 2),
-        "general_bleu": round(
-            score_translations([t.text for t in everyday], [en for _, en in general])["bleu"], 2
-        ),
-        "samples": texts[:4],
+        "term_use": round(100 * scores["terms_kept"] / scores["terms"], 1),
+        "terms_kept": scores["terms_kept"],
+        "term_uses": scores["terms"],
+        "heldout_bleu": round(scores["bleu"], 2),
+        "general_bleu": round(scores["general_bleu"], 2),
+        "samples": [t.text for t in done[:4]],
     }
 
 

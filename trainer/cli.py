@@ -23,6 +23,11 @@ from translator_app.core.limits import PROTECT_MODES
 from translator_app.core.paths import write_atomic
 
 
+def _file_or_none(value: str) -> Path | None:
+    """A file argument where 'none' says: no file."""
+    return None if value == "none" else Path(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="translator-train",
@@ -138,20 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="auto: find your terms in the pairs, teach them and give the new model "
         "them as its glossary (terms.tsv); off: train on the pairs alone",
     )
-    ft.add_argument(
-        "--replay",
-        type=Path,
-        default=REPLAY_FILE if REPLAY_FILE.is_file() else None,
-        help="everyday pairs to mix in, as many as yours, so the model keeps what it "
-        "knew (default: the app's; 'none' for none)",
-    )
-    ft.add_argument(
-        "--general",
-        type=Path,
-        default=GENERAL_FILE if GENERAL_FILE.is_file() else None,
-        help="everyday pairs scored before and after, so forgetting shows (default: "
-        "the app's; 'none' for none)",
-    )
+    for flag, app_file, what in (
+        ("--replay", REPLAY_FILE, "everyday pairs to mix in, as many as yours, so the "
+         "model keeps what it knew"),
+        ("--general", GENERAL_FILE, "everyday pairs scored before and after, so "
+         "forgetting shows"),
+    ):  # fmt: skip
+        ft.add_argument(
+            flag,
+            type=_file_or_none,
+            default=app_file if app_file.is_file() else None,
+            help=f"{what} (default: the app's; 'none' for none)",
+        )
     ft.add_argument("--batch-tokens", type=int, default=2048)
     ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
     ft.add_argument(

@@ -27,14 +27,14 @@ from trainer.checkpoints import (
 )
 from trainer.config import DataConfig, RunConfig, TrainConfig, load_config
 from trainer.dataset import encode_pairs, make_batches
-from trainer.evaluate import evaluate_translator, score_translations, signatures, write_report
+from trainer.evaluate import evaluate_translator, signatures, write_report
 from trainer.teach import (
     annotated_copies,
     find_terms,
     general_verdict,
     plan,
     replay_sample,
-    term_use,
+    score_model,
     terms_verdict,
 )
 from trainer.term_data import annotate_facts, annotate_pairs, load_dictionary
@@ -288,19 +288,18 @@ def cmd_finetune(args) -> int:
     )
     base_translator = Translator.from_bundle(base)
     follows = base_translator.follows_glossary
-    found = {"terms": Glossary(), "user_pairs": 0}
+    found = {"terms": Glossary(), "recipe": plan(0, args.effort)}
 
     def teach_pairs(train_pairs, valid_pairs) -> list:
         """The user's terms (found in all their pairs but the reported ones), annotated
         copies of the pairs that hold them, and replay pairs as many as the user's."""
-        recipe = plan(len(train_pairs), args.effort)
-        found["user_pairs"] = len(train_pairs)
+        recipe = found["recipe"] = plan(len(train_pairs), args.effort)
         if args.terms == "auto" and follows:
             found["terms"] = find_terms(train_pairs + valid_pairs, base_translator)
             print(f"found {len(found['terms'].terms)} of your terms the base model does not use")
         copies = annotated_copies(train_pairs, found["terms"])
         replay = []
-        if args.replay and str(args.replay) != "none":
+        if args.replay:
             replay = replay_sample(args.replay, round(recipe.replay * len(train_pairs)), args.seed)
         print(f"  added {len(copies):>9}  copies with your terms annotated")
         print(f"  added {len(replay):>9}  everyday pairs the base model learned (replay)")
@@ -309,7 +308,7 @@ def cmd_finetune(args) -> int:
     train_data, valid_data, valid_pairs, info = prepare_data(
         args.data, data_cfg, tokenizer, args.seed, add_pairs=teach_pairs
     )
-    recipe = plan(found["user_pairs"], args.effort)
+    recipe = found["recipe"]
     steps = args.steps or (
         args.epochs * max(1, len(make_batches(train_data, args.batch_tokens)))
         if args.epochs
@@ -341,25 +340,15 @@ def cmd_finetune(args) -> int:
         report_pairs = [p for p in read_all([args.report]) if p[0].strip()]
         if not report_pairs:
             raise ValueError(f"{args.report}: no pairs to report on")
-    general = []
-    if args.general and str(args.general) != "none":
-        general = [p for p in read_all([args.general]) if p[0].strip()]
+    general = [p for p in read_all([args.general]) if p[0].strip()] if args.general else []
     # For --heldout-out, every layer's attention too: the app's panels show it.
     layered = base.config.arch == "transformer"
     shown = args.heldout_count if args.heldout_out else 0
 
     def verdict_of(translator: Translator) -> tuple[dict, list]:
         """BLEU and term use on the reported pairs, BLEU on the everyday set."""
-        sources, refs = [de for de, _ in report_pairs], [en for _, en in report_pairs]
-        done = translator.translate(sources, beam=1, all_layers=layered and shown > 0)
-        texts = [t.text for t in done]
-        result = score_translations(texts, refs)
-        result["terms_kept"], result["terms"] = term_use(sources, refs, texts, found["terms"])
-        if general:
-            everyday = translator.translate([de for de, _ in general], beam=1)
-            result["general_bleu"] = score_translations(
-                [t.text for t in everyday], [en for _, en in general]
-            )["bleu"]
+        options = {"all_layers": layered and shown > 0}
+        result, done = score_model(translator, report_pairs, general, found["terms"], **options)
         return result, done[:shown]
 
     def describe_verdict(result: dict, label: str) -> str:

@@ -97,6 +97,27 @@ def find_terms(pairs: Sequence[Pair], translator) -> Glossary:
     return Glossary(tuple(mine_terms(pairs, known=known_to(translator))))
 
 
+def score_model(
+    translator, pairs: Sequence[Pair], general: Sequence[Pair], terms: Glossary, **options
+) -> tuple[dict, list]:
+    """Greedy translations of ``pairs`` scored: BLEU, chrF, and the uses of ``terms``
+    kept (``terms_kept`` of ``terms``); BLEU on ``general`` (``general_bleu``) where
+    given. Returns the scores and the translations (``options``: of ``translate``)."""
+    from .evaluate import score_translations  # sacrebleu: not for the command line's start
+
+    sources, refs = [de for de, _ in pairs], [en for _, en in pairs]
+    done = translator.translate(sources, beam=1, **options)
+    texts = [t.text for t in done]
+    result = score_translations(texts, refs)
+    result["terms_kept"], result["terms"] = term_use(sources, refs, texts, terms)
+    if general:
+        everyday = translator.translate([de for de, _ in general], beam=1)
+        result["general_bleu"] = score_translations(
+            [t.text for t in everyday], [en for _, en in general]
+        )["bleu"]
+    return result, done
+
+
 def terms_verdict(before: tuple[int, int], after: tuple[int, int]) -> str:
     """'uses 9 of your 10 terms (before: 1)', or '' where the pairs held none."""
     (was, total), (now, _) = before, after
@@ -123,6 +144,7 @@ __all__ = [
     "general_verdict",
     "plan",
     "replay_sample",
+    "score_model",
     "term_use",
     "terms_verdict",
 ]

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
-from translator_app.core.glossary import Glossary, Term, find_target
+from translator_app.core.glossary import Glossary, Term, check_uses, find_target
 
 Pair = tuple[str, str]
 
@@ -185,8 +185,7 @@ def term_use(
     Returns (kept, uses)."""
     kept = total = 0
     for src, ref, out in zip(sources, references, outputs, strict=True):
-        for use in glossary.find(src):
-            if find_target(use.target, ref):
-                total += 1
-                kept += find_target(use.target, out) is not None
+        uses = [u for u in glossary.find(src) if find_target(u.target, ref)]
+        total += len(uses)
+        kept += sum(u.kept for u in check_uses(uses, out))
     return kept, total
