@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from app_search import add_arguments, app_translator  # noqa: E402
 
 from translator_app.core.cli_common import add_protect_arguments, protect_mode  # noqa: E402
-from translator_app.core.paths import write_atomic  # noqa: E402
+from translator_app.core.platform.paths import write_atomic  # noqa: E402
 
 SET = Path(__file__).with_name("faithful.jsonl")
 

@@ -33,8 +33,8 @@ import torch
 from bench_translate import peak_rss_mb  # the same measure as the latency benchmark
 
 from translator_app.core import Translator, bundled_model_dir
-from translator_app.core.hardware import describe
-from translator_app.core.translator import InvalidTextWarning
+from translator_app.core.engine.translator import InvalidTextWarning
+from translator_app.core.platform.hardware import describe
 
 WORDS = [
     "der",

@@ -24,8 +24,8 @@ from app_search import add_arguments, app_translator  # noqa: E402
 from glossary_set import OUT as SET  # noqa: E402
 from glossary_set import glossary_tsv  # noqa: E402
 
-from translator_app.core.glossary import check_uses, parse_glossary  # noqa: E402
-from translator_app.core.paths import write_atomic  # noqa: E402
+from translator_app.core.faithful.glossary import check_uses, parse_glossary  # noqa: E402
+from translator_app.core.platform.paths import write_atomic  # noqa: E402
 
 
 def term_used(item: dict, english: str) -> bool:

@@ -30,7 +30,7 @@ from hostile_marian import CASES  # noqa: E402
 CHILD = """
 import json, sys
 from pathlib import Path
-from translator_app.core.marian import MarianImportError, import_marian
+from translator_app.core.importers.marian import MarianImportError, import_marian
 try:
     import_marian(Path(sys.argv[1]), Path(sys.argv[2]))
     print(json.dumps({"refused": False, "message": "imported"}))

@@ -34,11 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.teach import score_model  # noqa: E402
-from translator_app.core.bundle import load_bundle  # noqa: E402
-from translator_app.core.corpus import read_all  # noqa: E402
-from translator_app.core.glossary import read_glossary  # noqa: E402
-from translator_app.core.hardware import describe  # noqa: E402
-from translator_app.core.translator import Translator  # noqa: E402
+from translator_app.core.data.corpus import read_all  # noqa: E402
+from translator_app.core.engine.bundle import load_bundle  # noqa: E402
+from translator_app.core.engine.translator import Translator  # noqa: E402
+from translator_app.core.faithful.glossary import read_glossary  # noqa: E402
+from translator_app.core.platform.hardware import describe  # noqa: E402
 
 SET = ROOT / "bench" / "teach"
 

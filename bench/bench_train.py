@@ -34,8 +34,8 @@ from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, encode_pairs, make_batches, padding_fraction  # noqa: E402
 from trainer.train import make_optimizer, token_loss  # noqa: E402
 from translator_app.core import Tokenizer, build_model  # noqa: E402
-from translator_app.core.corpus import read_all  # noqa: E402
-from translator_app.core.hardware import describe, has_fast_bf16_training  # noqa: E402
+from translator_app.core.data.corpus import read_all  # noqa: E402
+from translator_app.core.platform.hardware import describe, has_fast_bf16_training  # noqa: E402
 
 
 def sample_pairs(path: Path, n: int, seed: int) -> list[tuple[str, str]]:

@@ -37,9 +37,9 @@ from translator_app.core import (
     save_bundle,
     train_sentencepiece,
 )
-from translator_app.core.hardware import describe, facts
-from translator_app.core.paths import write_atomic
-from translator_app.core.search import SearchOptions
+from translator_app.core.engine.search import SearchOptions
+from translator_app.core.platform.hardware import describe, facts
+from translator_app.core.platform.paths import write_atomic
 from translator_app.gui.settings import Settings  # Qt-free: the app's default search
 
 HERE = Path(__file__).parent
@@ -130,7 +130,7 @@ def quality(translator: Translator, test: Path) -> dict:
     """sacreBLEU BLEU and chrF of greedy translations of a parallel test file."""
     import sacrebleu
 
-    from translator_app.core.corpus import read_all
+    from translator_app.core.data.corpus import read_all
 
     pairs = list(read_all([test]))
     hyps = [t.text for t in translator.translate([de for de, _ in pairs], beam=1)]

@@ -11,7 +11,7 @@ diff. A required item is a list of accepted spellings in English conventions (12
 1,150, Munich, "9 a.m." or "9 o'clock"); it is kept if one of them appears.
 
 Keep this set out of training: its names and places partly differ from the lists of the
-training augmentation and the translator's protection (translator_app/core/entity_lists.py)
+training augmentation and the translator's protection (translator_app/core/faithful/entity_lists.py)
 on purpose, so that the bench measures copying that generalises.
 """
 
@@ -21,7 +21,7 @@ import json
 import random
 from pathlib import Path
 
-from translator_app.core.number_check import CARDINALS, MONTHS_DE, MONTHS_EN
+from translator_app.core.faithful.number_check import CARDINALS, MONTHS_DE, MONTHS_EN
 
 OUT = Path(__file__).with_name("faithful.jsonl")
 

@@ -125,7 +125,7 @@ def tiny_hf(folder: Path) -> Path:
     import torch
     from safetensors.torch import save_file
 
-    from translator_app.core.marian_npz import _to_hf
+    from translator_app.core.importers.marian_npz import _to_hf
 
     release = tiny_release(folder / "_release")
     with np.load(release / NPZ) as z:

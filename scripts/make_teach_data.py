@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from prepare_data import TEST_GLOBS, TRAIN, Detokenizer, load  # noqa: E402
 
-from translator_app.core.corpus import Blocklist, read_all  # noqa: E402
+from translator_app.core.data.corpus import Blocklist, read_all  # noqa: E402
 
 REPLAY_PAIRS = 1500
 GENERAL_PAIRS = 1000

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from translator_app.core.paths import write_atomic
+from translator_app.core.platform.paths import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +47,7 @@ def p95_20w(bench: dict | None, precision: str = "fp32", search: str = "beam1") 
 
 
 def hardware_text(h: dict | None) -> str:
-    """A machine as measured by translator_app.core.hardware.facts (trainer, bench)."""
+    """A machine as measured by translator_app.core.platform.hardware.facts (trainer, bench)."""
     if not h:
         return "an unrecorded machine"
     features = ", ".join(h.get("features") or []) or "no AVX-512/AMX"

@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from translator_app.core.corpus import Blocklist, DataError, read_all  # noqa: E402
+from translator_app.core.data.corpus import Blocklist, DataError, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
 TRAIN = [

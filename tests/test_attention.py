@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from translator_app.core.attention import build_scorer, masked_softmax
+from translator_app.core.models.attention import build_scorer, masked_softmax
 
 SCORERS = ["additive", "dot", "general", "concat", "scaled_dot"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from translator_app.core.batching import length_batches, pad_rows
+from translator_app.core.engine.batching import length_batches, pad_rows
 
 
 def test_batches_cover_every_item_once_within_the_budget():

@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from conftest import tiny_model
-from translator_app.core import ct2
-from translator_app.core.translator import Translator
+from translator_app.core.engine import ct2
+from translator_app.core.engine.translator import Translator
 
 pytestmark = pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
 

@@ -8,7 +8,7 @@ import lzma
 import pytest
 
 from conftest import peak_rss_mb
-from translator_app.core.corpus import MAX_LINE_BYTES, DataError, read_pairs
+from translator_app.core.data.corpus import MAX_LINE_BYTES, DataError, read_pairs
 
 
 def _write_xz_with_huge_line(path, total: int) -> None:

@@ -10,9 +10,9 @@ import torch
 
 from conftest import encode_batch, peak_rss_mb, tiny_model
 from translator_app.core import beam_search
+from translator_app.core.engine.search import SearchOptions
 from translator_app.core.limits import MAX_BEAM, MAX_SEGMENT_CHARS, check_search, parse_json
-from translator_app.core.search import SearchOptions
-from translator_app.core.segment import split_sentences
+from translator_app.core.text.segment import split_sentences
 
 
 # ------------------------------------------------------------------ search memory
@@ -177,7 +177,7 @@ def test_valid_byte_pieces_still_decode(tokenizer):
 
 def test_lone_surrogates_are_replaced_per_text(make_bundle):
     from translator_app.core import Translator
-    from translator_app.core.translator import InvalidTextWarning
+    from translator_app.core.engine.translator import InvalidTextWarning
 
     tr = Translator.load(make_bundle(), "cpu")
     with pytest.warns(InvalidTextWarning, match="text 2"):

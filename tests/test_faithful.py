@@ -15,14 +15,15 @@ from trainer.augment import augment_pairs, name_words, swap_entities, swap_numbe
 from trainer.config import parse_config
 from translator_app import cli
 from translator_app.core import ConfigError
-from translator_app.core.document import translate_document
-from translator_app.core.number_check import (
+from translator_app.core.engine.document import translate_document
+from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.engine.translator import prefer_faithful
+from translator_app.core.faithful.number_check import (
     missing_facts,
     repeated_numbers,
     source_facts,
     target_keys,
 )
-from translator_app.core.translator import Candidate, Translation, prefer_faithful
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 import bench_faithful  # noqa: E402

@@ -10,9 +10,9 @@ import pytest
 from conftest import tiny_model
 from translator_app import cli
 from translator_app.core import Tokenizer, Translation, Translator, load_bundle, save_bundle
-from translator_app.core.bundle import BundleError
-from translator_app.core.corpus import DataError
-from translator_app.core.glossary import (
+from translator_app.core.data.corpus import DataError
+from translator_app.core.engine.bundle import BundleError
+from translator_app.core.faithful.glossary import (
     Glossary,
     Term,
     annotate,
@@ -23,7 +23,7 @@ from translator_app.core.glossary import (
     read_glossary,
     write_glossary,
 )
-from translator_app.core.terms import MARKERS, with_term_markers
+from translator_app.core.faithful.terms import MARKERS, with_term_markers
 
 TSV = "# kitchen\nZauberpfanne\tMagicPan\neine Prise Salz\ta pinch of salt\n\nTopf\tpot\n"
 
@@ -112,7 +112,7 @@ def test_the_translator_annotates_and_reports_the_terms(term_bundle, make_bundle
 
 
 def test_numbers_and_titled_names_are_protected(term_bundle):
-    from translator_app.core.protect import merge_uses, protected_uses
+    from translator_app.core.faithful.protect import merge_uses, protected_uses
 
     text = "Frau Dr. Koch zahlt am 3. Mai um 14 Uhr 1.150,50 € an die Müller GmbH."
     uses = protected_uses(text)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from translator_app.core import ct2
+from translator_app.core.engine import ct2
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import DATA, TINY, VARIANTS  # noqa: E402
@@ -57,8 +57,8 @@ SENTENCES = [
 def search_results() -> dict:
     """Every variant x search: per sentence, the hypotheses' ids and scores."""
     from translator_app.core import ModelConfig, beam_search, build_model
-    from translator_app.core.batching import pad_rows
-    from translator_app.core.search import SearchOptions
+    from translator_app.core.engine.batching import pad_rows
+    from translator_app.core.engine.search import SearchOptions
 
     results = {}
     for variant, arch in VARIANTS.items():
@@ -88,7 +88,7 @@ def bundle_results(ids: bool = False) -> dict:
 @functools.cache
 def _bundle_outputs() -> dict:
     from translator_app.core import Translator, load_bundle
-    from translator_app.core.bundle import WEIGHTS_FILE
+    from translator_app.core.engine.bundle import WEIGHTS_FILE
 
     bundle = load_bundle(BUNDLE, "cpu")
     weights = hashlib.sha256((BUNDLE / WEIGHTS_FILE).read_bytes()).hexdigest()
@@ -119,8 +119,8 @@ def test_seeded_tiny_models_give_the_golden_search_results():
 def test_greedy_is_beam_one_in_the_golden_values():
     """Beam size 1 equals greedy (the golden file's greedy entries come from beam_search)."""
     from translator_app.core import ModelConfig, build_model, greedy_search
-    from translator_app.core.batching import pad_rows
-    from translator_app.core.search import SearchOptions
+    from translator_app.core.engine.batching import pad_rows
+    from translator_app.core.engine.search import SearchOptions
 
     expected = json.loads(SEARCH_FILE.read_text("utf-8"))
     for variant, arch in VARIANTS.items():

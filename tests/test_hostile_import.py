@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from translator_app.core import load_bundle
-from translator_app.core.marian import WHAT_TO_DO, MarianImportError, import_marian
-from translator_app.core.paths import remove_orphans
+from translator_app.core.importers.marian import import_marian
+from translator_app.core.importers.marian_common import WHAT_TO_DO, MarianImportError
+from translator_app.core.platform.paths import remove_orphans
 from translator_app.gui.models import is_bundle
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
@@ -74,13 +75,13 @@ def test_each_attack_is_one_clear_refusal(tmp_path, case):
 KILLED_MID_WRITE = """
 import os, signal, sys
 from pathlib import Path
-import translator_app.core.bundle as bundle
+import translator_app.core.engine.bundle as bundle
 real = bundle.save_file
 def dying(*args, **kwargs):
     real(*args, **kwargs)
     os.kill(os.getpid(), signal.SIGKILL)  # as kill -9 would, right after the weights
 bundle.save_file = dying
-from translator_app.core.marian import import_marian
+from translator_app.core.importers.marian import import_marian
 import_marian(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 

@@ -1,7 +1,10 @@
 """Dependencies flow one way: gui -> core <- trainer. The engine (translator_app/core)
 imports neither the app nor the trainer nor Qt; the app reaches the trainer only as a
 separate process; the trainer never imports the app's GUI or Qt. Read from the source
-(every import statement, also those inside functions), so that it cannot drift."""
+(every import statement, also those inside functions), so that it cannot drift.
+
+Inside the engine, rooms (sub-packages) are layered: a module imports its own room and
+the rooms of lower layers only, and no modules import each other in a circle."""
 
 from __future__ import annotations
 
@@ -50,6 +53,71 @@ def test_imports_flow_one_way(where, forbidden):
         if any(m == x or m.startswith(x + ".") for x in forbidden)
     ]
     assert not bad, "\n".join(bad)
+
+
+# translator_app/core's rooms, lowest layer first. Rooms of one layer do not import each
+# other; a module may import its own room and every lower layer.
+CORE_LAYERS = (
+    ("limits",),
+    ("platform", "cli_common"),
+    ("text", "models", "data"),
+    ("faithful",),
+    ("engine",),
+    ("importers", "ipc"),
+)
+CORE = ROOT / "translator_app" / "core"
+
+
+def core_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["translator_app", "core"] and len(parts) > 2 else None
+
+
+def core_imports() -> dict[str, set[str]]:
+    """Each core module (dotted) -> the core modules it imports."""
+    graph = {}
+    for f in sorted(CORE.rglob("*.py")):
+        if f.name == "__init__.py":
+            continue
+        name = ".".join(f.relative_to(ROOT).with_suffix("").parts)
+        graph[name] = {m for m in imported_modules(f) if core_room(m)}
+    return graph
+
+
+def test_every_core_module_lives_in_a_layered_room():
+    layer_of = {room: i for i, rooms in enumerate(CORE_LAYERS) for room in rooms}
+    graph = core_imports()
+    unknown = sorted({core_room(m) for m in graph} - set(layer_of))
+    assert not unknown, f"rooms missing from CORE_LAYERS: {unknown}"
+    bad = [
+        f"{m} imports {d}"
+        for m, deps in graph.items()
+        for d in sorted(deps)
+        if core_room(d) != core_room(m) and layer_of[core_room(d)] >= layer_of[core_room(m)]
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_cycles_in_the_core():
+    graph = core_imports()
+    state: dict[str, str] = {}
+    cycles = []
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = "open"
+        for d in sorted(graph.get(m, ())):
+            if d not in graph:  # a package (its __init__) or a name, not a module
+                continue
+            if state.get(d) == "open":
+                cycles.append(" -> ".join(path[path.index(d) :] + [d]))
+            elif d not in state:
+                visit(d, path + [d])
+        state[m] = "done"
+
+    for m in graph:
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, "\n".join(cycles)
 
 
 def test_the_engine_and_trainer_install_without_the_gui_extra():

@@ -13,9 +13,11 @@ import pytest
 import sentencepiece as spm
 import torch
 
-from translator_app.core.batching import pad_rows
-from translator_app.core.marian import MarianImportError, load_marian_model
-from translator_app.core.search import SearchOptions, beam_search, greedy_search
+from translator_app.core.engine.batching import pad_rows
+from translator_app.core.engine.search import SearchOptions, beam_search, greedy_search
+from translator_app.core.importers.marian_common import MarianImportError
+from translator_app.core.importers.marian_hf import read_hf_folder
+from translator_app.core.models.model import build_model
 
 transformers = pytest.importorskip("transformers")
 
@@ -32,6 +34,16 @@ ENGLISH = [
     "We meet at the station.",
 ] * 5
 SENTENCES = ["Der Hund läuft.", "Ich habe keine Zeit.", "Wir treffen uns morgen am Bahnhof."]
+
+
+def load_marian_model(folder: Path):
+    """(our model in eval mode, tokenizer) from a Hugging Face Marian folder, as the
+    import reads it."""
+    config, state, tokenizer = read_hf_folder(folder)
+    model = build_model(config)
+    model.load_state_dict(state, strict=False)  # output.weight is tied to the embedding
+    return model.eval(), tokenizer
+
 
 CONFIGS = [
     {"d_model": 32, "encoder_layers": 2, "decoder_layers": 2, "heads": 4, "ffn": 64},
@@ -216,7 +228,7 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
     steps (the imported tokenizers and architecture kept), and load the result."""
     from trainer import cli
     from translator_app.core import Translator, load_bundle
-    from translator_app.core.pair_tokenizer import PairTokenizer
+    from translator_app.core.text.pair_tokenizer import PairTokenizer
 
     monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
     monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
@@ -282,7 +294,7 @@ def write_opus_release(hf, vocab: dict, hf_folder: Path, folder: Path) -> Path:
     import numpy as np
     import yaml
 
-    from translator_app.core.marian_npz import _LAYER
+    from translator_app.core.importers.marian_npz import _LAYER
 
     folder.mkdir(parents=True, exist_ok=True)
     sd = {k.removeprefix("model."): v.detach().numpy() for k, v in hf.state_dict().items()}
@@ -330,7 +342,7 @@ def test_an_opus_mt_release_imports_to_the_same_model(tmp_path, shape, zipped):
     import shutil
 
     from translator_app.core import load_bundle
-    from translator_app.core.marian import import_marian
+    from translator_app.core.importers.marian import import_marian
 
     hf, vocab = make_hf_model(tmp_path / "hf", shape)
     release = write_opus_release(hf, vocab, tmp_path / "hf", tmp_path / "opus-mt-de-en")
@@ -349,7 +361,7 @@ def test_an_opus_mt_release_imports_to_the_same_model(tmp_path, shape, zipped):
 def test_an_npz_with_object_arrays_is_refused_and_runs_nothing(tmp_path):
     import numpy as np
 
-    from translator_app.core.marian import import_marian
+    from translator_app.core.importers.marian import import_marian
 
     hf, vocab = make_hf_model(tmp_path / "hf", CONFIGS[0])
     release = write_opus_release(hf, vocab, tmp_path / "hf", tmp_path / "rel")
@@ -397,7 +409,7 @@ def test_the_sharpest_head_becomes_the_alignment(tmp_path):
     """OPUS-MT puts its alignment into one head (guided alignment); the import finds the
     sharpest head and shows it. Here decoder layer 1, head 2 is made sharp."""
     from translator_app.core import load_bundle
-    from translator_app.core.marian import head_entropies, import_marian
+    from translator_app.core.importers.marian import head_entropies, import_marian
 
     hf, _ = make_hf_model(tmp_path / "hf", CONFIGS[0])
     q = hf.model.decoder.layers[0].encoder_attn.q_proj

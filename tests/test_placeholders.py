@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core.glossary import TermUse
-from translator_app.core.placeholders import (
+from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.faithful.placeholders import (
     restore_source,
     restore_text,
     substitute,
 )
-from translator_app.core.protect import entity_uses, is_place
+from translator_app.core.faithful.protect import entity_uses, is_place
 
 BUNDLE = Path(__file__).parents[1] / "resources" / "model"
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from translator_app.core.document import (
+from translator_app.core.engine.document import (
     find_missing,
     join_document,
     split_document,

@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import DATA  # noqa: E402
-from translator_app.core.corrections import CorrectionsStore, pairs_from_edit  # noqa: E402
+from translator_app.core.data.corrections import CorrectionsStore, pairs_from_edit  # noqa: E402
 from translator_app.gui.finetune import preview_data  # noqa: E402
 
 FINETUNE_TIMEOUT = 240_000

@@ -7,8 +7,8 @@ import pytest
 
 from trainer.teach import annotated_copies, general_verdict, plan, terms_verdict
 from trainer.term_mining import mine_terms, term_use
-from translator_app.core.corpus import read_all
-from translator_app.core.glossary import Glossary, Term, merged
+from translator_app.core.data.corpus import read_all
+from translator_app.core.faithful.glossary import Glossary, Term, merged
 
 TEACH_SET = Path(__file__).resolve().parent.parent / "bench" / "teach"
 

@@ -14,7 +14,7 @@ from trainer.config import parse_config
 from trainer.term_data import annotate_pair, annotate_pairs, load_dictionary
 from trainer.train import load_weights
 from translator_app.core import ConfigError, Tokenizer, load_bundle
-from translator_app.core.terms import (
+from translator_app.core.faithful.terms import (
     MARKERS,
     TERM_MEANS,
     TERM_START,

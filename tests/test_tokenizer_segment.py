@@ -1,6 +1,7 @@
 import pytest
 
-from translator_app.core import Tokenizer, join_translations, split_sentences
+from translator_app.core import Tokenizer, split_sentences
+from translator_app.core.text.segment import join_with_spans
 
 
 @pytest.mark.parametrize(
@@ -65,11 +66,11 @@ def test_segments_have_offsets_and_lines():
 def test_join_keeps_line_breaks_blank_lines_and_indentation():
     text = "Eins. Zwei.\n\n\n  Drei.\n"
     segs = split_sentences(text)
-    out = join_translations(text, segs, ["One.", "Two.", "Three."])
+    out = join_with_spans(text, segs, ["One.", "Two.", "Three."])[0]
     assert out == "One. Two.\n\n\n  Three.\n"
 
 
 def test_empty_and_whitespace_only():
     assert split_sentences("") == []
     assert split_sentences(" \n\t\n") == []
-    assert join_translations("\n\n", [], []) == "\n\n"
+    assert join_with_spans("\n\n", [], [])[0] == "\n\n"

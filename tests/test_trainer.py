@@ -34,7 +34,7 @@ def test_overfits_tiny_data_until_greedy_reproduces_every_target(trained):
 
 def test_a_run_records_the_machine_it_trained_on(trained):
     """The model card states the hardware from this file, not from prose."""
-    from translator_app.core.hardware import facts
+    from translator_app.core.platform.hardware import facts
 
     recorded = json.loads((trained / "hardware.json").read_text())
     assert recorded["cpu_cores"] == os.cpu_count() and recorded["processes"] == 1
@@ -256,7 +256,7 @@ def test_exclude_test_removes_test_sentences(tmp_path, capsys):
 def test_the_test_sentence_rule_checks_either_side():
     """The same rule as scripts/prepare_data.py: a pair whose English side is a test
     sentence leaks the test set as much as one whose German side is."""
-    from translator_app.core.corpus import Blocklist, filter_pairs
+    from translator_app.core.data.corpus import Blocklist, filter_pairs
 
     tests = Blocklist([("Wie geht es dir?", "How are you?")])
     pairs = [
@@ -298,7 +298,7 @@ def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
 
 
 def test_progress_messages_round_trip_and_other_lines_are_not_messages():
-    from translator_app.core.progress_lines import Done, Note, StepProgress, decode, encode
+    from translator_app.core.ipc.progress_lines import Done, Note, StepProgress, decode, encode
 
     step = StepProgress(3, 10, 2.5, 1234.0, 1e-4, 12.5)
     done = Done("/tmp/b", {"pairs": 2, "base": {"bleu": 1.0}})

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import DATA, tiny_pairs
 from trainer import cli
-from translator_app.core.corpus import DataError, read_all
+from translator_app.core.data.corpus import DataError, read_all
 
 TMX = """<?xml version="1.0" encoding="UTF-8"?>
 <tmx version="1.4"><header srclang="de" datatype="plaintext" segtype="sentence" adminlang="en"
@@ -103,7 +103,7 @@ def test_one_dict_to_dataclass_helper_validates_or_falls_back():
     import pytest
 
     from trainer.config import TrainConfig
-    from translator_app.core.from_dict import FieldError, from_dict
+    from translator_app.core.models.from_dict import FieldError, from_dict
     from translator_app.gui.settings import Settings
 
     t = from_dict(TrainConfig, {"steps": 5, "lr": 1}, "[train]")

@@ -41,7 +41,7 @@ def test_lr_schedule_with_offset_goes_on_decaying_after_a_short_warmup():
     [({"avx512_bf16", "avx512f"}, True), ({"amx_bf16"}, True), ({"avx512f", "avx2"}, False)],
 )
 def test_auto_bf16_follows_the_cpu_flags(monkeypatch, flags, expected):
-    from translator_app.core import hardware
+    from translator_app.core.platform import hardware
 
     monkeypatch.setattr(hardware, "cpu_flags", lambda: frozenset(flags))
     assert use_bf16("auto", torch.device("cpu")) is expected
@@ -185,7 +185,7 @@ def test_only_pre_norm_models_grow():
 
 def test_repeat_weights_the_files_and_a_shared_pair_belongs_to_the_first(tmp_path):
     from trainer.commands import note_files, repeat_pairs
-    from translator_app.core.corpus import filter_pairs, read_each
+    from translator_app.core.data.corpus import filter_pairs, read_each
 
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
     a.write_text("Hallo\tHello\nJa\tYes\n", "utf-8")

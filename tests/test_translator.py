@@ -147,7 +147,7 @@ def test_rnn_translator(make_bundle):
 def test_translations_survive_a_round_trip_through_a_file(make_bundle, tmp_path):
     """How the fine-tune hands its held-out translations to the app: equal on reading,
     attention of every layer included, and nothing but a translations file is accepted."""
-    from translator_app.core.translation_file import load_translations, save_translations
+    from translator_app.core.ipc.translation_file import load_translations, save_translations
 
     tr = Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
     done = tr.translate(["Das Haus ist groß.", ""], beam=2, nbest=2, all_layers=True)

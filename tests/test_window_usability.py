@@ -300,7 +300,7 @@ def test_the_heatmap_shows_words_with_their_pieces_merged():
     import numpy as np
 
     from translator_app.core import Translation
-    from translator_app.core.translator import Candidate
+    from translator_app.core.engine.translation import Candidate
     from translator_app.gui.alignment import heatmap_view
 
     source = "Der Bundestag 😀."
@@ -412,7 +412,7 @@ def test_clear_button_and_character_count(qtbot, open_window):
 def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     """Every window opens inside the available screen (the offscreen one is 800x600
     logical pixels, the smallest the app supports) and can be made that small (#32)."""
-    from translator_app.core.glossary import Glossary
+    from translator_app.core.faithful.glossary import Glossary
     from translator_app.gui.glossary_dialog import GlossaryDialog
 
     w = open_window()

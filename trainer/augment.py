@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from translator_app.core.entity_lists import (
+from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
     MONTHS,
     OTHER_SURNAMES,

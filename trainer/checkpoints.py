@@ -18,9 +18,9 @@ from pathlib import Path
 
 import torch
 
-from translator_app.core.pair_tokenizer import tokenizer_from_files
-from translator_app.core.paths import write_atomic
-from translator_app.core.tokenizer import SPM_FILE
+from translator_app.core.platform.paths import write_atomic
+from translator_app.core.text.pair_tokenizer import tokenizer_from_files
+from translator_app.core.text.tokenizer import SPM_FILE
 
 CHECKPOINT_FORMAT = "translator-checkpoint"
 CHECKPOINT_VERSION = 1

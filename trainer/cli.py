@@ -17,10 +17,10 @@ from pathlib import Path
 from trainer.allocator import restart_with_jemalloc
 from trainer.teach import EFFORTS, GENERAL_FILE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
-from translator_app.core.corpus import DataError, read_all
-from translator_app.core.hardware import BF16_SETTINGS, DEVICES
+from translator_app.core.data.corpus import DataError, read_all
 from translator_app.core.limits import PROTECT_MODES
-from translator_app.core.paths import write_atomic
+from translator_app.core.platform.hardware import BF16_SETTINGS, DEVICES
+from translator_app.core.platform.paths import write_atomic
 
 
 def _file_or_none(value: str) -> Path | None:
@@ -319,8 +319,8 @@ def run_spm(args) -> int:
 
 
 def run_import_marian(args) -> int:
-    from translator_app.core.marian import import_marian
-    from translator_app.core.paths import safe_name, user_models_dir
+    from translator_app.core.importers.marian import import_marian
+    from translator_app.core.platform.paths import safe_name, user_models_dir
 
     name = args.name or args.src.name
     out = args.out or user_models_dir() / safe_name(name)
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None and sys.argv[1:2] in (["train"], ["finetune"]):
         restart_with_jemalloc(["-m", "trainer", *sys.argv[1:]])  # returns where it cannot
     from translator_app.core import BundleError, ConfigError
-    from translator_app.core.marian import MarianImportError
+    from translator_app.core.importers.marian import MarianImportError
 
     expected = (DataError, ConfigError, BundleError, MarianImportError, ValueError, OSError)
     return run_main(build_parser(), COMMANDS, argv, expected)

@@ -48,9 +48,8 @@ from translator_app.core import (
     save_bundle,
     train_sentencepiece,
 )
-from translator_app.core.bundle import SearchDefaults
 from translator_app.core.cli_common import protect_mode
-from translator_app.core.corpus import (
+from translator_app.core.data.corpus import (
     FilterReport,
     Pair,
     filter_pairs,
@@ -59,11 +58,12 @@ from translator_app.core.corpus import (
     split_heldout,
     test_sentences,
 )
-from translator_app.core.glossary import Glossary, merged
-from translator_app.core.hardware import describe
-from translator_app.core.progress_lines import Done, encode
-from translator_app.core.terms import has_term_markers, with_term_markers
-from translator_app.core.translation_file import save_translations
+from translator_app.core.engine.bundle import SearchDefaults
+from translator_app.core.faithful.glossary import Glossary, merged
+from translator_app.core.faithful.terms import has_term_markers, with_term_markers
+from translator_app.core.ipc.progress_lines import Done, encode
+from translator_app.core.ipc.translation_file import save_translations
+from translator_app.core.platform.hardware import describe
 
 
 def note_files(tagged: Iterable[tuple[int, Pair]], owner: dict) -> Iterator[Pair]:
@@ -257,7 +257,12 @@ def latest_finetune(runs: Path) -> Path:
 
 
 def cmd_finetune(args) -> int:
-    from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir, write_atomic
+    from translator_app.core.platform.paths import (
+        safe_name,
+        user_cache_dir,
+        user_models_dir,
+        write_atomic,
+    )
 
     base = load_bundle(args.model, "cpu")
     tokenizer = base.tokenizer

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from translator_app.core import ConfigError, ModelConfig
-from translator_app.core.from_dict import from_dict
-from translator_app.core.hardware import BF16_SETTINGS
+from translator_app.core.models.from_dict import from_dict
+from translator_app.core.platform.hardware import BF16_SETTINGS
 
 try:
     import tomllib

@@ -1,4 +1,4 @@
-"""From pairs of text to batches of token ids (the filters are in core/corpus.py).
+"""From pairs of text to batches of token ids (the filters are in core/data/corpus.py).
 
 Batches hold up to
 ``batch_tokens`` tokens (padding included) of sentences of similar length, so that little
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import torch
 
-from translator_app.core.batching import length_batches, pad_rows
-from translator_app.core.corpus import Pair
+from translator_app.core.data.corpus import Pair
+from translator_app.core.engine.batching import length_batches, pad_rows
 
 
 @dataclass

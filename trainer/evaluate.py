@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sacrebleu.metrics import BLEU, CHRF
 
-from translator_app.core.paths import write_atomic
+from translator_app.core.platform.paths import write_atomic
 
 LENGTH_BUCKETS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 10_000))
 

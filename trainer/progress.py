@@ -1,6 +1,6 @@
 """A one-line progress display: step, loss, tokens/s, learning rate and ETA.
 
-With ``json_lines`` it writes the messages of translator_app/core/progress_lines.py
+With ``json_lines`` it writes the messages of translator_app/core/ipc/progress_lines.py
 instead, several times a second: the app reads them from a fine-tune it runs as a
 separate process to drive its progress bar.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-from translator_app.core.progress_lines import Note, StepProgress, encode
+from translator_app.core.ipc.progress_lines import Note, StepProgress, encode
 
 
 class Progress:

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.glossary import Glossary, annotate, find_target
-from translator_app.core.paths import resources_dir
+from translator_app.core.faithful.glossary import Glossary, annotate, find_target
+from translator_app.core.platform.paths import resources_dir
 
 from .term_mining import Pair, mine_terms, term_use
 
@@ -71,7 +71,7 @@ def annotated_copies(pairs: Sequence[Pair], terms: Glossary) -> list[Pair]:
 
 def replay_sample(path: Path, count: int, seed: int) -> list[Pair]:
     """``count`` pairs of the replay file (all of it if smaller), the same for a seed."""
-    from translator_app.core.corpus import read_all
+    from translator_app.core.data.corpus import read_all
 
     pairs = list(read_all([path]))
     random.Random(seed).shuffle(pairs)

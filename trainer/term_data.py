@@ -1,7 +1,7 @@
 """Training pairs with inline term annotations, made from a dictionary (issue 30).
 
 For a share of the training pairs, a German word whose dictionary translation occurs in
-the English is annotated with it (see translator_app/core/terms.py):
+the English is annotated with it (see translator_app/core/faithful/terms.py):
 
     Ich habe den <term> Schlüssel <means> key </term> verloren. -> I lost the key.
 
@@ -15,7 +15,7 @@ The replacements are other dictionary words and invented product-like names (wha
 put in glossaries). The annotated copies are added beside the plain pairs, so a model
 without a glossary translates as before.
 
-The facts that the translator protects (core/protect.py: numbers, times and dates with
+The facts that the translator protects (core/faithful/protect.py: numbers, times and dates with
 their English form, names after titles, listed first names and places) are annotated the
 same way in a share of the pairs (``facts_share``) where the English has that form, so
 the model has seen such annotations before the translator adds them:
@@ -31,9 +31,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from translator_app.core.corpus import read_all
-from translator_app.core.protect import protected_uses
-from translator_app.core.terms import annotate_spans, annotation
+from translator_app.core.data.corpus import read_all
+from translator_app.core.faithful.protect import protected_uses
+from translator_app.core.faithful.terms import annotate_spans, annotation
 
 Pair = tuple[str, str]
 

@@ -36,9 +36,9 @@ from trainer.distributed import Dist
 from trainer.evaluate import score_translations
 from trainer.progress import Progress
 from translator_app.core import Tokenizer, Translator, build_model
-from translator_app.core.hardware import facts as hardware_facts
-from translator_app.core.hardware import has_fast_bf16_training
-from translator_app.core.paths import write_atomic
+from translator_app.core.platform.hardware import facts as hardware_facts
+from translator_app.core.platform.hardware import has_fast_bf16_training
+from translator_app.core.platform.paths import write_atomic
 
 
 @dataclass

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.core.cli_common import run_main
-from translator_app.core.hardware import DEVICES, ENGINES, PRECISIONS
+from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
@@ -179,8 +179,8 @@ def _load(args):
         print(f"warning: {note}", file=sys.stderr)
     args.glossary_terms = None
     if args.glossary is not None:
-        from translator_app.core.corpus import DataError
-        from translator_app.core.glossary import read_glossary
+        from translator_app.core.data.corpus import DataError
+        from translator_app.core.faithful.glossary import read_glossary
 
         try:
             args.glossary_terms = read_glossary(args.glossary)
@@ -195,7 +195,7 @@ def _load(args):
 
 
 def run_translate(args) -> int:
-    from translator_app.core.translator import LONE_SURROGATES
+    from translator_app.core.engine.translator import LONE_SURROGATES
 
     translator = _load(args)
     if args.beam is not None and args.nbest > args.beam:

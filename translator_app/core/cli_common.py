@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from .limits import PROTECT_MODES
+from translator_app.core.limits import PROTECT_MODES
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -46,7 +46,7 @@ def run_main(
 
 def add_protect_arguments(parser: argparse.ArgumentParser) -> None:
     """--protect MODE and --no-protect: when the translator annotates a sentence's
-    numbers, dates, names and places (core/protect.py); the bundle's setting by default."""
+    numbers, dates, names and places (core/faithful/protect.py); the bundle's setting by default."""
     parser.add_argument(
         "--protect",
         choices=PROTECT_MODES,

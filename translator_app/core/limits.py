@@ -36,7 +36,7 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024  # config.json, metrics.json
 MAX_CARD_BYTES = 1024 * 1024  # MODEL_CARD.md
 MAX_SPM_BYTES = 64 * 1024 * 1024  # spm.model (a 64 k vocabulary is about 1.5 MB)
 # When the translator annotates a sentence's numbers, dates, names and places
-# (core/protect.py): never, where the plain decode lost a number, or always.
+# (core/faithful/protect.py): never, where the plain decode lost a number, or always.
 PROTECT_MODES = ("off", "retry", "always")
 
 

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import Translation
-from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
+from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.dialogs import documents_dir
 
 AVERAGE = -1

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from translator_app.core.hardware import DEVICES
+from translator_app.core.platform.hardware import DEVICES
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,7 +39,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from translator_app.core.paths import resources_dir
+    from translator_app.core.platform.paths import resources_dir
     from translator_app.gui.settings import Settings
     from translator_app.gui.window import MainWindow
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
-from translator_app.core.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
+from translator_app.core.data.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
 
 
 class CorrectionController(QObject):

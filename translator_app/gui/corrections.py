@@ -1,5 +1,5 @@
 """The corrections dialog: the user's saved (German, corrected English) pairs, to review,
-delete or export (the store itself is core/corrections.py)."""
+delete or export (the store itself is core/data/corrections.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from translator_app.core.corrections import CorrectionsStore, Pair, write_tsv
+from translator_app.core.data.corrections import CorrectionsStore, Pair, write_tsv
 from translator_app.gui.dialogs import documents_dir
 from translator_app.gui.screen import fit_resize
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
 
-from translator_app.core.corpus import (
+from translator_app.core.data.corpus import (
     DataError,
     FilterReport,
     base_suffix,
@@ -28,10 +28,10 @@ from translator_app.core.corpus import (
     read_pairs,
     split_heldout,
 )
-from translator_app.core.corrections import Pair, write_tsv
-from translator_app.core.paths import claim, safe_name
-from translator_app.core.progress_lines import Done, Note, StepProgress, decode
-from translator_app.core.translation_file import load_translations
+from translator_app.core.data.corrections import Pair, write_tsv
+from translator_app.core.ipc.progress_lines import Done, Note, StepProgress, decode
+from translator_app.core.ipc.translation_file import load_translations
+from translator_app.core.platform.paths import claim, safe_name
 
 MIN_PAIRS = 10
 MAX_HELDOUT = 200

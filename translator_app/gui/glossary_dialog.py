@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from translator_app.core.corpus import DataError
-from translator_app.core.glossary import (
+from translator_app.core.data.corpus import DataError
+from translator_app.core.faithful.glossary import (
     Glossary,
     parse_glossary,
     read_glossary,
     write_glossary,
 )
-from translator_app.core.paths import user_data_dir
+from translator_app.core.platform.paths import user_data_dir
 from translator_app.gui.screen import fit_resize
 
 GLOSSARY_FILE = "glossary.tsv"

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
 
-from translator_app.core.document import DocumentTranslation
+from translator_app.core.engine.document import DocumentTranslation
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.linking import Link, link_from_output, link_from_source, weak_coverage
 from translator_app.gui.positions import from_qt, to_qt

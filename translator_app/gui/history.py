@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.paths import move_aside
+from translator_app.core.platform.paths import move_aside
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from translator_app.core.paths import safe_name, user_models_dir
+from translator_app.core.platform.paths import safe_name, user_models_dir
 
 FILE_FILTER = "Marian / OPUS-MT models (config.json *.npz *.zip);;All files (*)"
 
@@ -54,8 +54,8 @@ class ModelImporter(QObject):
         return name
 
     def _run(self, src: Path, out: Path, name: str) -> None:
-        from translator_app.core.bundle import BundleError
-        from translator_app.core.marian import MarianImportError, import_marian
+        from translator_app.core.engine.bundle import BundleError
+        from translator_app.core.importers.marian import MarianImportError, import_marian
 
         problem = None
         try:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from translator_app.core.document import DocumentTranslation
-from translator_app.core.tokenizer import EOS_PIECE, PIECE_MARK
-from translator_app.core.translator import Translation
+from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.translation import Translation
+from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.positions import piece_at
 
 # Weights below this share of the row's maximum are not highlighted: attention is never

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.paths import bundled_model_dir, user_models_dir
+from translator_app.core.platform.paths import bundled_model_dir, user_models_dir
 
 
 @dataclass(frozen=True)

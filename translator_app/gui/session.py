@@ -14,13 +14,13 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, Signal
 
 from translator_app.core import Segment, Translation
-from translator_app.core.document import (
+from translator_app.core.engine.document import (
     DocumentTranslation,
     find_missing,
     join_document,
     split_document,
 )
-from translator_app.core.glossary import Glossary
+from translator_app.core.faithful.glossary import Glossary
 from translator_app.gui.worker import (
     GROUP_SIZES,
     ExplainRequest,

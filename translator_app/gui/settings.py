@@ -13,10 +13,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from translator_app.core.from_dict import from_dict
-from translator_app.core.hardware import DEVICES
 from translator_app.core.limits import parse_json
-from translator_app.core.paths import move_aside, user_config_dir, write_atomic
+from translator_app.core.models.from_dict import from_dict
+from translator_app.core.platform.hardware import DEVICES
+from translator_app.core.platform.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
 MAX_SETTINGS_BYTES = 1024 * 1024

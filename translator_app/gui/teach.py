@@ -35,9 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from translator_app.core.corrections import CorrectionsStore
-from translator_app.core.paths import safe_name, user_cache_dir, user_models_dir
-from translator_app.core.progress_lines import StepProgress
+from translator_app.core.data.corrections import CorrectionsStore
+from translator_app.core.ipc.progress_lines import StepProgress
+from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.dialogs import documents_dir
 from translator_app.gui.finetune import (

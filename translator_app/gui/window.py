@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import bundled_model_dir
-from translator_app.core.corrections import CorrectionsStore
-from translator_app.core.document import DocumentTranslation
-from translator_app.core.paths import (
+from translator_app.core.data.corrections import CorrectionsStore
+from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.platform.paths import (
     remove_orphans,
     user_cache_dir,
     user_data_dir,

@@ -4,7 +4,7 @@ corrections, glossary and Teach, and what their choices change in the window."""
 from __future__ import annotations
 
 from translator_app.core import bundled_model_dir
-from translator_app.core.glossary import Glossary
+from translator_app.core.faithful.glossary import Glossary
 from translator_app.gui.corrections import CorrectionsDialog
 from translator_app.gui.dialogs import (
     AboutDialog,

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
 )
 
-from translator_app.core.paths import (
+from translator_app.core.platform.paths import (
     write_atomic,
 )
 from translator_app.gui.dialogs import (

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QMenu,
 )
 
-from translator_app.core.tokenizer import PIECE_MARK
+from translator_app.core.text.tokenizer import PIECE_MARK
 from translator_app.gui.linking import (
     alignment_pairs,
     alternatives,

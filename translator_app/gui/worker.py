@@ -32,8 +32,8 @@ from translator_app.core import (
     Translator,
     load_bundle,
 )
-from translator_app.core.document import split_document
-from translator_app.core.glossary import Glossary
+from translator_app.core.engine.document import split_document
+from translator_app.core.faithful.glossary import Glossary
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class ModelInfo:
     card: str
     warnings: tuple[str, ...]
     seconds: float
-    follows_glossary: bool = False  # trained on term annotations (core/terms.py)
+    follows_glossary: bool = False  # trained on term annotations (core/faithful/terms.py)
 
 
 class FailureKind(enum.Enum):

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import torch
 from torch import nn
 
-from .config import ModelConfig
+from translator_app.core.models.config import ModelConfig
 
 State = dict[str, "torch.Tensor | int"]
 

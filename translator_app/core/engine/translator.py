@@ -15,20 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-import numpy as np
 import torch
 
-from . import ct2
-from .batching import length_batches, pad_rows
-from .bundle import Bundle, SearchDefaults, load_bundle
-from .document import DocumentTranslation, translate_document
-from .glossary import Glossary, TermUse, annotate, check_uses, map_spans, merged
-from .hardware import ENGINES, PRECISIONS
-from .limits import MAX_SENTENCE_TOKENS, check_protect, check_search
-from .number_check import Fact, missing_facts, repeated_numbers
-from .placeholders import restore_candidate, restore_source, substitute
-from .protect import entity_uses, is_place, merge_uses, protected_uses
-from .search import (
+from translator_app.core.engine import ct2
+from translator_app.core.engine.batching import length_batches, pad_rows
+from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
+from translator_app.core.engine.document import DocumentTranslation, translate_document
+from translator_app.core.engine.search import (
     Hypothesis,
     SearchCancelled,
     SearchOptions,
@@ -36,8 +29,22 @@ from .search import (
     greedy_search,
     max_lengths,
 )
-from .terms import has_term_markers, mask_markers
-from .tokenizer import EOS_PIECE, Pieces, Span, Tokenizer
+from translator_app.core.engine.translation import Candidate, Translation, frozen_array
+from translator_app.core.faithful.glossary import (
+    Glossary,
+    TermUse,
+    annotate,
+    check_uses,
+    map_spans,
+    merged,
+)
+from translator_app.core.faithful.number_check import Fact, missing_facts, repeated_numbers
+from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
+from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses, protected_uses
+from translator_app.core.faithful.terms import has_term_markers, mask_markers
+from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect, check_search
+from translator_app.core.platform.hardware import ENGINES, PRECISIONS
+from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
 # more decode of that sentence only).
@@ -51,76 +58,8 @@ LONE_SURROGATES = re.compile(r"[\ud800-\udfff]")
 _OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _frozen(t: torch.Tensor | None) -> np.ndarray | None:
-    """A read-only array over immutable bytes: nobody can flip it back to writeable."""
-    if t is None:
-        return None
-    a = t.detach().to("cpu", torch.float32).numpy()
-    return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
-
-
 class InvalidTextWarning(UserWarning):
     """A text held characters that are not valid Unicode; they were replaced."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One translation of a sentence (an entry of the n-best list).
-
-    target_pieces ends with "</s>"; attention: [len(target_pieces), len(source_pieces)];
-    layers (when requested): [len(target_pieces), layers, heads, len(source_pieces)].
-    """
-
-    text: str
-    target_ids: tuple[int, ...]
-    target_pieces: tuple[str, ...]
-    target_spans: tuple[Span, ...]
-    attention: np.ndarray
-    score: float
-    logprob: float
-    layers: np.ndarray | None = None
-
-
-@dataclass(frozen=True)
-class Translation:
-    """A source sentence and its n-best translations (best first).
-
-    source_pieces ends with "</s>"; source_spans are character offsets into ``source``
-    (the EOS gets an empty span at the end; with a glossary the pieces are those of the
-    annotated source, and the annotation's pieces point at their term). ``missing_numbers``: the numbers, times and
-    dates of the source that the first candidate does not keep (core/number_check.py);
-    the first candidate is the best-scored one among those that keep the most.
-    """
-
-    source: str
-    source_ids: tuple[int, ...]
-    source_pieces: tuple[str, ...]
-    source_spans: tuple[Span, ...]
-    nbest: tuple[Candidate, ...]
-    missing_numbers: tuple[Fact, ...] = ()
-    terms: tuple[TermUse, ...] = ()  # glossary terms of the source, and whether kept
-
-    @property
-    def best(self) -> Candidate | None:
-        return self.nbest[0] if self.nbest else None
-
-    @property
-    def text(self) -> str:
-        return self.nbest[0].text if self.nbest else ""
-
-    @property
-    def target_pieces(self) -> tuple[str, ...]:
-        return self.nbest[0].target_pieces if self.nbest else ()
-
-    @property
-    def attention(self) -> np.ndarray:
-        if self.nbest:
-            return self.nbest[0].attention
-        return np.zeros((0, len(self.source_pieces)), dtype=np.float32)
-
-    @property
-    def score(self) -> float:
-        return self.nbest[0].score if self.nbest else 0.0
 
 
 @dataclass
@@ -160,7 +99,7 @@ class Translator:
             precision = auto_precision(self.device)
         self.precision = precision
         self.model = model
-        # Transformer models decode with CTranslate2 where it is installed (core/ct2.py);
+        # Transformer models decode with CTranslate2 where it is installed (core/engine/ct2.py);
         # the PyTorch model stays for the alignment panel's per-layer view, RNN models,
         # and as the fallback.
         self.engine: ct2.Ct2Engine | None = None
@@ -178,9 +117,9 @@ class Translator:
             self.model = quantize_dynamic_int8(model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
-        # Trained on inline term annotations (core/terms.py): it can follow a glossary, and
+        # Trained on inline term annotations (core/faithful/terms.py): it can follow a glossary, and
         # the translator annotates the numbers, dates, names and places of a sentence
-        # (core/protect.py): always, or only to try again where a decode lost a number
+        # (core/faithful/protect.py): always, or only to try again where a decode lost a number
         # (``protect``; the bundle's search settings say which suits its training).
         self.follows_glossary = has_term_markers(tokenizer)
         check_protect(protect)
@@ -264,7 +203,7 @@ class Translator:
         args = (options, prefixes, should_stop, batch_tokens, glossary)
         if self.protect_facts == "off":
             return self._translate(texts, *args)
-        # "always": decode with the facts annotated (core/protect.py); where that still
+        # "always": decode with the facts annotated (core/faithful/protect.py); where that still
         # loses or doubles a number („kostet 30 Euro“ -> "costs 30€30"), decode those
         # sentences plain too and keep whichever loses fewer. "retry": the other way
         # round, for a model that saw no such annotations in training (v8), which cost
@@ -292,7 +231,7 @@ class Translator:
     ) -> list[Translation]:
         """Where the best candidate lost a protected name or place, decode once more with
         each lost one replaced by a name the model always copies, and keep that where it
-        loses less (core/placeholders.py). Where the model garbled that placeholder too
+        loses less (core/faithful/placeholders.py). Where the model garbled that placeholder too
         (annotated beside a place, „Frau Tom ... nach München“ gave "Mrs Munich"), try
         the next one."""
         for attempt in range(PLACEHOLDER_TRIES):
@@ -500,7 +439,7 @@ class Translator:
         ):
             return translation
         (layers,) = self._attention_layers([translation.source_ids], [best.target_ids])
-        explained = replace(best, layers=_frozen(layers))
+        explained = replace(best, layers=frozen_array(layers))
         return replace(translation, nbest=(explained, *translation.nbest[1:]))
 
     def _candidate(self, h: Hypothesis) -> Candidate:
@@ -516,10 +455,10 @@ class Translator:
             target_ids=tuple(h.tokens),
             target_pieces=pieces + (EOS_PIECE,),
             target_spans=spans + ((end, end),),
-            attention=_frozen(h.attention),
+            attention=frozen_array(h.attention),
             score=h.score,
             logprob=h.logprob,
-            layers=_frozen(h.layers),
+            layers=frozen_array(h.layers),
         )
 
     def _merge_chunks(self, hyps: list[Hypothesis], src_len: int) -> Candidate:

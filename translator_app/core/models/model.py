@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .config import ModelConfig
-from .rnn import RNNSeq2Seq
-from .seq2seq import EncoderDecoder
-from .transformer import TransformerSeq2Seq
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.rnn import RNNSeq2Seq
+from translator_app.core.models.seq2seq import EncoderDecoder
+from translator_app.core.models.transformer import TransformerSeq2Seq
 
 
 def build_model(config: ModelConfig) -> EncoderDecoder:

@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .config import ModelConfig
-from .search import Hypothesis, SearchOptions, length_penalty
+from translator_app.core.engine.search import Hypothesis, SearchOptions, length_penalty
+from translator_app.core.models.config import ModelConfig
 
 try:  # a base dependency, but the app must still run where a platform has no wheel
     import ctranslate2
@@ -219,7 +219,7 @@ def _stamp(model_dir: Path) -> dict:
 
 
 def cache_root() -> Path:
-    from .paths import user_cache_dir
+    from translator_app.core.platform.paths import user_cache_dir
 
     return user_cache_dir() / "ctranslate2"
 

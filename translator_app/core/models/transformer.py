@@ -20,8 +20,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .config import ModelConfig
-from .seq2seq import EncoderDecoder, State, StepOutput
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.seq2seq import EncoderDecoder, State, StepOutput
 
 
 def sinusoidal_table(length: int, dim: int) -> torch.Tensor:

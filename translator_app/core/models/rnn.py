@@ -17,9 +17,9 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from .attention import build_scorer
-from .config import ModelConfig
-from .seq2seq import EncoderDecoder, State, StepOutput
+from translator_app.core.models.attention import build_scorer
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.seq2seq import EncoderDecoder, State, StepOutput
 
 
 def _rnn(kind: str, input_size: int, hidden: int, layers: int, dropout: float, bidirectional: bool):

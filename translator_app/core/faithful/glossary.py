@@ -3,7 +3,7 @@
 A glossary is a TSV file of ``German<TAB>English`` lines (``#`` starts a comment). The
 translator finds each German term in a sentence, inflected forms included (Zauberpfanne,
 Zauberpfannen; Vertrag, Verträge, Vertrages), annotates it with its English
-(core/terms.py) for a model trained on such annotations, and reports which terms the
+(core/faithful/terms.py) for a model trained on such annotations, and reports which terms the
 English then contains.
 """
 
@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .corpus import DataError
-from .paths import write_atomic
-from .terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
+from translator_app.core.data.corpus import DataError
+from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
+from translator_app.core.platform.paths import write_atomic
 
 # German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
 _ENDINGS = "(?:e|n|en|s|es|er|ern|ns)?"
@@ -102,7 +102,7 @@ def merged(base: Glossary, over: Glossary | None) -> Glossary:
 
 
 def annotate(text: str, uses: list[TermUse]) -> tuple[str, list[tuple[int, int, int, int]]]:
-    """``text`` with each use annotated (core/terms.py), and the regions the annotation
+    """``text`` with each use annotated (core/faithful/terms.py), and the regions the annotation
     inserted, as (annotated start, annotated end, term start, term end in ``text``)."""
     out, inserted, pos, length = [], [], 0, 0
     for u in uses:

@@ -20,8 +20,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .glossary import TermUse
-from .tokenizer import Span
+from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.text.tokenizer import Span
 
 # Copied without fail by the base model (measured on bench_faithful's failures: 9 of 9
 # sentences each, app's default search); German and English spell them alike.
@@ -119,7 +119,7 @@ def restore_text(
 
 
 def restore_candidate(cand, edits: Sequence[Edit]):
-    """A :class:`~translator_app.core.translator.Candidate` of the substituted text with
+    """A :class:`~translator_app.core.engine.translation.Candidate` of the substituted text with
     the real names written back into its text and spans."""
     text, moves = restore_text(cand.text, edits)
     if not moves:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import torch
 
-from .config import ModelConfig
-from .limits import check_search
-from .seq2seq import EncoderDecoder, select_state
+from translator_app.core.limits import check_search
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.seq2seq import EncoderDecoder, select_state
 
 
 class SearchCancelled(Exception):

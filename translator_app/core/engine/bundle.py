@@ -31,11 +31,10 @@ import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
-from .config import ConfigError, ModelConfig
-from .corpus import DataError
-from .from_dict import from_dict
-from .glossary import Glossary, glossary_text, parse_glossary
-from .limits import (
+from translator_app.core.data.corpus import DataError
+from translator_app.core.engine.search import SearchOptions
+from translator_app.core.faithful.glossary import Glossary, glossary_text, parse_glossary
+from translator_app.core.limits import (
     MAX_CARD_BYTES,
     MAX_CONFIG_BYTES,
     MAX_SOURCE_TOKENS,
@@ -45,12 +44,18 @@ from .limits import (
     check_protect,
     parse_json,
 )
-from .model import build_model
-from .pair_tokenizer import PAIR_FILES, PairTokenizer, VocabularyError, tokenizer_from_files
-from .paths import apply_umask, export_tmp_name
-from .search import SearchOptions
-from .seq2seq import EncoderDecoder
-from .tokenizer import SPM_FILE, Tokenizer
+from translator_app.core.models.config import ConfigError, ModelConfig
+from translator_app.core.models.from_dict import from_dict
+from translator_app.core.models.model import build_model
+from translator_app.core.models.seq2seq import EncoderDecoder
+from translator_app.core.platform.paths import apply_umask, export_tmp_name
+from translator_app.core.text.pair_tokenizer import (
+    PAIR_FILES,
+    PairTokenizer,
+    VocabularyError,
+    tokenizer_from_files,
+)
+from translator_app.core.text.tokenizer import SPM_FILE, Tokenizer
 
 FORMAT_NAME = "de-en-attention-translator"
 # Version 1: one joint spm.model. Version 2: a tokenizer pair (imported Marian models);
@@ -92,7 +97,7 @@ class SearchDefaults:
     # Longer sentences are translated in pieces of this many source tokens.
     max_source_tokens: int = 200
     # For a model trained on term annotations: when the translator annotates the numbers,
-    # dates, names and places of a sentence (core/protect.py): "retry" where the plain
+    # dates, names and places of a sentence (core/faithful/protect.py): "retry" where the plain
     # decode lost a number, "always", or "off".
     protect: str = "retry"
 

@@ -16,9 +16,9 @@ import numpy as np
 from safetensors import SafetensorError, safe_open
 from safetensors.numpy import save
 
-from .number_check import missing_facts
-from .paths import write_atomic
-from .translator import Candidate, Translation
+from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.faithful.number_check import missing_facts
+from translator_app.core.platform.paths import write_atomic
 
 META_KEY = "translations"
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from .limits import MAX_LINE_CHARS
+from translator_app.core.limits import MAX_LINE_CHARS
 
 Pair = tuple[str, str]
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pysbd
 
-from .limits import MAX_SEGMENT_BYTES, MAX_SEGMENT_CHARS
+from translator_app.core.limits import MAX_SEGMENT_BYTES, MAX_SEGMENT_CHARS
 
 # pysbd's rules are written for running prose and slow down on very long strings, so a
 # longer line is first cut into windows of at most this many characters (at the last
@@ -172,17 +172,13 @@ def split_sentences(text: str) -> list[Segment]:
     return segments
 
 
-def join_translations(text: str, segments: Sequence[Segment], outputs: Sequence[str]) -> str:
-    """Rebuild a document: each line's sentences translated and joined by a space, with
-    the line's indentation, line breaks and blank lines of ``text`` kept."""
-    return join_with_spans(text, segments, outputs)[0]
-
-
 def join_with_spans(
     text: str, segments: Sequence[Segment], outputs: Sequence[str]
 ) -> tuple[str, list[tuple[int, int]]]:
-    """:func:`join_translations`, plus where each output (stripped) lies in the result:
-    one ``(start, end)`` per segment, so that the app can link a sentence to its output."""
+    """Rebuild a document: each line's sentences translated and joined by a space, with
+    the line's indentation, line breaks and blank lines of ``text`` kept. Also where each
+    output (stripped) lies in the result: one ``(start, end)`` per segment, so that the
+    app can link a sentence to its output."""
     by_line: dict[int, list[int]] = {}
     for i, seg in enumerate(segments):
         by_line.setdefault(seg.line, []).append(i)

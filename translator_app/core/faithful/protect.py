@@ -1,14 +1,14 @@
 """Facts the translator protects with term annotations (issue 30).
 
-For a model trained on inline term annotations (core/terms.py), the translator decodes a
+For a model trained on inline term annotations (core/faithful/terms.py), the translator decodes a
 sentence with what must never change annotated (always, or again where the plain decode
 lost a number: the bundle's ``protect`` setting): every number, time and date of the
 sentence with its English form (1.150 -> 1,150; 14 Uhr -> 2 p.m.; 3. Mai -> 3 May;
-12,50 € -> €12.50; halb acht -> half past seven; core/number_check.py), the names that
+12,50 € -> €12.50; halb acht -> half past seven; core/faithful/number_check.py), the names that
 titles and company forms make certain (Frau Koch, Herrn Dr. Richter, Müller GmbH stay as
 they are, never "cook" or "judge"), the listed first names with the surname that follows
 them (Sabine Hoffmann, never "Sabine yard") and the listed places with their English
-names (München -> Munich, Lüttich -> Liège; core/entity_lists.py). The user's own terms win where they
+names (München -> Munich, Lüttich -> Liège; core/faithful/entity_lists.py). The user's own terms win where they
 overlap.
 """
 
@@ -16,9 +16,15 @@ from __future__ import annotations
 
 import re
 
-from .entity_lists import FIRST_NAMES, MORE_PLACES, OTHER_SURNAMES, PLACES, WORD_SURNAMES
-from .glossary import TermUse
-from .number_check import source_facts
+from translator_app.core.faithful.entity_lists import (
+    FIRST_NAMES,
+    MORE_PLACES,
+    OTHER_SURNAMES,
+    PLACES,
+    WORD_SURNAMES,
+)
+from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.faithful.number_check import source_facts
 
 _NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
 _NAMES = (

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .glossary import find_target
-from .segment import Segment, join_with_spans, split_sentences
-
-if TYPE_CHECKING:  # the translator imports this module
-    from .translator import Translation
+from translator_app.core.engine.translation import Translation
+from translator_app.core.faithful.glossary import find_target
+from translator_app.core.text.segment import Segment, join_with_spans, split_sentences
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class DocumentTranslation:
 
     def missing_numbers(self) -> list[tuple[int, int, str]]:
         """(start, end, text) in ``source`` of each number, time or date that its
-        sentence's translation does not keep (see core/number_check.py)."""
+        sentence's translation does not keep (see core/faithful/number_check.py)."""
         return [
             (seg.start + f.start, seg.start + f.end, f.text)
             for seg, t in zip(self.segments, self.translations, strict=True)

@@ -1,7 +1,7 @@
 """Names, places and months that the training augmentation (trainer/augment.py) swaps into
 sentence pairs, so the model learns to carry them over unchanged (or to the English
 exonym) instead of translating them. The translator protects the listed places and first
-names the same way (core/protect.py).
+names the same way (core/faithful/protect.py).
 
 Surnames lean on the ones that are also German words (Schneider = tailor, Koch = cook,
 Richter = judge): exactly the names a model translates by mistake. The bench's own set
@@ -9,7 +9,7 @@ Richter = judge): exactly the names a model translates by mistake. The bench's o
 tell copying that generalises from copying that was memorised.
 """
 
-from .number_check import MONTHS_DE, MONTHS_EN
+from translator_app.core.faithful.number_check import MONTHS_DE, MONTHS_EN
 
 # Surnames that are also German nouns, adjectives or verbs.
 WORD_SURNAMES = [
@@ -288,7 +288,7 @@ PLACES = (
     ("Chemnitz", "Chemnitz"),
 )
 
-# A gazetteer for the translator's protection (core/protect.py), beyond the list above:
+# A gazetteer for the translator's protection (core/faithful/protect.py), beyond the list above:
 # the German cities of over 100,000 inhabitants (those that are also German words left
 # out: Essen, Halle, Hamm, Siegen, Marl), the larger Austrian and Swiss cities, and the
 # European places whose German and English names differ. Not used by the augmentation.

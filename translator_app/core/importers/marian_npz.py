@@ -19,21 +19,26 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .config import ModelConfig
-from .limits import MAX_CONFIG_BYTES, MAX_HEADS, MAX_LAYERS, MAX_SPM_BYTES, MAX_WIDTH
-from .marian import (
+from translator_app.core.importers.marian_common import (
     MAX_WEIGHTS_BYTES,
     MarianImportError,
     check_finite,
     check_shapes,
-    check_weights_size,
-    convert_hf,
     marian_config,
     pair_tokenizer,
     read_limited,
     short,
 )
-from .pair_tokenizer import SOURCE_SPM_FILE, TARGET_SPM_FILE, PairTokenizer
+from translator_app.core.importers.marian_hf import check_weights_size, convert_hf
+from translator_app.core.limits import (
+    MAX_CONFIG_BYTES,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_SPM_BYTES,
+    MAX_WIDTH,
+)
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.text.pair_tokenizer import SOURCE_SPM_FILE, TARGET_SPM_FILE, PairTokenizer
 
 # Marian's names within a layer -> Hugging Face's (then convert_hf maps them to ours).
 _LAYER = {

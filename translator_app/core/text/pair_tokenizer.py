@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import sentencepiece as spm
 
-from .limits import parse_json
-from .tokenizer import (
+from translator_app.core.limits import parse_json
+from translator_app.core.text.tokenizer import (
     SPM_FILE,
     Pieces,
     SpecialIds,

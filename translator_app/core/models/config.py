@@ -12,8 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from .from_dict import from_dict
-from .limits import MAX_HEADS, MAX_LAYERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
+from translator_app.core.limits import MAX_HEADS, MAX_LAYERS, MAX_POSITIONS, MAX_VOCAB, MAX_WIDTH
+from translator_app.core.models.from_dict import from_dict
 
 ARCHITECTURES = ("rnn", "transformer")
 RNN_TYPES = ("gru", "lstm")

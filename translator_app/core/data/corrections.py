@@ -13,8 +13,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from .corpus import Pair
-from .paths import aside_path, write_atomic
+from translator_app.core.data.corpus import Pair
+from translator_app.core.platform.paths import aside_path, write_atomic
 
 
 def _clean(text: str) -> str:

@@ -1,0 +1,86 @@
+"""What a translation is: immutable values that cross threads (worker -> GUI) and
+processes (translation files) unchanged.
+
+A :class:`Translation` holds a source sentence's pieces and spans and its n-best
+:class:`Candidate` list (best first); attention matrices are read-only NumPy arrays over
+immutable bytes, so no receiver can change what another one sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.faithful.number_check import Fact
+from translator_app.core.text.tokenizer import Span
+
+
+def frozen_array(t: torch.Tensor | None) -> np.ndarray | None:
+    """A read-only array over immutable bytes: nobody can flip it back to writeable."""
+    if t is None:
+        return None
+    a = t.detach().to("cpu", torch.float32).numpy()
+    return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One translation of a sentence (an entry of the n-best list).
+
+    target_pieces ends with "</s>"; attention: [len(target_pieces), len(source_pieces)];
+    layers (when requested): [len(target_pieces), layers, heads, len(source_pieces)].
+    """
+
+    text: str
+    target_ids: tuple[int, ...]
+    target_pieces: tuple[str, ...]
+    target_spans: tuple[Span, ...]
+    attention: np.ndarray
+    score: float
+    logprob: float
+    layers: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A source sentence and its n-best translations (best first).
+
+    source_pieces ends with "</s>"; source_spans are character offsets into ``source``
+    (the EOS gets an empty span at the end; with a glossary the pieces are those of the
+    annotated source, and the annotation's pieces point at their term). ``missing_numbers``: the numbers, times and
+    dates of the source that the first candidate does not keep (core/faithful/number_check.py);
+    the first candidate is the best-scored one among those that keep the most.
+    """
+
+    source: str
+    source_ids: tuple[int, ...]
+    source_pieces: tuple[str, ...]
+    source_spans: tuple[Span, ...]
+    nbest: tuple[Candidate, ...]
+    missing_numbers: tuple[Fact, ...] = ()
+    terms: tuple[TermUse, ...] = ()  # glossary terms of the source, and whether kept
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.nbest[0] if self.nbest else None
+
+    @property
+    def text(self) -> str:
+        return self.nbest[0].text if self.nbest else ""
+
+    @property
+    def target_pieces(self) -> tuple[str, ...]:
+        return self.nbest[0].target_pieces if self.nbest else ()
+
+    @property
+    def attention(self) -> np.ndarray:
+        if self.nbest:
+            return self.nbest[0].attention
+        return np.zeros((0, len(self.source_pieces)), dtype=np.float32)
+
+    @property
+    def score(self) -> float:
+        return self.nbest[0].score if self.nbest else 0.0

@@ -1,0 +1,2 @@
+"""What crosses between the app and the trainer's process: progress lines and
+translation files."""
