@@ -8,8 +8,8 @@ word salad of German words, digits, punctuation, emoji, combining marks and line
 up to 5,000 characters (lengths log-uniform), and very long single lines (5,000-20,000
 characters of prose, digits, one word, combining accents or emoji). Each goes through
 ``Translator.translate_document`` (what the command line and, sentence by sentence, the
-app run). ``--app`` uses the window's default search instead of greedy: beam 4, 5-best,
-the attention of every layer and head.
+app run). ``--app`` uses the window's default search instead of greedy (the model's beam
+and n-best, the attention of every layer and head).
 
 Prints per kind of input: count, crashes (any exception), outputs holding U+FFFD, inputs
 whose characters are not all in some sentence, and the median / p99 / max seconds per
@@ -194,7 +194,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--precision", default="auto")
     ap.add_argument(
-        "--app", action="store_true", help="the window's search: beam 4, 5-best, all layers"
+        "--app",
+        action="store_true",
+        help="the window's search: the model's beam and n-best, all layers",
     )
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: PyTorch's choice)")
     args = ap.parse_args()
@@ -204,7 +206,7 @@ def main() -> None:
     # Lone surrogates are replaced with a warning each; here they are expected.
     warnings.simplefilter("ignore", InvalidTextWarning)
     translator = Translator.load(args.model, "cpu", args.precision)
-    search = dict(beam=4, nbest=5, all_layers=True) if args.app else dict(beam=1)
+    search = dict(all_layers=True) if args.app else dict(beam=1)  # app: the model's beam
     print(f"machine: {describe()}, torch threads {torch.get_num_threads()}")
     print(f"model: {args.model} ({translator.precision}); search {search}; seed {args.seed}")
     base_rss = peak_rss_mb()

@@ -255,7 +255,9 @@ def test_wrong_types_in_settings_fall_back_to_defaults(app_env, tmp_path):
         json.dumps({"beam": "four", "nbest": True, "font_size": 99, "layout": "diagonal"})
     )
     s = Settings.load()
-    assert (s.beam, s.nbest, s.font_size, s.layout) == (4, 5, 48, "side-by-side")
+    assert (s.beam, s.nbest, s.font_size, s.layout) == (None, None, 48, "side-by-side")
+    (tmp_path / "config" / "settings.json").write_text(json.dumps({"beam": 3, "nbest": None}))
+    assert (Settings.load().beam, Settings.load().nbest) == (3, None)
 
 
 def test_a_worker_exception_is_shown_once_and_the_app_keeps_working(

@@ -2,6 +2,7 @@
 
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 import torch
@@ -201,3 +202,11 @@ def test_non_finite_weights_are_rejected(make_bundle, tokenizer, spm_bytes, tmp_
     out = save_bundle(tmp_path / "nan", model, spm_bytes, name="x", card="c", metrics={})
     with pytest.raises(BundleError, match="NaN or infinite"):
         load_bundle(out, "cpu")
+
+
+def test_the_bundled_model_is_found_in_the_checkout():
+    from translator_app.core import bundled_model_dir
+
+    root = Path(__file__).resolve().parent.parent
+    assert bundled_model_dir() == root / "resources" / "model"
+    assert (bundled_model_dir() / "config.json").is_file()

@@ -12,7 +12,8 @@ from translator_app.core import (
     beam_search,
     greedy_search,
 )
-from translator_app.core.engine.search import SearchOptions, length_penalty
+from translator_app.core.engine.bundle import SearchDefaults
+from translator_app.core.engine.search import SearchOptions, length_penalty, with_choices
 
 SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]
 
@@ -176,3 +177,23 @@ def test_config_round_trip(tokenizer):
     assert ModelConfig.from_dict(cfg.to_dict()) == cfg
     with pytest.raises(AttributeError):
         cfg.vocab_size = 1  # frozen
+
+
+def test_one_rule_for_the_search_settings():
+    """The bundle's defaults, changed by a caller's choices; the n-best never exceeds
+    the beam (a beam alone narrows it, a wider n-best widens the beam)."""
+    model = SearchDefaults(beam=5).options()
+    assert (model.beam, model.nbest) == (5, 5)  # n-best unset: as wide as the beam
+    assert with_choices(model) == model
+    assert with_choices(model, beam=None, nbest=None) == model  # None: the model's
+    greedy = with_choices(model, beam=1)
+    assert (greedy.beam, greedy.nbest) == (1, 1)
+    wide = with_choices(SearchOptions(beam=4, nbest=2), nbest=6)
+    assert (wide.beam, wide.nbest) == (6, 6)
+    assert (with_choices(model, beam=8).nbest, with_choices(model, nbest=2).beam) == (5, 5)
+    assert with_choices(model, length_penalty=1.0).length_penalty == 1.0
+    with pytest.raises(ValueError, match="beam must be"):
+        with_choices(model, beam=0)
+    with pytest.raises(ValueError, match="nbest"):
+        SearchDefaults(beam=2, nbest=3)
+    assert SearchDefaults.from_dict({"beam": 4}).options().nbest == 4  # bundles before n-best

@@ -58,7 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--beam", type=int, default=None, help="beam size (1 = greedy; default: the model's)"
     )
     tr.add_argument(
-        "--nbest", type=int, default=1, help="alternatives per sentence in --json output"
+        "--nbest",
+        type=int,
+        default=None,
+        help="candidates weighed per sentence, listed in --json output "
+        "(default: the model's; wider than --beam widens the beam)",
     )
     tr.add_argument("--device", choices=DEVICES, default="auto")
     tr.add_argument(
@@ -111,7 +115,7 @@ def _stdin_lines(stream) -> Iterator[list[str]]:
         yield batch
 
 
-def _sentence_json(t, nbest: int) -> dict:
+def _sentence_json(t) -> dict:
     return {
         "source": t.source,
         "translation": t.text,
@@ -119,7 +123,7 @@ def _sentence_json(t, nbest: int) -> dict:
         "source_pieces": list(t.source_pieces),
         "target_pieces": list(t.target_pieces),
         "attention": [[round(float(w), 4) for w in row] for row in t.attention],
-        "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest[:nbest]],
+        "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest],
         # Numbers, times and dates of the source that the translation does not keep.
         "missing_numbers": [f.text for f in t.missing_numbers],
         "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
@@ -143,7 +147,7 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
     else:
         for i, line in enumerate(lines):
             sentences = [
-                _sentence_json(t, args.nbest)
+                _sentence_json(t)
                 for seg, t in zip(doc.segments, doc.translations, strict=True)
                 if seg.line == i
             ]
@@ -198,8 +202,6 @@ def run_translate(args) -> int:
     from translator_app.core.engine.translator import LONE_SURROGATES
 
     translator = _load(args)
-    if args.beam is not None and args.nbest > args.beam:
-        args.beam = args.nbest
     if args.text:
         for number, text in enumerate(args.text, start=1):
             if LONE_SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)

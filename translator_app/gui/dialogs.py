@@ -35,12 +35,28 @@ from translator_app.gui.settings import LAYOUTS, Settings
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    """``model_search``: the loaded model's (beam, n-best), shown for "the model's"."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        parent: QWidget | None = None,
+        model_search: tuple[int, int] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setAccessibleName("Settings")
-        self.beam = _spin(1, 16, settings.beam, "Beam size")
-        self.nbest = _spin(1, 16, settings.nbest, "Alternatives (n-best)")
+        beam, nbest = model_search or (None, None)
+        self.beam = _model_or_spin(settings.beam, beam, "Beam size")
+        self.nbest = _model_or_spin(settings.nbest, nbest, "Alternatives (n-best)")
+        self.beam.setToolTip(
+            "How many partial translations the search keeps at each word: wider finds "
+            "better English, slower. 1 is greedy, the fastest."
+        )
+        self.nbest.setToolTip(
+            "How many whole translations of each sentence are weighed: the first that "
+            "keeps every number, name and glossary term wins. More than the beam widens it."
+        )
         self.debounce = _spin(0, 2000, settings.debounce_ms, "Pause before translating (ms)")
         self.debounce.setSingleStep(50)
         self.font_size = _spin(6, 48, settings.font_size, "Font size")
@@ -71,13 +87,21 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
 
     def apply(self, settings: Settings) -> None:
-        settings.beam = self.beam.value()
-        settings.nbest = self.nbest.value()
+        settings.beam = self.beam.value() or None  # 0: the model's
+        settings.nbest = self.nbest.value() or None
         settings.debounce_ms = self.debounce.value()
         settings.layout = self.layout_box.currentData()
         settings.font_size = self.font_size.value()
         settings.coverage_hint = self.coverage.isChecked()
         settings.history_enabled = self.history.isChecked()
+
+
+def _model_or_spin(value: int | None, model: int | None, name: str) -> QSpinBox:
+    """1-16, or 0 shown as "the model's" (the bundle's default, with its value when a
+    model is loaded)."""
+    box = _spin(0, 16, value or 0, name)
+    box.setSpecialValueText(f"the model's ({model})" if model else "the model's")
+    return box
 
 
 def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:

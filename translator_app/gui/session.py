@@ -142,7 +142,7 @@ class TranslationSession(QObject):
     def pending(self) -> bool:
         return self._wanted_id != -1
 
-    def translate(self, text: str, beam: int, nbest: int) -> None:
+    def translate(self, text: str, beam: int | None, nbest: int | None) -> None:
         """Show ``text``'s translation: at once from the cache, else once the worker has
         translated the missing sentences (with progress for a long text)."""
         if self.model_info is None:

@@ -28,8 +28,9 @@ class Settings:
     device: str = "auto"
     model: str = ""  # bundle folder; empty: the bundled model
     extra_models: list[str] = field(default_factory=list)  # folders the user opened
-    beam: int = 4
-    nbest: int = 5
+    # None: the model's (its bundle's search settings, the one place for defaults).
+    beam: int | None = None
+    nbest: int | None = None
     debounce_ms: int = 150
     layout: str = "side-by-side"
     font_size: int = 12
@@ -91,8 +92,8 @@ class Settings:
     def sanitise(self) -> None:
         self.device = self.device if self.device in DEVICES else "auto"
         self.layout = self.layout if self.layout in LAYOUTS else "side-by-side"
-        self.beam = min(max(self.beam, 1), 16)
-        self.nbest = min(max(self.nbest, 1), 16)
+        self.beam = None if self.beam is None else min(max(self.beam, 1), 16)
+        self.nbest = None if self.nbest is None else min(max(self.nbest, 1), 16)
         self.debounce_ms = min(max(self.debounce_ms, 0), 5000)
         self.font_size = min(max(self.font_size, 6), 48)
         self.extra_models = [m for m in self.extra_models if isinstance(m, str)]

@@ -23,7 +23,8 @@ class DialogsMixin:
     window)."""
 
     def settings_dialog(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        info = self.model_info
+        dialog = SettingsDialog(self.settings, self, info and (info.beam, info.nbest))
         if dialog.exec():
             before = (self.settings.beam, self.settings.nbest)
             dialog.apply(self.settings)

@@ -55,8 +55,8 @@ class SplitResult:
 class TranslateRequest:
     id: int
     sentences: tuple[str, ...]
-    beam: int = 1
-    nbest: int = 1
+    beam: int | None = None  # None: the model's (see core/engine/search.with_choices)
+    nbest: int | None = None
     prefix: tuple[int, ...] = ()  # forced target ids (only with a single sentence)
     glossary: Glossary | None = None  # for a model that follows one (immutable)
 
@@ -102,6 +102,8 @@ class ModelInfo:
     alignment_head: int  # -1: the heads' mean
     eos_id: int
     card: str
+    beam: int  # the model's default search (what "the model's" means in Settings)
+    nbest: int
     warnings: tuple[str, ...]
     seconds: float
     follows_glossary: bool = False  # trained on term annotations (core/faithful/terms.py)
@@ -297,6 +299,8 @@ class TranslationWorker(QObject):
                 alignment_head=cfg.alignment_head if is_transformer else -1,
                 eos_id=cfg.eos_id,
                 card=bundle.card,
+                beam=translator.options.beam,
+                nbest=translator.options.nbest,
                 warnings=notes,
                 seconds=time.perf_counter() - start,
                 follows_glossary=translator.follows_glossary,

@@ -88,9 +88,14 @@ class DeviceFallbackWarning(UserWarning):
 
 @dataclass(frozen=True)
 class SearchDefaults:
-    """Decoding settings stored with a model (the app and CLI may override them)."""
+    """How a model translates unless the user chooses otherwise: the one source of the
+    app's, the command line's and the engine's defaults (stored in the bundle's config;
+    choices are applied by :func:`~translator_app.core.engine.search.with_choices`)."""
 
-    beam: int = 4
+    beam: int = 5
+    # Candidates the translator weighs (the first that keeps the source's numbers, names
+    # and terms wins; the app offers them as alternatives). None: as many as the beam.
+    nbest: int | None = None
     length_penalty: float = 0.6
     max_len_a: float = 1.5
     max_len_b: int = 10
@@ -112,6 +117,7 @@ class SearchDefaults:
         """These defaults as the options of a search (one best translation)."""
         return SearchOptions(
             beam=self.beam,
+            nbest=self.beam if self.nbest is None else self.nbest,
             length_penalty=self.length_penalty,
             max_len_a=self.max_len_a,
             max_len_b=self.max_len_b,

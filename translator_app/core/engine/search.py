@@ -10,7 +10,7 @@ stale request can be abandoned mid-sentence; it raises :class:`SearchCancelled`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import torch
 
@@ -50,6 +50,22 @@ class SearchOptions:
 
 
 GREEDY = SearchOptions()
+
+
+def with_choices(defaults: SearchOptions, **choices) -> SearchOptions:
+    """The one rule for what a translation searches with: ``defaults`` (a bundle's
+    :class:`~translator_app.core.engine.bundle.SearchDefaults`) changed by the caller's
+    ``choices`` (fields of :class:`SearchOptions`; None keeps the default). The n-best
+    never exceeds the beam: a beam chosen alone narrows the default n-best to it (beam=1
+    is greedy with one candidate); an n-best chosen wider than the beam widens the beam.
+    The app, the command line, the trainer's eval and the benches all come through here."""
+    chosen = {k: v for k, v in choices.items() if v is not None}
+    check_search(beam=chosen.get("beam"), nbest=chosen.get("nbest"))
+    merged = {**asdict(defaults), **chosen}
+    if "nbest" not in chosen:
+        merged["nbest"] = min(merged["nbest"], merged["beam"])
+    merged["beam"] = max(merged["beam"], merged["nbest"])
+    return SearchOptions(**merged)
 
 
 @dataclass(frozen=True)

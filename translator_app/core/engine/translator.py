@@ -12,7 +12,7 @@ import copy
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -28,6 +28,7 @@ from translator_app.core.engine.search import (
     beam_search,
     greedy_search,
     max_lengths,
+    with_choices,
 )
 from translator_app.core.engine.translation import Candidate, Translation, frozen_array
 from translator_app.core.faithful.glossary import (
@@ -42,7 +43,7 @@ from translator_app.core.faithful.number_check import Fact, missing_facts, repea
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses, protected_uses
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
-from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect, check_search
+from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
@@ -165,13 +166,9 @@ class Translator:
         return f"PyTorch {self.precision}"
 
     def search_options(self, **choices) -> SearchOptions:
-        """The default options with ``choices`` (fields of :class:`SearchOptions`; None
-        keeps the default) applied; a beam narrower than n-best is widened to it."""
-        chosen = {k: v for k, v in choices.items() if v is not None}
-        merged = {**asdict(self.options), **chosen}
-        check_search(beam=merged["beam"], nbest=merged["nbest"])
-        merged["beam"] = max(merged["beam"], merged["nbest"])
-        return SearchOptions(**merged)
+        """This translator's default options (its bundle's) changed by ``choices``, by
+        the one rule of :func:`~translator_app.core.engine.search.with_choices`."""
+        return with_choices(self.options, **choices)
 
     # ----------------------------------------------------------------- sentences
     def translate(

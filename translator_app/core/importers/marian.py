@@ -157,7 +157,7 @@ def import_marian(
         name=name,
         card=card,
         metrics={},
-        search=SearchDefaults(beam=4, length_penalty=0.6),
+        search=SearchDefaults(),
         extra={"origin": origin},
         overwrite=overwrite,
     )

@@ -23,7 +23,10 @@ class FieldError(ValueError):
 
 
 def convert(type_name: str, value: Any, name: str) -> Any:
-    """``value`` as a value of the field ``name`` annotated ``type_name``."""
+    """``value`` as a value of the field ``name`` annotated ``type_name`` (``X | None``:
+    null or an X)."""
+    if type_name.endswith(" | None"):
+        return None if value is None else convert(type_name[: -len(" | None")], value, name)
     if type_name in _STRING_LISTS:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):

@@ -16,7 +16,7 @@ def resources_dir() -> Path:
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:
         return Path(frozen_root) / "resources"
-    return Path(__file__).resolve().parents[2] / "resources"
+    return Path(__file__).resolve().parents[3] / "resources"  # translator_app/core/platform/
 
 
 def bundled_model_dir() -> Path:
