@@ -57,6 +57,7 @@ def run_rounds(script: Path, **env: str) -> tuple[str, int]:
     return name, int(faults)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not JEMALLOC, reason="jemalloc is not installed (apt install libjemalloc2)")
 def test_with_jemalloc_freed_memory_is_reused_not_faulted_in_again(tmp_path):
     pages = (64 << 20) // 4096  # the big tensor's pages

@@ -19,6 +19,7 @@ def logits_of(model, tokenizer):
         return model(src, src != 0, tgt)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["transformer", "gru-bahdanau-additive", "lstm-luong-general"])
 def test_round_trip_gives_identical_logits(make_bundle, tokenizer, variant):
     from conftest import tiny_model

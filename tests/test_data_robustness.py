@@ -21,6 +21,7 @@ def _write_xz_with_huge_line(path, total: int) -> None:
         f.write(b"\tend\n")
 
 
+@pytest.mark.slow
 def test_a_huge_line_in_a_compressed_file_is_refused_while_streaming(tmp_path):
     """A small .xz holding one 256 MB line was read whole (4.5 GB for 2 GiB)."""
     path = tmp_path / "bomb.tsv.xz"
@@ -53,6 +54,7 @@ def test_truncated_compressed_file_names_the_line_reached(tmp_path, suffix):
             pass
 
 
+@pytest.mark.slow
 def test_tmx_on_one_long_line_still_reads_and_a_giant_unit_is_refused(tmp_path):
     unit = '<tu><tuv xml:lang="de"><seg>Hallo</seg></tuv><tuv xml:lang="en"><seg>Hello</seg></tuv></tu>'
     ok = tmp_path / "one-line.tmx"

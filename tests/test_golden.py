@@ -134,6 +134,7 @@ def test_greedy_is_beam_one_in_the_golden_values():
         assert [[list(h.tokens) for h in s] for s in hyps] == [[h["ids"] for h in s] for s in want]
 
 
+@pytest.mark.slow
 def test_the_bundled_model_gives_the_golden_translations():
     expected = json.loads(BUNDLE_FILE.read_text("utf-8"))
     got = bundle_results()

@@ -223,6 +223,7 @@ def test_wrong_shapes_and_missing_files_name_the_file(tmp_path):
         load_marian_model(tmp_path / "hf")
 
 
+@pytest.mark.slow
 def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
     """The whole path a user takes: import, translate with alignments, fine-tune a few
     steps (the imported tokenizers and architecture kept), and load the result."""

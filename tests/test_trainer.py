@@ -41,6 +41,7 @@ def test_a_run_records_the_machine_it_trained_on(trained):
     assert recorded["cpu"] == facts()["cpu"] and recorded["device"] == "cpu"
 
 
+@pytest.mark.slow
 def test_rnn_trains_too(tmp_path):
     assert (
         cli.main(["train", str(write_config(tmp_path, arch="rnn", steps=30, eval_every=30))]) == 0
@@ -49,6 +50,7 @@ def test_rnn_trains_too(tmp_path):
     assert bundle.config.arch == "rnn"
 
 
+@pytest.mark.slow
 def test_interrupted_and_resumed_equals_uninterrupted(tmp_path, monkeypatch):
     import trainer.train as train_module
 

@@ -77,6 +77,7 @@ def test_new_train_keys_are_checked(tmp_path):
         load_config(config_with(tmp_path, "keep_snapshots = -1\n"))
 
 
+@pytest.mark.slow
 def test_snapshots_are_kept_and_their_average_exports(tmp_path, capsys):
     cfg = config_with(tmp_path, "keep_snapshots = 2\n", steps=30, eval_every=30)
     assert cli.main(["train", str(cfg)]) == 0
