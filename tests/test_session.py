@@ -8,6 +8,8 @@ import threading
 import pytest
 
 from translator_app.core.engine.document import (
+    IncrementalDocument,
+    TranslationCache,
     find_missing,
     join_document,
     split_document,
@@ -57,6 +59,27 @@ def test_missing_sentences_leave_a_gap_and_are_asked_for_once():
     assert not doc.complete and "ZWEI." in doc.output and "EINS" not in doc.output
 
 
+def test_the_incremental_document_asks_only_for_what_its_cache_lacks():
+    cache = TranslationCache()
+    doc = IncrementalDocument(cache)
+    assert doc.set_text("Ja. Nein.", context=("model A",)) == ["Ja.", "Nein."]
+    assert not doc.view().complete and doc.view().output.strip() == ""
+    partial = doc.add([("Ja.", _Fake("Ja."))])  # a progress report: the first sentence
+    assert partial.output.startswith("JA.") and not partial.complete
+    assert doc.add([("Nein.", _Fake("Nein."))]).complete
+    # An edit: the known sentences come from the cache, in the same context only.
+    assert doc.set_text("Nein. Ja. Doch.", context=("model A",)) == ["Doch."]
+    assert doc.set_text("Nein. Ja.", context=("model B",)) == ["Nein.", "Ja."]
+    # A chosen alternative replaces what is shown for every segment of its sentence.
+    doc.set_text("Ja.\n\nJa.", context=("model A",))
+    other = _Fake("Ja.")
+    other.text = "YES."
+    assert doc.add([("Ja.", other)]).output == "YES.\n\nYES."
+    assert doc.get("Ja.") is other
+    doc.clear()
+    assert len(cache) == 0 and doc.view().output == ""
+
+
 def test_failures_carry_their_kind():
     import torch
 
@@ -104,3 +127,20 @@ def test_the_busy_indicator_shows_while_a_translation_is_pending(qtbot, open_win
     translate_in(qtbot, w, "Der Hund schläft.", TIMEOUT)
     assert states[0] is True and states[-1] is False
     assert not w.busy_label.isVisible()
+
+
+def test_one_id_per_text_change_and_failures_only_for_the_current_request(qtbot, open_window):
+    from translator_app.gui.worker import Failure
+
+    w = open_window()
+    translate_in(qtbot, w, "Der Hund schläft.", TIMEOUT)
+    before = w.session._last_id
+    w.session.translate("Die Katze schläft.", 1, 1)  # a sentence not in the cache
+    assert w.session._last_id == before + 1
+    current = w.session._wanted_id
+    shown = []
+    w.session.failed.connect(shown.append)
+    w.session.worker.failed.emit(Failure(current - 1, FailureKind.INTERNAL, "stale"))
+    assert shown == []  # an older request's failure is as stale as its result
+    w.session.worker.failed.emit(Failure(current, FailureKind.INTERNAL, "now"))
+    assert [f.message for f in shown] == ["now"] and not w.session.pending

@@ -1,23 +1,22 @@
 """The translation session: everything between the German box and the worker thread.
 
 It loads models, splits the text into sentences once per change (on the worker thread
-for large texts), asks the worker only for the sentences its cache lacks, and reports
-what to show through signals. Every request gets a new id from one counter, and one
-method decides whether a reply is still wanted, so a burst of typing shows only the
-last edit's translation (translateLocally's "latest request wins").
+for large texts), asks the worker only for the sentences its cache lacks (the core's
+IncrementalDocument, which the command line fills in at once), and reports what to show
+through signals. Every text change gets one new id from one counter, and one method
+decides whether a reply is still wanted, so a burst of typing shows only the last edit's
+translation (translateLocally's "latest request wins"); a failure is shown only for what
+the user still waits for.
 """
 
 from __future__ import annotations
-
-from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
 from translator_app.core import Segment, Translation
 from translator_app.core.engine.document import (
-    DocumentTranslation,
-    find_missing,
-    join_document,
+    IncrementalDocument,
+    TranslationCache,
     split_document,
 )
 from translator_app.core.faithful.glossary import Glossary
@@ -39,35 +38,6 @@ from translator_app.gui.worker import (
 # Texts longer than this are split into sentences on the worker thread: splitting
 # 20,000 characters takes about 40 ms here, too long for a keystroke on the GUI thread.
 SPLIT_ON_WORKER = 5_000
-
-CacheKey = tuple[str, int, int, tuple, str]  # model id, beam, n-best, glossary, sentence
-
-
-class TranslationCache:
-    """Least-recently-used cache of finished sentence translations, keyed by everything
-    that decides a translation: model, beam, n-best and the sentence."""
-
-    def __init__(self, capacity: int = 5000) -> None:
-        self.capacity = capacity
-        self._items: OrderedDict[CacheKey, Translation] = OrderedDict()
-
-    def get(self, key: CacheKey) -> Translation | None:
-        item = self._items.get(key)
-        if item is not None:
-            self._items.move_to_end(key)
-        return item
-
-    def put(self, key: CacheKey, value: Translation) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class TranslationSession(QObject):
@@ -96,6 +66,9 @@ class TranslationSession(QObject):
         self.worker.failed.connect(self._on_failed)
         self.worker.explained.connect(self._on_explained)
         self.cache = TranslationCache()
+        # The text, its sentences and their translations as known so far (the same
+        # incremental document the command line fills in at once).
+        self.document = IncrementalDocument(self.cache)
         # The user's glossary (Model → Glossary…): part of every cache key, so a change
         # retranslates; applied only with a model that follows one.
         self.glossary: Glossary | None = None
@@ -103,10 +76,11 @@ class TranslationSession(QObject):
         self.loading_path: str | None = None
         self.beam = self.nbest = 1
         self._last_id = 0
-        self._load_id = self._wanted_id = -1  # the load and the text request still wanted
-        self._text = ""
-        self._segments: tuple[Segment, ...] = ()
-        self._found: list[Translation | None] = []  # per segment, as known so far
+        # The load, the text request and the explanation still wanted. A text change
+        # gets one id: its split (on the worker for a long text) and its translation
+        # share it.
+        self._load_id = self._wanted_id = self._explain_id = -1
+        self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
         self._before_choice: dict[str, Translation] = {}
@@ -161,43 +135,41 @@ class TranslationSession(QObject):
 
     def _plan(self, text: str, segments: tuple[Segment, ...]) -> None:
         """Ask for the sentences the cache lacks (the text's one split)."""
-        found, missing = find_missing(segments, self._cached)
-        # The translations are kept with the text, so the cache may evict them meanwhile.
-        self._text, self._segments, self._found = text, segments, found
+        missing = self.document.set_text(text, segments, self._context())
         if not missing:
             self.worker.cancel()
             self._finish()
-            self.updated.emit(join_document(text, segments, found), None, True)
+            self.updated.emit(self.document.view(), None, True)
             return
-        self._wanted_id = self._new_id()
         self._set_busy(True)
-        self.worker.translate(
-            TranslateRequest(
-                self._wanted_id, tuple(missing), self.beam, self.nbest, glossary=self._glossary()
-            )
-        )
+        self._ask(tuple(missing))
         if len(missing) > GROUP_SIZES[0]:
             # A long text (an opened file, a paste): the old English goes at once, what is
             # cached shows, and the rest fills in group by group with a count.
             self.progress.emit(0, len(missing))
-            self.updated.emit(join_document(text, segments, found), None, False)
+            self.updated.emit(self.document.view(), None, False)
         else:
             self.progress.emit(0, 0)
+
+    def _ask(self, sentences: tuple[str, ...], prefix: tuple[int, ...] = ()) -> None:
+        self._asked = sentences
+        self.worker.translate(
+            TranslateRequest(
+                self._wanted_id, sentences, self.beam, self.nbest, prefix, self._glossary()
+            )
+        )
 
     def force_prefix(self, sentence: str, prefix: tuple[int, ...]) -> None:
         """Re-decode one sentence of the text with the chosen beginning forced; its new
         translation replaces the cached one."""
         if self.model_info is None:
             return
-        current = self._cached(sentence)
+        current = self.document.get(sentence)
         if current is not None and sentence not in self._before_choice:
             self._before_choice[sentence] = current
         self._wanted_id = self._new_id()
         self._set_busy(True)
-        request = TranslateRequest(
-            self._wanted_id, (sentence,), self.beam, self.nbest, prefix, self._glossary()
-        )
-        self.worker.translate(request)
+        self._ask((sentence,), prefix)
 
     def can_undo_choice(self, sentence: str) -> bool:
         return sentence in self._before_choice
@@ -209,39 +181,44 @@ class TranslationSession(QObject):
             return False
         self.worker.cancel()
         self._finish()
-        self.cache.put(self._key(sentence), old)
-        self._found = [
-            old if seg.text == sentence else t
-            for seg, t in zip(self._segments, self._found, strict=True)
-        ]
-        self.updated.emit(join_document(self._text, self._segments, self._found), None, True)
+        self.updated.emit(self.document.add([(sentence, old)]), None, True)
         return True
 
     def _on_progressed(self, result: TranslateResult) -> None:
         if self._wanted(result.request_id, result.model_path):
             self.progress.emit(result.done, result.total)
-            self.updated.emit(self._joined(result), None, False)
+            self.updated.emit(self._add(result), None, False)
 
     def _on_translated(self, result: TranslateResult) -> None:
         if self._wanted(result.request_id, result.model_path):
-            joined = self._joined(result)
-            self._found = list(joined.translations)
+            joined = self._add(result)
             self._finish()
             self.updated.emit(joined, result.seconds, True)
+
+    def _add(self, result: TranslateResult):
+        """The text with the result's translations (of the first sentences asked for: a
+        progress report brings fewer)."""
+        done = result.translations
+        return self.document.add(zip(self._asked[: len(done)], done, strict=True))
 
     def explain(self, translation: Translation) -> None:
         """Ask for ``translation``'s per-layer attention; ``explained`` brings it."""
         if self.model_info is not None:
-            self.worker.explain(ExplainRequest(self._new_id(), translation))
+            self._explain_id = self._new_id()
+            self.worker.explain(ExplainRequest(self._explain_id, translation))
 
     def _on_explained(self, result: ExplainResult) -> None:
         if self.model_info is not None and result.model_path == self.model_info.path:
             self.explained.emit(result.original, result.explained)
 
     def _on_failed(self, failure: Failure) -> None:
+        """Shown only where it answers what the user waits for: the current text or
+        explanation (a stale request's failure is as stale as its result)."""
         if self._wanted(failure.request_id):
             self._finish()
-        self.failed.emit(failure)
+            self.failed.emit(failure)
+        elif failure.request_id == self._explain_id:
+            self.failed.emit(failure)
 
     def cancel(self) -> None:
         self.worker.cancel()
@@ -251,9 +228,8 @@ class TranslationSession(QObject):
         """Forget the text and its translations, giving their memory back (a
         20,000-character text holds hundreds of MB of attention matrices)."""
         self.cancel()
-        self._text, self._segments, self._found = "", (), []
+        self.document.clear()
         self._before_choice.clear()
-        self.cache.clear()
         release_memory()
 
     def shutdown(self) -> None:
@@ -279,22 +255,10 @@ class TranslationSession(QObject):
         info = self.model_info
         return self.glossary if self.glossary and info and info.follows_glossary else None
 
-    def _key(self, sentence: str) -> CacheKey:
+    def _context(self) -> tuple:
+        """What decides a translation besides its sentence (the cache key's rest)."""
         g = self._glossary()
-        return (self._model_id(), self.beam, self.nbest, g.key() if g else (), sentence)
-
-    def _cached(self, sentence: str) -> Translation | None:
-        return self.cache.get(self._key(sentence))
-
-    def _joined(self, result: TranslateResult) -> DocumentTranslation:
-        """The text with the result's translations (cached, and shown instead of older
-        ones: a forced beginning replaces the sentence's translation)."""
-        new = {}
-        for t in result.translations:
-            self.cache.put(self._key(t.source), t)
-            new[t.source] = t
-        found = [new.get(seg.text, t) for seg, t in zip(self._segments, self._found, strict=True)]
-        return join_document(self._text, self._segments, found)
+        return (self._model_id(), self.beam, self.nbest, g.key() if g else ())
 
     def _finish(self) -> None:
         self._wanted_id = -1

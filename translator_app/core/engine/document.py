@@ -2,14 +2,16 @@
 
 A text is split into sentences once (line breaks and blank lines kept), the distinct
 sentences without a translation are found, and the translations are joined back into
-the text with the span of each sentence's English. The command line translates every
-sentence at once; the app keeps translations in a cache and asks only for the missing
-ones, and shows the text with gaps while some are still on their way.
+the text with the span of each sentence's English. :class:`IncrementalDocument` holds
+that state: the command line gives it every missing sentence's translation at once; the
+app keeps translations in a :class:`TranslationCache` across edits, asks only for the
+missing sentences, and shows the text with gaps while some are still on their way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from translator_app.core.engine.translation import Translation
@@ -101,11 +103,90 @@ def join_document(
     return DocumentTranslation(text, output, tuple(segments), tuple(translations), tuple(spans))
 
 
+class TranslationCache:
+    """Least-recently-used cache of finished sentence translations, keyed by the
+    sentence and everything else that decides its translation (model, search, glossary:
+    the document's ``context``)."""
+
+    def __init__(self, capacity: int = 5000) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[tuple, Translation] = OrderedDict()
+
+    def get(self, key: tuple) -> Translation | None:
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def put(self, key: tuple, value: Translation) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class IncrementalDocument:
+    """A text translated sentence by sentence: its one split, each sentence's
+    translation as known so far, and the text joined with gaps where some are missing.
+
+    ``cache`` (optional) keeps translations across texts, keyed by ``context`` (what
+    decides a translation besides the sentence: model, beam, n-best, glossary). The
+    translations shown are kept with the text, so the cache may evict them meanwhile."""
+
+    def __init__(self, cache: TranslationCache | None = None) -> None:
+        self.cache = cache
+        self.context: tuple = ()
+        self.text = ""
+        self.segments: tuple[Segment, ...] = ()
+        self.found: list[Translation | None] = []
+
+    def set_text(
+        self, text: str, segments: tuple[Segment, ...] | None = None, context: tuple = ()
+    ) -> list[str]:
+        """Take ``text`` (split here unless its ``segments`` are given) and return the
+        distinct sentences without a translation, in text order."""
+        self.context = context
+        self.text = text
+        self.segments = split_document(text) if segments is None else segments
+        self.found, missing = find_missing(self.segments, self.get)
+        return missing
+
+    def get(self, sentence: str) -> Translation | None:
+        """The cached translation of ``sentence`` in this context, if any."""
+        return self.cache.get((*self.context, sentence)) if self.cache is not None else None
+
+    def add(self, pairs: Iterable[tuple[str, Translation]]) -> DocumentTranslation:
+        """(sentence, its translation) pairs: cached, and shown for every segment of that
+        sentence (also in place of an older translation: an alternative the user chose,
+        or the one before it). Returns the text as it now reads."""
+        new = {}
+        for sentence, translation in pairs:
+            if self.cache is not None:
+                self.cache.put((*self.context, sentence), translation)
+            new[sentence] = translation
+        self.found = [new.get(s.text, t) for s, t in zip(self.segments, self.found, strict=True)]
+        return self.view()
+
+    def view(self) -> DocumentTranslation:
+        return join_document(self.text, self.segments, self.found)
+
+    def clear(self) -> None:
+        """Forget the text and its translations (and the cache, if any)."""
+        self.text, self.segments, self.found = "", (), []
+        if self.cache is not None:
+            self.cache.clear()
+
+
 def translate_document(
     text: str, translate: Callable[[list[str]], list[Translation]]
 ) -> DocumentTranslation:
     """Translate every distinct sentence of ``text`` once, with ``translate``, and join."""
-    segments = split_document(text)
-    _, missing = find_missing(segments, lambda _: None)
-    done = dict(zip(missing, translate(missing), strict=True))
-    return join_document(text, segments, [done[s.text] for s in segments])
+    doc = IncrementalDocument()
+    missing = doc.set_text(text)
+    return doc.add(zip(missing, translate(missing), strict=True))
