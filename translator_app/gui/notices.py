@@ -43,3 +43,28 @@ class NoticeBar(QFrame):
     def dismiss(self) -> None:
         self.notices.clear()
         self.hide()
+
+
+class MessagesMixin:
+    """The main window's messages (a mixin: ``self`` is the window): a passing status-bar
+    message, a problem shown once, and a notice that stays in the info bar."""
+
+    def show_message(self, text: str, ms: int = 5000) -> None:
+        self.statusBar().showMessage(text, ms)
+
+    def show_error(self, text: str) -> None:
+        """Each distinct problem is shown once, in the status bar (never a dialog storm)."""
+        if text in self._shown_errors:
+            return
+        self._shown_errors.add(text)
+        self.statusBar().showMessage(text, 15000)
+        self.last_error = text
+
+    def show_notice(self, text: str) -> None:
+        """A problem the user must see (a damaged or unusable file of theirs): it stays in
+        the info bar above the text until dismissed."""
+        if self.notice.add(text):
+            self.last_error = text
+
+    def dismiss_notices(self) -> None:
+        self.notice.dismiss()

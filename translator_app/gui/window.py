@@ -47,7 +47,7 @@ from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.importer import ModelImporter
 from translator_app.gui.models import ModelEntry, is_bundle
-from translator_app.gui.notices import NoticeBar
+from translator_app.gui.notices import MessagesMixin, NoticeBar
 from translator_app.gui.screen import fit_resize
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
@@ -59,7 +59,7 @@ from translator_app.gui.window_words import WordMenuMixin
 from translator_app.gui.worker import Failure, FailureKind, ModelInfo
 
 
-class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindow):
+class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMixin, QMainWindow):
     translation_shown = Signal(str)  # the output text, each time a full translation shows
 
     def __init__(self, settings: Settings | None = None, model: str | None = None) -> None:
@@ -408,27 +408,6 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
         s = self.settings
         s.layout = "stacked" if s.layout == "side-by-side" else "side-by-side"
         self.apply_settings()
-
-    # -------------------------------------------------------------- messages
-    def show_message(self, text: str, ms: int = 5000) -> None:
-        self.statusBar().showMessage(text, ms)
-
-    def show_error(self, text: str) -> None:
-        """Each distinct problem is shown once, in the status bar (never a dialog storm)."""
-        if text in self._shown_errors:
-            return
-        self._shown_errors.add(text)
-        self.statusBar().showMessage(text, 15000)
-        self.last_error = text
-
-    def show_notice(self, text: str) -> None:
-        """A problem the user must see (a damaged or unusable file of theirs): it stays in
-        the info bar above the text until dismissed."""
-        if self.notice.add(text):
-            self.last_error = text
-
-    def dismiss_notices(self) -> None:
-        self.notice.dismiss()
 
 
 READY_TEXT = "The English translation appears here as you type."
