@@ -6,7 +6,8 @@ Reads: the eval reports (``translator-train eval`` JSON) and ``bench.json`` in R
 ``data/prepared/report.json`` (training data, counts, test-set removal); the runs of the
 architecture comparison (``runs/<arch>/log.jsonl`` and ``bench.json``); the bundle's own
 config.json. Every number in the card comes from one of these files; the published
-OPUS-MT and tutorial scores are copied from ../shared/data/ANCHOR_SCORES.md and marked so.
+OPUS-MT and tutorial scores are copied from ../shared/data/ANCHOR_SCORES.md into
+resources/model_cards.json (with the rest of the card's prose that is data) and marked so.
 """
 
 from __future__ import annotations
@@ -16,23 +17,14 @@ import json
 import sys
 from pathlib import Path
 
+from translator_app.core.engine.model_card import card_data, in_short
 from translator_app.core.platform.paths import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TEST_SETS = [  # report stem, label, published score (source) — from ANCHOR_SCORES.md
-    ("tatoeba-test-v2021-08-07", "Tatoeba v2021-08-07", "52.7 (OPUS-MT leaderboard)"),
-    ("tatoeba-test-v2020-07-28", "Tatoeba v2020-07-28", "53.5 (OPUS-MT opus-2021-02-22)"),
-    ("newstest2014", "newstest2014", "34.3 (OPUS-MT opus-2021-02-22)"),
-    ("newstest2019", "newstest2019", "41.0 (OPUS-MT opus-2021-02-22)"),
-    ("test_2016_flickr", "Multi30k test2016", "40.5 (OPUS-MT); 36.5 tutorial, tokenised"),
-    ("test", "IWSLT tst2010-2015", "34.8 IWSLT14 fairseq, tokenised+lowercased"),
-]
-ARCHS = [
-    ("rnn-bahdanau", "RNN, bi-GRU encoder + Bahdanau additive attention"),
-    ("rnn-luong", "RNN, bi-LSTM encoder + Luong general attention"),
-    ("transformer", "Transformer, 3+3 layers, d256, 4 heads"),
-]
+DATA = card_data()  # resources/model_cards.json: the card's prose that is data
+TEST_SETS = [(s["report"], s["label"], s["published"]) for s in DATA["test_sets"]]
+ARCHS = list(DATA["architectures"].items())
 
 
 def load(path: Path):
@@ -96,48 +88,11 @@ def fmt(x, digits=1) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
-# What each test set stands for, in a user's words (for the card's opening summary).
-KINDS = {
-    "Tatoeba v2021-08-07": "short everyday sentences",
-    "Multi30k test2016": "simple descriptions (image captions)",
-    "IWSLT tst2010-2015": "spoken language (talk transcripts)",
-    "newstest2014": "news articles",
-}
-
-
 def plain_summary(test_sets: dict) -> list[str]:
-    """The card's opening, for users: what the model is good and bad at, from the measured
-    greedy BLEU of each kind of text (sorted best first)."""
-    scored = sorted(
-        ((test_sets[k]["greedy"]["bleu"], kind) for k, kind in KINDS.items() if k in test_sets),
-        reverse=True,
-    )
-    if not scored:
-        return []
-    good = [f"{kind} ({bleu:.0f})" for bleu, kind in scored if bleu >= 25]
-    weak = [f"{kind} ({bleu:.0f})" for bleu, kind in scored if bleu < 25]
-    out = [
-        "## In short",
-        "",
-        "A small German→English model that runs on your own computer, offline. "
-        "Scores in brackets are BLEU, the overlap with a human translation from 0 to 100 "
-        "(measured below, where published models trained on far more data are listed "
-        "for comparison).",
-        "",
-    ]
-    if good:
-        out.append(f"- **Good at:** {', '.join(good)}.")
-    if weak:
-        out.append(
-            f"- **Weak at:** {', '.join(weak)}: long sentences, names and rare words often "
-            "come out wrong. Check such translations before you use them."
-        )
-    out += [
-        "- Translates sentence by sentence, without the context of the whole text.",
-        "- Teach it your own texts (Model → Teach the model…) to do better on them.",
-        "",
-    ]
-    return out
+    """The card's opening, for users (the template's summary from the greedy BLEU of each
+    kind of text)."""
+    lines = in_short({label: s["greedy"]["bleu"] for label, s in test_sets.items()})
+    return ["## In short", "", *lines, ""] if lines else []
 
 
 def main(argv=None) -> int:

@@ -75,3 +75,19 @@ def test_the_card_names_the_recorded_machines(make_bundle, tmp_path):
     assert "bench/bench_translate.py --threads 64" in card and "| 7.5 | 9.5 |" in card
     assert "2 CPU cores" not in card and "EPYC" not in card
     assert "20.0 min of training" in card and "10.0 min, last dev BLEU 12.5" in card
+
+
+def test_every_card_comes_from_one_template(tmp_path):
+    """The trainer's, the importer's and the bundled model's cards share the template's
+    shape; its prose comes from resources/model_cards.json."""
+    from translator_app.core.engine.model_card import card_data, in_short, render
+
+    card = render("T", ["Opening."], [("Empty", []), ("Kept", ["- a", "- b"])])
+    assert card == "# T\n\nOpening.\n\n## Kept\n\n- a\n- b\n"
+    data = card_data()
+    assert "CC-BY 4.0" in data["licences"]["opus-mt"]
+    labels = [s["label"] for s in data["test_sets"]]
+    assert "newstest2014" in labels and len(set(labels)) == len(labels)
+    summary = in_short({"newstest2014": 14.4, "Tatoeba v2021-08-07": 38.4})
+    assert summary[2].startswith("- **Good at:** short everyday sentences (38)")
+    assert summary[3].startswith("- **Weak at:** news articles (14)")

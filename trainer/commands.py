@@ -59,6 +59,7 @@ from translator_app.core.data.corpus import (
     test_sentences,
 )
 from translator_app.core.engine.bundle import SearchDefaults
+from translator_app.core.engine.model_card import architecture_lines, config_block, render
 from translator_app.core.faithful.glossary import Glossary, merged
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
 from translator_app.core.ipc.progress_lines import Done, encode
@@ -503,17 +504,12 @@ def cmd_average(args) -> int:
 
 # -------------------------------------------------------------------------- export
 def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
+    """A trained or fine-tuned model's card (the template: core/engine/model_card.py)."""
     info = json.loads(ckpt.get("info", "{}"))
     state = json.loads(ckpt["state"])
     run = json.loads(ckpt.get("run_config", "{}"))
     ev = state.get("last_eval", {})
-    lines = [
-        f"# {name}",
-        "",
-        f"German→English {cfg.arch} model ({n_params / 1e6:.1f} M parameters), trained with "
-        f"`translator-train {info.get('command', 'train')}`.",
-        "",
-        "## Training",
+    training = [
         f"- steps: {state['step']} (best checkpoint at step {state['best_step']}), "
         f"{state['target_tokens']:,} target tokens, {state['elapsed_s'] / 60:.1f} min of training",
         f"- hardware: {info.get('hardware', platform.machine())}",
@@ -523,21 +519,28 @@ def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
         f"- dropped: {json.dumps(info.get('pairs_dropped', {}))}",
     ]
     if info.get("base_model"):
-        lines.append(f"- fine-tuned from: {info['base_model']}")
-    if ev:
-        lines += [
-            "",
-            "## Validation (last evaluation during training)",
-            f"- valid loss {ev.get('valid_loss')}, BLEU {ev.get('bleu', 'n/a')}, chrF {ev.get('chrf', 'n/a')}",
+        training.append(f"- fine-tuned from: {info['base_model']}")
+    validation = (
+        [
+            f"- valid loss {ev.get('valid_loss')}, BLEU {ev.get('bleu', 'n/a')}, "
+            f"chrF {ev.get('chrf', 'n/a')}"
         ]
-    lines += [
-        "",
-        "## Configuration",
-        "```json",
-        json.dumps(run.get("model", cfg.to_dict()), indent=2),
-        "```",
-    ]
-    return "\n".join(lines) + "\n"
+        if ev
+        else []
+    )
+    return render(
+        name,
+        [
+            f"German→English {cfg.arch} model, trained with "
+            f"`translator-train {info.get('command', 'train')}`."
+        ],
+        [
+            ("Architecture", architecture_lines(cfg, n_params)),
+            ("Training", training),
+            ("Validation (last evaluation during training)", validation),
+            ("Configuration", config_block(run.get("model", cfg.to_dict()))),
+        ],
+    )
 
 
 def export_checkpoint(ckpt_path: Path, out: Path, **options) -> Path:

@@ -23,6 +23,7 @@ import torch
 
 from translator_app.core.engine.batching import pad_rows
 from translator_app.core.engine.bundle import SearchDefaults, save_bundle
+from translator_app.core.engine.model_card import architecture_lines, card_data, render
 from translator_app.core.engine.search import SearchOptions, greedy_search
 from translator_app.core.importers.marian_common import (
     MarianImportError,
@@ -87,43 +88,37 @@ def alignment_choice(model, tokenizer) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- the bundle
-LICENCE_NOTE = (
-    "The OPUS-MT models of Helsinki-NLP are published under CC-BY 4.0: use, share and adapt "
-    "them (also commercially) with attribution. Cite: Jörg Tiedemann and Santhosh "
-    'Thottingal (2020), "OPUS-MT — Building open translation services for the World", '
-    "EAMT 2020. Check the licence in the downloaded folder for models from elsewhere."
-)
-
-
 def import_card(name: str, src: Path, config: ModelConfig, n_params: int, layout: str) -> str:
+    """An imported model's card (the template: core/engine/model_card.py)."""
     what = "an OPUS-MT release" if layout == "opus-mt" else "a Hugging Face Marian folder"
-    return "\n".join(
+    return render(
+        f"{name} — imported Marian model",
         [
-            f"# {name} — imported Marian model",
-            "",
-            f"Imported with `translator-train import-marian` from `{src.name}` "
-            f"({what}). The weights are the published ones, unchanged apart from their "
-            "layout (key and value matrices stacked, Marian's matrices transposed, a zero row "
-            "for <pad>); nothing from the download was run.",
-            "",
-            "## Origin, licence and attribution",
-            "",
-            LICENCE_NOTE,
-            "",
-            "## Architecture (read from the download's configuration)",
-            "",
-            f"- Transformer, post-norm, {config.enc_layers} encoder and {config.dec_layers} "
-            f"decoder layers, d_model {config.d_model}, {config.n_heads} heads, "
-            f"feed-forward {config.ff_dim} ({config.activation}), {n_params / 1e6:.1f} M parameters",
-            f"- vocabulary of {config.vocab_size} pieces shared by source and target "
-            "(source.spm, target.spm, vocab.json)",
-            f"- alignment shown in the app: decoder layer {config.alignment_layer_index + 1}, "
-            f"head {config.alignment_head + 1}, the head whose cross-attention was sharpest "
-            f"(lowest entropy) on {len(PROBE_SENTENCES)} German sentences translated at import",
-            "",
-            "No scores were measured at import: run `translator-train eval --model THIS_FOLDER "
-            "--test FILE` for them.",
-        ]
+            f"Imported with `translator-train import-marian` from `{src.name}` ({what}). "
+            "The weights are the published ones, unchanged apart from their layout (key and "
+            "value matrices stacked, Marian's matrices transposed, a zero row for <pad>); "
+            "nothing from the download was run."
+        ],
+        [
+            ("Origin, licence and attribution", [card_data()["licences"]["opus-mt"]]),
+            (
+                "Architecture (read from the download's configuration)",
+                [
+                    *architecture_lines(config, n_params),
+                    f"- alignment shown in the app: decoder layer "
+                    f"{config.alignment_layer_index + 1}, head {config.alignment_head + 1}, the "
+                    f"head whose cross-attention was sharpest (lowest entropy) on "
+                    f"{len(PROBE_SENTENCES)} German sentences translated at import",
+                ],
+            ),
+            (
+                "Scores",
+                [
+                    "No scores were measured at import: run `translator-train eval --model "
+                    "THIS_FOLDER --test FILE` for them."
+                ],
+            ),
+        ],
     )
 
 
