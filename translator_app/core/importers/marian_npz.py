@@ -109,8 +109,12 @@ def _yaml(raw: bytes, where: Path):
             elif isinstance(event, closing):
                 depth -= 1
         return yaml.load(text, Loader=loader)
-    except (UnicodeDecodeError, yaml.YAMLError) as e:
+    except yaml.YAMLError as e:
+        if "flow level" in str(e):  # PyYAML 6.0.4 and later bound the nesting themselves
+            raise MarianImportError(where, "is nested too deeply; refused") from None
         raise MarianImportError(where, f"is not a YAML file ({str(e).splitlines()[0]})") from None
+    except UnicodeDecodeError as e:
+        raise MarianImportError(where, f"is not a YAML file ({e})") from None
     except ValueError as e:  # a 5,000-digit integer
         raise MarianImportError(where, f"holds a value that cannot be read ({e})") from None
 
