@@ -10,12 +10,6 @@ from typing import Any
 
 import torch
 
-from translator_app.core.limits import (
-    MAX_HEADS,
-    MAX_LAYERS,
-    MAX_POSITIONS,
-    MAX_VOCAB,
-)
 from translator_app.core.models.config import ConfigError, ModelConfig
 from translator_app.core.models.model import build_model
 from translator_app.core.text.pair_tokenizer import (
@@ -24,9 +18,6 @@ from translator_app.core.text.pair_tokenizer import (
     VocabularyError,
 )
 
-HF_CONFIG = "config.json"
-HF_SAFETENSORS = "model.safetensors"
-HF_BIN = "pytorch_model.bin"
 MAX_WEIGHTS_BYTES = 4 * 1024**3  # opus-mt-de-en is 298 MB; "big" models about 900 MB
 ACTIVATIONS = {"swish": "silu", "silu": "silu", "relu": "relu", "gelu": "gelu"}
 # Marian trains its guided alignment on the first head of the last decoder layer
@@ -59,14 +50,9 @@ def check_finite(tensors: dict[str, Any], where: Path) -> None:
 
 # Bounds of the sizes a configuration may give (beyond them it is not a model: a layer
 # count of a billion would build for hours).
-SIZE_LIMITS = {
-    "encoder_layers": MAX_LAYERS,
-    "decoder_layers": MAX_LAYERS,
-    "encoder_attention_heads": MAX_HEADS,
-    "decoder_attention_heads": MAX_HEADS,
-    "vocab_size": MAX_VOCAB,
-    "max_position_embeddings": MAX_POSITIONS,
-}
+def check_weights_size(path: Path) -> None:
+    if path.stat().st_size > MAX_WEIGHTS_BYTES:
+        raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
 
 
 def short(value: Any) -> str:

@@ -9,14 +9,10 @@ from pathlib import Path
 import torch
 
 from translator_app.core.importers.marian_common import (
-    HF_BIN,
-    HF_CONFIG,
-    HF_SAFETENSORS,
-    MAX_WEIGHTS_BYTES,
-    SIZE_LIMITS,
     MarianImportError,
     check_finite,
     check_shapes,
+    check_weights_size,
     marian_config,
     pair_tokenizer,
     read_limited,
@@ -24,7 +20,11 @@ from translator_app.core.importers.marian_common import (
 )
 from translator_app.core.limits import (
     MAX_CONFIG_BYTES,
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_POSITIONS,
     MAX_SPM_BYTES,
+    MAX_VOCAB,
     MAX_WIDTH,
     parse_json,
 )
@@ -35,6 +35,18 @@ from translator_app.core.text.pair_tokenizer import (
     VOCAB_FILE,
     PairTokenizer,
 )
+
+HF_CONFIG = "config.json"
+HF_SAFETENSORS = "model.safetensors"
+HF_BIN = "pytorch_model.bin"
+SIZE_LIMITS = {
+    "encoder_layers": MAX_LAYERS,
+    "decoder_layers": MAX_LAYERS,
+    "encoder_attention_heads": MAX_HEADS,
+    "decoder_attention_heads": MAX_HEADS,
+    "vocab_size": MAX_VOCAB,
+    "max_position_embeddings": MAX_POSITIONS,
+}
 
 # ---------------------------------------------------------------- Hugging Face layout
 # Hugging Face names (after "model.") -> ours, per layer; k and v are stacked into kv_proj.
@@ -159,11 +171,6 @@ def _hf_tensors(folder: Path, config: ModelConfig) -> tuple[dict[str, torch.Tens
         _check_hf_shapes({n: tuple(t.shape) for n, t in raw.items()}, config, pt)
         return _strip(raw), pt
     raise MarianImportError(folder, f"holds neither {HF_SAFETENSORS} nor {HF_BIN}")
-
-
-def check_weights_size(path: Path) -> None:
-    if path.stat().st_size > MAX_WEIGHTS_BYTES:
-        raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
 
 
 def _strip(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:

@@ -24,12 +24,13 @@ from translator_app.core.importers.marian_common import (
     MarianImportError,
     check_finite,
     check_shapes,
+    check_weights_size,
     marian_config,
     pair_tokenizer,
     read_limited,
     short,
 )
-from translator_app.core.importers.marian_hf import check_weights_size, convert_hf
+from translator_app.core.importers.marian_hf import convert_hf
 from translator_app.core.limits import (
     MAX_CONFIG_BYTES,
     MAX_HEADS,
