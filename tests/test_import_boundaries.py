@@ -148,3 +148,22 @@ def test_eval_report_without_matplotlib(tmp_path, monkeypatch):
     report = {"test": "x.tsv", "models": {}}
     assert write_report(report, tmp_path / "r.json", tmp_path / "r.png") is False
     assert (tmp_path / "r.json").is_file() and not (tmp_path / "r.png").exists()
+
+
+@pytest.mark.subprocess
+def test_the_window_shows_before_pytorch_loads():
+    """Importing the window (and the worker) must not import PyTorch: it takes 1-2 s on
+    a 2-core machine, which the worker thread spends behind the shown window."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import translator_app.gui.app, translator_app.gui.window; "
+        "print(sorted(m for m in ('torch', 'ctranslate2') if m in sys.modules))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

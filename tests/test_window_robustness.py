@@ -196,7 +196,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
             time.sleep(0.01)
         raise AssertionError("the load was never told to stop")
 
-    monkeypatch.setattr(worker_module, "load_bundle", slow_load)
+    monkeypatch.setattr(worker_module.engine, "load_bundle", slow_load)
     w.load_model(w.model_info.path)
     qtbot.waitUntil(lambda: bool(started), timeout=5000)
     start = time.perf_counter()

@@ -265,7 +265,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             return
         self.model_label.setText(f"Loading {Path(path).name}…")
         # What is typed meanwhile is kept and translated as soon as the model is ready.
-        self.output_edit.setPlaceholderText(LOADING_TEXT)
+        self._placeholder(LOADING_TEXT)
         self.session.load(path, self.settings.device)
 
     def choose_model(self, entry: ModelEntry) -> None:
@@ -277,8 +277,14 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         if self.session.model_path:
             self.load_model(self.session.model_path)
 
+    def _placeholder(self, text: str) -> None:
+        self.output_edit.setPlaceholderText(text)
+        # Qt repaints an empty box's placeholder only on its next paint event: without
+        # this the box said "Loading the model…" after the model had loaded (seen on Xvfb).
+        self.output_edit.viewport().update()
+
     def _on_model_loaded(self, info: ModelInfo) -> None:
-        self.output_edit.setPlaceholderText(READY_TEXT)
+        self._placeholder(READY_TEXT)
         self.model_label.setText(f"Model: {info.name}")
         self.device_label.setText(f"Device: {info.device}")
         self.alignment.set_model_shape(
@@ -300,7 +306,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.translate_now()
 
     def _on_load_failed(self, failure: Failure) -> None:
-        self.output_edit.setPlaceholderText(
+        self._placeholder(
             READY_TEXT if self.model_info else "No model is loaded: choose one in the Model menu."
         )
         self.model_label.setText(

@@ -5,6 +5,10 @@ queued one, and a decode that is running for an older request is abandoned throu
 engine's ``should_stop`` callback. Every result carries its request id so that the window
 can drop stale ones. Only immutable values (frozen dataclasses, tuples, strings) cross the
 thread boundary; the engine objects live in the worker thread alone.
+
+The engine (PyTorch, CTranslate2) is imported by the worker thread when it loads the first
+model, never by this module: the window shows itself at once and the 1-2 s that PyTorch
+takes to import pass behind it, with "Loading the model…" in the English box.
 """
 
 from __future__ import annotations
@@ -19,21 +23,18 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import torch
 from PySide6.QtCore import QObject, Signal
 
-from translator_app.core import (
-    BundleError,
-    LoadCancelled,
-    SearchCancelled,
-    Segment,
-    Translation,
-    Translator,
-    load_bundle,
-)
+import translator_app.core as engine  # its names import PyTorch on first use
 from translator_app.core.engine.document import split_document
+from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import Glossary
+from translator_app.core.text.segment import Segment
+
+if TYPE_CHECKING:
+    from translator_app.core.engine.translator import Translator
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ class TranslationWorker(QObject):
                     self._do_explain(job)
                 else:
                     self._do_translate(job)
-            except LoadCancelled:
+            except engine.LoadCancelled:
                 continue
             except Exception as e:  # noqa: BLE001 - every failure becomes one signal
                 failure = _failure(job.id, e, self._translator)
@@ -277,8 +278,8 @@ class TranslationWorker(QObject):
             def should_stop() -> bool:
                 return self._closing or self._load is not None
 
-            bundle = load_bundle(job.path, job.device, should_stop)
-            translator = Translator.from_bundle(bundle, job.precision)
+            bundle = engine.load_bundle(job.path, job.device, should_stop)
+            translator = engine.Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         is_transformer = cfg.arch == "transformer"
@@ -330,7 +331,7 @@ class TranslationWorker(QObject):
                 )
                 if len(results) < total and not stale():
                     self.progressed.emit(self._result(job, results, start, total))
-        except SearchCancelled:
+        except engine.SearchCancelled:
             return  # a newer request is waiting; nothing to report
         if not stale():
             self.translated.emit(self._result(job, results, start, total))
@@ -353,28 +354,32 @@ class TranslationWorker(QObject):
         )
 
 
-# The device's own errors, as far as this PyTorch has them (pyproject allows torch>=2.2;
-# torch.OutOfMemoryError and torch.AcceleratorError came later).
-_DEVICE_ERRORS = tuple(
-    t
-    for t in (
-        getattr(torch, "OutOfMemoryError", None),
-        getattr(torch.cuda, "OutOfMemoryError", None),
-        getattr(torch, "AcceleratorError", None),
+def _device_errors() -> tuple[type[Exception], ...]:
+    """The device's own errors, as far as this PyTorch has them (pyproject allows
+    torch>=2.2; torch.OutOfMemoryError and torch.AcceleratorError came later). Asked only
+    once something failed, by when the worker has imported PyTorch."""
+    import torch
+
+    return tuple(
+        t
+        for t in (
+            getattr(torch, "OutOfMemoryError", None),
+            getattr(torch.cuda, "OutOfMemoryError", None),
+            getattr(torch, "AcceleratorError", None),
+        )
+        if t is not None
     )
-    if t is not None
-)
 
 
 def _failure(request_id: int, e: Exception, translator: Translator | None) -> Failure:
     """The failure's kind and one line for the status bar; the traceback of an
     unexpected one goes to stderr for bug reports."""
     on_cuda = translator is not None and translator.device.type == "cuda"
-    if isinstance(e, _DEVICE_ERRORS) or (
+    if isinstance(e, _device_errors()) or (
         on_cuda and isinstance(e, RuntimeError) and "cuda" in str(e).lower()
     ):
         return Failure(request_id, FailureKind.DEVICE, f"{type(e).__name__}: {e}")
-    if isinstance(e, (BundleError, OSError)):
+    if isinstance(e, (engine.BundleError, OSError)):
         return Failure(request_id, FailureKind.MODEL, str(e))
     if isinstance(e, ValueError):
         return Failure(request_id, FailureKind.INPUT, str(e))

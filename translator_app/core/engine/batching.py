@@ -1,4 +1,5 @@
-"""Length-bucketed batches and padding: one routine each for the translator and the trainer.
+"""Length-bucketed batches, padding, and tensors made into values that cross threads:
+one routine each for the translator and the trainer.
 
 Sentences of similar length go together so that little compute is spent on padding; a
 batch holds at most ``max_tokens`` padded token slots (items x the widest item).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 
@@ -45,3 +47,11 @@ def pad_rows(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, tor
     for r, row in enumerate(rows):
         ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
     return ids, ids != pad
+
+
+def frozen_array(t: torch.Tensor | None) -> np.ndarray | None:
+    """A read-only array over immutable bytes: nobody can flip it back to writeable."""
+    if t is None:
+        return None
+    a = t.detach().to("cpu", torch.float32).numpy()
+    return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)

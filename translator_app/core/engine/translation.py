@@ -11,19 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.number_check import Fact
 from translator_app.core.text.tokenizer import Span
-
-
-def frozen_array(t: torch.Tensor | None) -> np.ndarray | None:
-    """A read-only array over immutable bytes: nobody can flip it back to writeable."""
-    if t is None:
-        return None
-    a = t.detach().to("cpu", torch.float32).numpy()
-    return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from translator_app.core.engine import ct2
-from translator_app.core.engine.batching import length_batches, pad_rows
+from translator_app.core.engine.batching import frozen_array, length_batches, pad_rows
 from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
 from translator_app.core.engine.document import DocumentTranslation, translate_document
 from translator_app.core.engine.search import (
@@ -30,7 +30,7 @@ from translator_app.core.engine.search import (
     max_lengths,
     with_choices,
 )
-from translator_app.core.engine.translation import Candidate, Translation, frozen_array
+from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import (
     Glossary,
     TermUse,

@@ -6,8 +6,6 @@ import functools
 import os
 import platform
 
-import torch
-
 # Where a model runs ("auto": CUDA when present, else the CPU), how the translator
 # computes ("auto": see translator.auto_precision), and the trainer's bf16 switch.
 DEVICES = ("auto", "cpu", "cuda")
@@ -56,6 +54,10 @@ def cpu_name() -> str:
 def facts() -> dict:
     """What a training run or a benchmark ran on, for model cards (measured here, never
     typed in): CPU, its cores, torch's threads, the features that decide speed, the GPU."""
+    # Imported here, not at the top: the window imports this module for its settings
+    # and shows itself before PyTorch (1.4 s of a 2-core start) has loaded behind it.
+    import torch
+
     return {
         "cpu": cpu_name(),
         "cpu_cores": os.cpu_count(),
