@@ -50,6 +50,29 @@ grep -qi "morning" "$out" && grep -qi "coffee" "$out" ||
     fail "the built app did not decode with CTranslate2 (no converted model in the cache)" "$out"
 echo "smoke: the built app decoded with CTranslate2"
 
+# A Word document through the built app: its heading and bold survive (python-docx and
+# odfpy are in the build).
+.venv/bin/python - "$scratch/brief.docx" <<'PY'
+import sys
+from docx import Document
+d = Document()
+d.add_heading("Guten Morgen", level=1)
+d.add_paragraph("Ich trinke gern ").add_run("Kaffee").bold = True
+d.save(sys.argv[1])
+PY
+"$app/translator-app" translate --input "$scratch/brief.docx" > "$scratch/docx.txt" 2>&1 ||
+    fail "translator-app translate --input brief.docx exited with status $?" "$scratch/docx.txt"
+.venv/bin/python - "$scratch/brief.en.docx" > "$scratch/docx-check.txt" 2>&1 <<'PY' ||
+import sys
+from docx import Document
+p = Document(sys.argv[1]).paragraphs
+print([(x.style.name, x.text) for x in p], [r.text for r in p[1].runs if r.bold])
+assert p[0].style.name == "Heading 1" and "morning" in p[0].text.lower()
+assert any("coffee" in r.text.lower() for r in p[1].runs if r.bold)
+PY
+    fail "the translated .docx lost its heading or its bold word" "$scratch/docx-check.txt"
+echo "smoke: a .docx translated with its heading and bold kept: $(cat "$scratch/docx-check.txt")"
+
 "$app/translator-train" --help > "$scratch/train.txt" 2>&1 ||
     fail "translator-train --help exited with status $?" "$scratch/train.txt"
 grep -q finetune "$scratch/train.txt" || fail "translator-train lacks finetune" "$scratch/train.txt"

@@ -213,3 +213,33 @@ def test_size_report_names_the_largest_parts(tmp_path):
     by_package = text.split("by package:")[1].splitlines()[1:]
     assert by_package[0].strip().endswith("torch")
     assert by_package[1].strip().endswith("(top-level files)")
+
+
+def test_translates_a_document_into_one_of_its_kind(bundle_dir, tmp_path, capsys):
+    """--input/--output: a .docx (random-weight model: only the structure is checked)."""
+    from docx import Document
+
+    d = Document()
+    d.add_heading("Einleitung", level=1)
+    d.add_paragraph("Das Haus ist groß.", style="List Bullet")
+    d.save(str(tmp_path / "brief.docx"))
+    argv = ["translate", "--model", str(bundle_dir), "--beam", "1"]
+    assert cli.main([*argv, "--input", str(tmp_path / "brief.docx")]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and f"wrote {tmp_path / 'brief.en.docx'} (2 sentences)" in err
+    styles = [p.style.name for p in Document(str(tmp_path / "brief.en.docx")).paragraphs]
+    assert styles == ["Heading 1", "List Bullet"]
+    # Mistakes are one line each, before the model loads, and nothing is written.
+    for extra, message in [
+        (["--input", str(tmp_path / "nope.odt")], "nope.odt: no such file"),
+        (["--input", str(tmp_path / "brief.docx"), "--json"], "--json writes text"),
+        (["--input", str(tmp_path / "x.pdf")], "translate .txt, .docx or .odt files"),
+        (["--output", str(tmp_path / "o.txt")], "--output needs --input"),
+        (
+            ["--input", str(tmp_path / "brief.docx"), "--output", str(tmp_path / "o.odt")],
+            "o.odt: a translated .docx document is saved as .docx",
+        ),
+    ]:
+        assert cli.main([*argv, *extra]) == 1
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "o.odt").exists()

@@ -63,7 +63,7 @@ CORE_LAYERS = (
     ("text", "models", "data"),
     ("faithful",),
     ("engine",),
-    ("importers", "ipc"),
+    ("importers", "ipc", "documents"),
 )
 CORE = ROOT / "translator_app" / "core"
 

@@ -1,7 +1,9 @@
 """``translator-app`` command line.
 
 ``translator-app translate [TEXT ...]`` translates its arguments, or standard input line
-by line, to standard output. Errors are one sentence on stderr and a non-zero exit.
+by line, to standard output; ``--input FILE [--output FILE]`` translates a .txt, .docx or
+.odt file into a file of the same kind (structure and formatting kept). Errors are one
+sentence on stderr and a non-zero exit.
 ``translator-app train ...`` is ``translator-train ...``: the built app has one executable,
 and the app runs its fine-tunes through it.
 """
@@ -46,10 +48,27 @@ def build_parser() -> argparse.ArgumentParser:
     tr = sub.add_parser(
         "translate",
         help="translate German text to English on the command line",
-        description="Translate the TEXT arguments, or standard input line by line, to English.",
+        description="Translate the TEXT arguments, or standard input line by line, or a "
+        "document (--input), to English.",
     )
     tr.add_argument(
         "text", nargs="*", metavar="TEXT", help="German text (default: read standard input)"
+    )
+    tr.add_argument(
+        "--input",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a German .txt, .docx or .odt file: its translation is written to --output "
+        "(paragraphs, headings, lists, tables and bold/italic kept)",
+    )
+    tr.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="where --input's translation goes, of the same kind "
+        "(default: NAME.en.EXT beside the input)",
     )
     tr.add_argument(
         "--model", type=Path, default=None, help="model directory (default: the bundled model)"
@@ -130,20 +149,29 @@ def _sentence_json(t) -> dict:
     }
 
 
-def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
-    doc = translator.translate_document(
-        "\n".join(lines), beam=args.beam, nbest=args.nbest, glossary=args.glossary_terms
+def _translate_text(translator, args):
+    """Translator.translate_document with the command line's search and glossary."""
+    return lambda text: translator.translate_document(
+        text, beam=args.beam, nbest=args.nbest, glossary=args.glossary_terms
     )
+
+
+def _warn_missing(doc) -> None:
+    for seg, t in zip(doc.segments, doc.translations, strict=True):
+        if t is not None and t.missing_numbers:
+            lost = ", ".join(f.text for f in t.missing_numbers)
+            print(
+                f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
+                file=sys.stderr,
+            )
+
+
+def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
+    doc = _translate_text(translator, args)("\n".join(lines))
     outputs = doc.output.split("\n")
     if not args.json:
         out.write("\n".join(outputs) + "\n")
-        for seg, t in zip(doc.segments, doc.translations, strict=True):
-            if t is not None and t.missing_numbers:
-                lost = ", ".join(f.text for f in t.missing_numbers)
-                print(
-                    f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
-                    file=sys.stderr,
-                )
+        _warn_missing(doc)
     else:
         for i, line in enumerate(lines):
             sentences = [
@@ -198,10 +226,48 @@ def _load(args):
     return translator
 
 
+def _check_files(args) -> None:
+    """--input/--output make sense together and alone: refused before the model loads."""
+    if args.input is None:
+        if args.output is not None:
+            raise CliError("--output needs --input FILE (text arguments print to the terminal)")
+        return
+    if args.text:
+        raise CliError("give either TEXT arguments or --input FILE, not both")
+    if args.json:
+        raise CliError("--json writes text translations; it does not apply to --input")
+    suffix = args.input.suffix.lower()
+    if suffix not in (".txt", ".docx", ".odt"):
+        raise CliError(
+            f"{args.input}: translate .txt, .docx or .odt files (not {suffix or 'this'})"
+        )
+    if not args.input.is_file():
+        raise CliError(f"{args.input}: no such file")
+    if args.output is None:
+        args.output = args.input.with_name(f"{args.input.stem}.en{args.input.suffix}")
+    if args.output.resolve() == args.input.resolve():
+        raise CliError(f"{args.output}: the translation would overwrite its German original")
+
+
+def _translate_file(translator, args) -> int:
+    from translator_app.core.documents import DocumentError, translate_file
+
+    try:
+        doc = translate_file(args.input, args.output, _translate_text(translator, args))
+    except DocumentError as e:
+        raise CliError(str(e)) from None
+    _warn_missing(doc)
+    print(f"wrote {args.output} ({len(doc.segments)} sentences)", file=sys.stderr)
+    return 0
+
+
 def run_translate(args) -> int:
     from translator_app.core.engine.translator import LONE_SURROGATES
 
+    _check_files(args)
     translator = _load(args)
+    if args.input is not None:
+        return _translate_file(translator, args)
     if args.text:
         for number, text in enumerate(args.text, start=1):
             if LONE_SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)

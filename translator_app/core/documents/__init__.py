@@ -1,0 +1,132 @@
+"""Documents: .docx (python-docx) and .odt (odfpy) translated with their structure and
+formatting kept, and plain text; for ``translator-app translate --input/--output`` and
+the window's File → Open and Save.
+
+A document is read into stretches (styled.py), translated as one text, and written back
+into a copy of the file's own structure: paragraphs, headings, lists, tables, pictures
+and inline formatting stay; only the words change.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from translator_app.core.documents.styled import Stretch, translate_stretches
+from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.platform.paths import write_atomic
+
+SUFFIXES = (".txt", ".docx", ".odt")
+# A document far larger than any letter or report; its unpacked parts are bounded too,
+# so a small "zip bomb" is refused before anything is parsed.
+MAX_DOCUMENT_BYTES = 50_000_000
+MAX_UNPACKED_BYTES = 200_000_000
+
+
+class DocumentError(Exception):
+    """A document that cannot be read or written: the message names the file."""
+
+
+class RichDocument(Protocol):
+    suffix: str
+    stretches: list[Stretch]
+
+    def write(self, english: list[list[tuple[str, int]]], stream: io.BytesIO) -> None: ...
+
+
+def open_document(path: Path) -> RichDocument:
+    """A .docx or .odt file, read (``DocumentError`` names the file and the problem)."""
+    path = Path(path)
+    kind = path.suffix.lower()
+    if kind not in (".docx", ".odt"):
+        raise DocumentError(f"{path}: not a .docx or .odt document")
+    _check_package(path)
+    try:
+        if kind == ".docx":
+            from translator_app.core.documents.docx_format import DocxDocument
+
+            return DocxDocument(path)
+        from translator_app.core.documents.odt_format import OdtDocument
+
+        return OdtDocument(path)
+    except DocumentError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a broken file is one clear message
+        raise DocumentError(f"{path}: not a readable {kind} document ({_reason(e)})") from None
+
+
+def translate_file(
+    source: Path, target: Path, translate_text: Callable[[str], DocumentTranslation]
+) -> DocumentTranslation:
+    """Translate ``source`` (.txt, .docx, .odt) into ``target`` of the same kind;
+    ``translate_text`` is Translator.translate_document with the search settings. The
+    target is written whole or not at all. Returns the translation of the text."""
+    source, target = Path(source), Path(target)
+    kind = source.suffix.lower()
+    if target.suffix.lower() != kind and kind in (".docx", ".odt"):
+        raise DocumentError(f"{target}: a translated {kind} document is saved as {kind}")
+    if kind not in (".docx", ".odt"):
+        text = read_text(source)
+        doc = translate_text(text)
+        _write(target, lambda stream: stream.write((doc.output + "\n").encode("utf-8")))
+        return doc
+    document = open_document(source)
+    seen: list[DocumentTranslation] = []
+
+    def through(text: str) -> DocumentTranslation:
+        seen.append(translate_text(text))
+        return seen[-1]
+
+    english = translate_stretches(document.stretches, through)
+    _write(target, lambda stream: document.write(english, stream))
+    return seen[0] if seen else translate_text("")
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file (a BOM allowed, CRLF read as LF)."""
+    try:
+        if path.stat().st_size > MAX_DOCUMENT_BYTES:
+            raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
+        return path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as e:
+        raise DocumentError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise DocumentError(f"{path}: {e.strerror or e}") from None
+
+
+def _check_package(path: Path) -> None:
+    try:
+        if path.stat().st_size > MAX_DOCUMENT_BYTES:
+            raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except zipfile.BadZipFile:
+        raise DocumentError(
+            f"{path}: not a {path.suffix.lower()} document (not a zip package)"
+        ) from None
+    except OSError as e:
+        raise DocumentError(f"{path}: {e.strerror or e}") from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DocumentError(
+            f"{path}: unpacks to {unpacked // 1_000_000} MB, more than "
+            f"{MAX_UNPACKED_BYTES // 1_000_000} MB; refused"
+        )
+
+
+def _write(target: Path, save: Callable[[io.BytesIO], object]) -> None:
+    """Made in memory, then written through a temporary file beside ``target``: a
+    failure never leaves half a document in place of the user's earlier one."""
+    stream = io.BytesIO()
+    save(stream)
+    try:
+        write_atomic(target, stream.getbuffer())
+    except OSError as e:
+        raise DocumentError(f"{target}: {e.strerror or e}") from None
+
+
+def _reason(e: Exception) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return text[:200]

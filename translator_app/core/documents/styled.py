@@ -1,0 +1,202 @@
+"""Formatted text through the translator: the part of .docx and .odt that is no format's.
+
+A document's paragraph becomes one or more :class:`Stretch` es: plain text with the
+formatting of each character range given as a style number (what a style number stands
+for, bold or a font or a link, is the file format's business; this module only carries
+the numbers across). All stretches of a document are translated as one text, one line
+each, so each distinct sentence is decoded once and in batches.
+
+The English has no formatting of its own: each English word takes the style of the
+German characters that its pieces attended to most (the alignment the app's panel
+shows), so „Das ist **sehr** wichtig“ becomes "This is **very** important". Spaces and
+punctuation take the style of the words on both sides where those agree, else the
+stretch's main style (a space between a bold and a plain word is not underlined).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from translator_app.core.engine.document import DocumentTranslation
+
+# A word (with its inner apostrophes, hyphens and number separators: o'clock, 1,150.50)
+# or one punctuation mark, which takes its own style ("him" bold, the full stop not).
+WORD = re.compile(r"\w+(?:[-'’.,:/]\w+)*|[^\w\s]")
+LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c]")
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Text of one style run after another: ``styles`` are (start, end, style) ranges
+    of ``text``, in order, covering it."""
+
+    text: str
+    styles: tuple[tuple[int, int, int], ...]
+
+    @staticmethod
+    def of(parts: Sequence[tuple[str, int]]) -> Stretch:
+        """From (text, style) parts, in order (empty parts are skipped)."""
+        text, styles, pos = [], [], 0
+        for part, style in parts:
+            if not part:
+                continue
+            text.append(part)
+            styles.append((pos, pos + len(part), style))
+            pos += len(part)
+        return Stretch("".join(text), tuple(styles))
+
+    def style_at(self, pos: int) -> int:
+        for start, end, style in self.styles:
+            if start <= pos < end:
+                return style
+        return self.main_style
+
+    @property
+    def main_style(self) -> int:
+        """The style of most characters (the first such, on a tie)."""
+        counts: Counter[int] = Counter()
+        for start, end, style in self.styles:
+            counts[style] += len(self.text[start:end].strip()) or 0
+        return counts.most_common(1)[0][0] if counts else 0
+
+    @property
+    def needs_translation(self) -> bool:
+        """Words, and numbers too: a table cell's „19,99 €“ becomes "€19.99"."""
+        return any(c.isalnum() for c in self.text)
+
+
+def translate_stretches(
+    stretches: Sequence[Stretch], translate_text: Callable[[str], DocumentTranslation]
+) -> list[list[tuple[str, int]]]:
+    """Each stretch's English as (text, style) parts. ``translate_text`` translates a
+    text of one stretch per line (Translator.translate_document). A stretch with
+    neither a letter nor a digit (a dash, a bullet, blank) is kept as it is."""
+    wanted = [i for i, s in enumerate(stretches) if s.needs_translation]
+    lines = [_one_line(stretches[i].text) for i in wanted]
+    out: list[list[tuple[str, int]]] = [
+        [(s.text, s.main_style)] if s.text else [] for s in stretches
+    ]
+    if not wanted:
+        return out
+    doc = translate_text("\n".join(lines))
+    sources = _aligned_sources(doc)
+    src_line_start = _line_starts(doc.source)
+    out_line_start = _line_starts(doc.output)
+    english = doc.output.split("\n")
+    for line, i in enumerate(wanted):
+        stretch = stretches[i]
+        lead = len(stretch.text) - len(stretch.text.lstrip())
+        trail = stretch.text[len(stretch.text.rstrip()) :]
+        text = english[line].strip()
+        begin = out_line_start[line] + len(english[line]) - len(english[line].lstrip())
+        styles = _word_styles(stretch, text, begin, sources, src_line_start[line])
+        parts = _join_parts(stretch, text, styles)
+        # The stretch's own leading and trailing spaces (between it and a picture, a tab
+        # or a link) stay where they were.
+        if lead:
+            parts.insert(0, (stretch.text[:lead], stretch.style_at(0)))
+        if trail:
+            parts.append((trail, stretch.style_at(len(stretch.text) - 1)))
+        out[i] = _merged(parts)
+    return out
+
+
+def _one_line(text: str) -> str:
+    return LINE_BREAKS.sub(" ", text)
+
+
+def _line_starts(text: str) -> list[int]:
+    starts, pos = [], 0
+    for line in text.split("\n"):
+        starts.append(pos)
+        pos += len(line) + 1
+    return starts
+
+
+def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int]]:
+    """(start, end) in ``doc.output`` of every English piece, with the position in
+    ``doc.source`` of the German piece it attended to most (EOS excluded)."""
+    found = []
+    for seg, t, (o_start, _) in zip(doc.segments, doc.translations, doc.output_spans, strict=True):
+        cand = t.best if t is not None else None
+        if cand is None or cand.attention.size == 0:
+            continue
+        base = o_start - (len(cand.text) - len(cand.text.lstrip()))  # outputs are stripped
+        att = np.asarray(cand.attention)
+        n_src = max(len(t.source_spans) - 1, 1)  # not the EOS
+        for k, (start, end) in enumerate(cand.target_spans[: att.shape[0]]):
+            if end <= start:
+                continue
+            s_start, s_end = t.source_spans[int(att[k, :n_src].argmax())]
+            # A piece's span may begin with the space before its word ("▁Kaffee"),
+            # which belongs to the run before: the word's first letter decides.
+            piece = t.source[s_start:s_end]
+            s_start += len(piece) - len(piece.lstrip())
+            found.append((base + start, base + end, seg.start + s_start))
+    return found
+
+
+def _word_styles(
+    stretch: Stretch, text: str, begin: int, sources: list[tuple[int, int, int]], src_begin: int
+) -> list[tuple[int, int, int]]:
+    """(start, end, style) of each word of ``text`` (the English of the stretch, which
+    starts at ``begin`` in the document's output)."""
+    main = stretch.main_style
+    words = [(m.start(), m.end()) for m in WORD.finditer(text)]
+    if len({s for _, _, s in stretch.styles}) <= 1:
+        return [(a, b, main) for a, b in words]
+    styled: list[tuple[int, int, int | None]] = []
+    for a, b in words:
+        if not any(c.isalnum() for c in text[a:b]):
+            styled.append((a, b, None))  # punctuation: decided by its neighbours below
+            continue
+        votes: Counter[int] = Counter()
+        for start, end, src in sources:
+            overlap = min(end, begin + b) - max(start, begin + a)
+            if overlap > 0:
+                votes[stretch.style_at(src - src_begin)] += overlap
+        styled.append((a, b, votes.most_common(1)[0][0] if votes else main))
+    # A punctuation mark's attention is no guide (the comma of "Frau Schneider, bitte"
+    # looks at "bitte"): it takes the style of the words on both sides where they agree.
+    known = [(n, s) for n, (_, _, s) in enumerate(styled) if s is not None]
+    resolved = []
+    for n, (a, b, style) in enumerate(styled):
+        if style is None:
+            before = next((s for m, s in reversed(known) if m < n), main)
+            after = next((s for m, s in known if m > n), main)
+            style = before if before == after else main
+        resolved.append((a, b, style))
+    return resolved
+
+
+def _join_parts(
+    stretch: Stretch, text: str, words: list[tuple[int, int, int]]
+) -> list[tuple[str, int]]:
+    main = stretch.main_style
+    parts: list[tuple[str, int]] = []
+    pos = 0
+    for n, (a, b, style) in enumerate(words):
+        if a > pos:  # the space before this word
+            before = words[n - 1][2] if n else main
+            parts.append((text[pos:a], style if before == style else main))
+        parts.append((text[a:b], style))
+        pos = b
+    if pos < len(text):
+        parts.append((text[pos:], main))
+    return parts
+
+
+def _merged(parts: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Neighbouring parts of one style as one part."""
+    out: list[tuple[str, int]] = []
+    for text, style in parts:
+        if out and out[-1][1] == style:
+            out[-1] = (out[-1][0] + text, style)
+        elif text:
+            out.append((text, style))
+    return out
