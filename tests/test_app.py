@@ -295,6 +295,42 @@ def test_open_save_and_bad_files(qtbot, open_window, tmp_path):
     assert w.source_edit.toPlainText() == "Hallo Welt.\n"  # nothing lost
 
 
+def test_open_and_save_a_document_keeping_its_layout(qtbot, open_window, tmp_path):
+    """File → Open a .docx: one line per paragraph in the German box; Save translation
+    as .docx writes the document again with its heading and list item."""
+    from docx import Document
+
+    d = Document()
+    d.add_heading("Guten Morgen", level=1)
+    d.add_paragraph("Das Haus ist groß.", style="List Bullet")
+    d.save(str(tmp_path / "brief.docx"))
+    w = open_window()
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        assert w.open_file(str(tmp_path / "brief.docx"))
+    assert w.source_edit.toPlainText() == "Guten Morgen\nDas Haus ist groß."
+    qtbot.waitUntil(lambda: w.highlighter.shown is not None and w.highlighter.shown.complete)
+    out = tmp_path / "brief.en.docx"
+    assert w.save_file(str(out))
+    paras = Document(str(out)).paragraphs
+    assert [p.style.name for p in paras] == ["Heading 1", "List Bullet"]
+    assert "\n".join(p.text for p in paras) == w.output_edit.toPlainText()
+    # A .odt translation needs an .odt document; a line more than the document has
+    # paragraphs cannot be placed: both say so and write nothing.
+    assert not w.save_file(str(tmp_path / "x.odt"))
+    assert "made from a .odt document" in w.last_error
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        w.source_edit.setPlainText("Guten Morgen\nDas Haus ist groß.\nNoch eine Zeile.")
+    qtbot.waitUntil(lambda: w.highlighter.shown.complete and "Noch" in w.highlighter.shown.source)
+    assert not w.save_file(str(tmp_path / "y.docx"))
+    assert "has 2 paragraphs and the text now has 3 lines" in w.last_error
+    assert not (tmp_path / "x.odt").exists() and not (tmp_path / "y.docx").exists()
+    broken = tmp_path / "kaputt.docx"
+    broken.write_text("no zip")
+    assert not w.open_file(str(broken))
+    assert "kaputt.docx: not a .docx document" in w.last_error
+    assert w.source_edit.toPlainText().startswith("Guten Morgen")  # nothing lost
+
+
 def test_heatmap_exports_png_and_svg(qtbot, open_window, tmp_path):
     w = open_window()
     translate(qtbot, w, "Guten Abend.")

@@ -16,7 +16,7 @@ from docx import Document
 from docx.enum.text import WD_BREAK
 
 from translator_app.core.documents import DocumentError, open_document, translate_file
-from translator_app.core.documents.styled import Stretch, translate_stretches
+from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
 from translator_app.core.engine.document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 
@@ -90,15 +90,35 @@ def test_a_bold_word_stays_bold_and_follows_its_word_when_reordered():
         Stretch.of([("Ich habe ", plain), ("ihn", bold), (" gesehen.", plain)]),
         Stretch.of([("  * * *  ", plain)]),  # no letter, no digit: kept as it is
     ]
-    english = translate_stretches(stretches, fake_translate_text)
+    english = styled_english(stretches, fake_translate_text(stretches_text(stretches)))
     assert english[0] == [("This is ", plain), ("very", bold), (" important.", plain)]
     assert english[1] == [("I have seen ", plain), ("him", bold), (".", plain)]
     assert english[2] == [("  * * *  ", plain)]
 
 
 def test_one_style_throughout_needs_no_alignment():
-    english = translate_stretches([Stretch.of([("Das ist wichtig.", 7)])], fake_translate_text)
+    stretches = [Stretch.of([("Das ist wichtig.", 7)])]
+    english = styled_english(stretches, fake_translate_text(stretches_text(stretches)))
     assert english == [[("This is important.", 7)]]
+
+
+def test_an_edited_line_keeps_its_paragraph_and_main_style():
+    """The window lets the user edit the German: a changed line loses its inline
+    formatting (there is no telling where it went) but keeps the paragraph's style."""
+    bold, plain = 1, 0
+    stretches = [Stretch.of([("Das ist ", plain), ("sehr", bold), (" wichtig, ja.", plain)])]
+    english = styled_english(stretches, fake_translate_text("Das ist rot."))
+    assert english == [[("This is red.", plain)]]
+    # The user's corrected English, line for line: a changed line is the user's.
+    two = stretches * 2
+    doc = fake_translate_text(stretches_text(two))
+    english = styled_english(two, doc, "This is very important, ja.\nThat matters.")
+    assert english[0] == [("This is ", plain), ("very", bold), (" important, ja.", plain)]
+    assert english[1] == [("That matters.", plain)]
+    with pytest.raises(ValueError, match="1 lines of English for 2 stretches"):
+        styled_english(two, doc, "One line")
+    with pytest.raises(ValueError, match="2 lines of text for 1 stretches"):
+        styled_english(stretches, fake_translate_text("Das ist rot.\nRot"))
 
 
 # ------------------------------------------------------------------ .docx

@@ -1,5 +1,10 @@
-"""The main window's files: opening and saving text, dropping a file on the window,
-opening and importing model folders."""
+"""The main window's files: opening and saving text and documents (.docx, .odt),
+dropping a file on the window, opening and importing model folders.
+
+An opened document shows its text as the German, one line per paragraph (or table
+cell, or stretch between a picture and a tab); saving the translation as the same kind
+writes the document again with its structure and formatting and the English in place
+(core/documents). Lines may be edited, but not added or removed, for that to work."""
 
 from __future__ import annotations
 
@@ -10,6 +15,13 @@ from PySide6.QtWidgets import (
     QFileDialog,
 )
 
+from translator_app.core.documents import (
+    DocumentError,
+    RichDocument,
+    document_text,
+    open_document,
+    save_translation,
+)
 from translator_app.core.platform.paths import (
     write_atomic,
 )
@@ -20,15 +32,25 @@ from translator_app.gui.importer import FILE_FILTER
 from translator_app.gui.models import is_bundle
 
 MAX_OPEN_BYTES = 5_000_000
+DOCUMENT_KINDS = {".docx": "Word documents (*.docx)", ".odt": "OpenDocument text (*.odt)"}
+OPEN_FILTER = ";;".join(
+    ["German text and documents (*.txt *.docx *.odt)", "Text files (*.txt)"]
+    + list(DOCUMENT_KINDS.values())
+    + ["All files (*)"]
+)
 
 
 class FilesMixin:
     """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
     window)."""
 
+    document: tuple[Path, RichDocument] | None = None  # the opened .docx or .odt
+
     def open_file(self, path: str) -> bool:
+        p = Path(path)
+        if p.suffix.lower() in DOCUMENT_KINDS:
+            return self._open_document(p)
         try:
-            p = Path(path)
             if p.stat().st_size > MAX_OPEN_BYTES:
                 raise ValueError(f"larger than {MAX_OPEN_BYTES // 1_000_000} MB")
             text = p.read_bytes().decode("utf-8-sig")
@@ -38,12 +60,30 @@ class FilesMixin:
         except (OSError, ValueError) as e:
             self.show_notice(f"Could not open {path}: {e}")
             return False
+        self.document = None
         self.source_edit.setPlainText(text.replace("\r\n", "\n"))
         self.show_message(f"Opened {path}")
         self.translate_now()
         return True
 
+    def _open_document(self, path: Path) -> bool:
+        try:
+            document = open_document(path)
+        except DocumentError as e:
+            self.show_notice(f"Could not open {e}")
+            return False
+        self.document = (path, document)
+        self.source_edit.setPlainText(document_text(document))
+        self.show_message(
+            f"Opened {path}: one line per paragraph; File → Save translation… writes a "
+            f"{path.suffix.lower()} with the same layout"
+        )
+        self.translate_now()
+        return True
+
     def save_file(self, path: str) -> bool:
+        if Path(path).suffix.lower() in DOCUMENT_KINDS:
+            return self._save_document(Path(path))
         try:
             # Atomic: a failed save never leaves the user's earlier file half-written.
             write_atomic(Path(path), self.output_edit.toPlainText() + "\n")
@@ -53,19 +93,55 @@ class FilesMixin:
         self.show_message(f"Saved the translation to {path}")
         return True
 
+    def _save_document(self, path: Path) -> bool:
+        kind = path.suffix.lower()
+        if self.document is None or self.document[0].suffix.lower() != kind:
+            self.show_notice(
+                f"Could not save {path}: a {kind} translation is made from a {kind} "
+                "document opened with File → Open; save the text as .txt instead"
+            )
+            return False
+        shown = self.highlighter.shown
+        german = self.source_edit.toPlainText()
+        if shown is None or not shown.complete or shown.source != german:
+            self.show_message("The translation is not finished yet: save again in a moment.")
+            return False
+        english = self.output_edit.toPlainText()
+        try:
+            save_translation(
+                self.document[1], shown, path, None if english == shown.output else english
+            )
+        except ValueError:
+            lines = len(german.split("\n"))
+            paragraphs = len(self.document[1].stretches)
+            self.show_notice(
+                f"Could not save {path}: the document has {paragraphs} paragraphs and the "
+                f"text now has {lines} lines; undo the added or removed lines, or save as .txt"
+            )
+            return False
+        except DocumentError as e:
+            self.show_notice(f"Could not save {e}")
+            return False
+        self.show_message(f"Saved the translated document to {path}")
+        return True
+
     def open_file_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open German text", documents_dir(), "Text files (*.txt);;All files (*)"
+            self, "Open German text or a document", documents_dir(), OPEN_FILTER
         )
         if path:
             self.open_file(path)
 
     def save_file_dialog(self) -> None:
+        """Offers the opened document's kind first (same folder, NAME.en.EXT)."""
+        filters, name = ["Text files (*.txt)"], Path(documents_dir()) / "translation.txt"
+        if self.document is not None:
+            source = self.document[0]
+            kind = source.suffix.lower()
+            filters.insert(0, DOCUMENT_KINDS[kind])
+            name = source.with_name(f"{source.stem}.en{kind}")
         path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Save translation",
-            str(Path(documents_dir()) / "translation.txt"),
-            "Text files (*.txt)",
+            self, "Save translation", str(name), ";;".join(filters)
         )
         if path:
             self.save_file(path)

@@ -36,7 +36,7 @@ class MenusMixin:
         self.all_actions: list[QAction] = []
         bar = self.menuBar()
         m = bar.addMenu("&File")
-        self._action(m, "&Open text file…", self.open_file_dialog, QKeySequence.Open)
+        self._action(m, "&Open text or document…", self.open_file_dialog, QKeySequence.Open)
         self._action(m, "&Save translation…", self.save_file_dialog, QKeySequence.Save)
         m.addSeparator()
         self._action(m, "&Quit", self.close, QKeySequence.Quit)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from translator_app.core.documents.styled import Stretch, translate_stretches
+from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
 from translator_app.core.engine.document import DocumentTranslation
 from translator_app.core.platform.paths import write_atomic
 
@@ -74,15 +74,28 @@ def translate_file(
         _write(target, lambda stream: stream.write((doc.output + "\n").encode("utf-8")))
         return doc
     document = open_document(source)
-    seen: list[DocumentTranslation] = []
+    doc = translate_text(document_text(document))
+    save_translation(document, doc, target)
+    return doc
 
-    def through(text: str) -> DocumentTranslation:
-        seen.append(translate_text(text))
-        return seen[-1]
 
-    english = translate_stretches(document.stretches, through)
+def document_text(document: RichDocument) -> str:
+    """The German to translate (and to show): one line per stretch of text."""
+    return stretches_text(document.stretches)
+
+
+def save_translation(
+    document: RichDocument,
+    translated: DocumentTranslation,
+    target: Path,
+    corrected: str | None = None,
+) -> None:
+    """Write ``document`` with its text replaced by ``translated`` (the translation of
+    :func:`document_text`, or of an edit of it with the same number of lines) to
+    ``target``, whole or not at all; ``corrected``: the English as the user corrected
+    it. ValueError where the lines no longer match the document's paragraphs."""
+    english = styled_english(document.stretches, translated, corrected)
     _write(target, lambda stream: document.write(english, stream))
-    return seen[0] if seen else translate_text("")
 
 
 def read_text(path: Path) -> str:

@@ -4,7 +4,8 @@ A document's paragraph becomes one or more :class:`Stretch` es: plain text with 
 formatting of each character range given as a style number (what a style number stands
 for, bold or a font or a link, is the file format's business; this module only carries
 the numbers across). All stretches of a document are translated as one text, one line
-each, so each distinct sentence is decoded once and in batches.
+each (:func:`stretches_text`), so each distinct sentence is decoded once and in batches;
+the window shows that text as the German and keeps its translation.
 
 The English has no formatting of its own: each English word takes the style of the
 German characters that its pieces attended to most (the alignment the app's panel
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,26 +71,41 @@ class Stretch:
         return any(c.isalnum() for c in self.text)
 
 
-def translate_stretches(
-    stretches: Sequence[Stretch], translate_text: Callable[[str], DocumentTranslation]
+def stretches_text(stretches: Sequence[Stretch]) -> str:
+    """The text to translate: one line per stretch (a line break inside a stretch
+    becomes a space), in order; the window shows it as the German."""
+    return "\n".join(_one_line(s.text) for s in stretches)
+
+
+def styled_english(
+    stretches: Sequence[Stretch], doc: DocumentTranslation, corrected: str | None = None
 ) -> list[list[tuple[str, int]]]:
-    """Each stretch's English as (text, style) parts. ``translate_text`` translates a
-    text of one stretch per line (Translator.translate_document). A stretch with
-    neither a letter nor a digit (a dash, a bullet, blank) is kept as it is."""
-    wanted = [i for i, s in enumerate(stretches) if s.needs_translation]
-    lines = [_one_line(stretches[i].text) for i in wanted]
-    out: list[list[tuple[str, int]]] = [
-        [(s.text, s.main_style)] if s.text else [] for s in stretches
-    ]
-    if not wanted:
-        return out
-    doc = translate_text("\n".join(lines))
+    """Each stretch's English as (text, style) parts, from ``doc``: the translation of
+    :func:`stretches_text` (or of an edited text with one line per stretch: a line that
+    no longer reads as its stretch takes the stretch's main style throughout).
+    ``corrected``: the English as the user corrected it, one line per stretch; a line
+    that differs from the model's takes its stretch's main style. A stretch with neither
+    a letter nor a digit (a dash, a bullet, blank) is kept as it is."""
     sources = _aligned_sources(doc)
     src_line_start = _line_starts(doc.source)
     out_line_start = _line_starts(doc.output)
+    german = doc.source.split("\n")
     english = doc.output.split("\n")
-    for line, i in enumerate(wanted):
-        stretch = stretches[i]
+    if len(german) != len(stretches):
+        raise ValueError(f"{len(german)} lines of text for {len(stretches)} stretches")
+    final = english if corrected is None else corrected.rstrip("\n").split("\n")
+    if len(final) != len(stretches):
+        raise ValueError(f"{len(final)} lines of English for {len(stretches)} stretches")
+    out: list[list[tuple[str, int]]] = []
+    for line, stretch in enumerate(stretches):
+        if not stretch.needs_translation:
+            out.append([(stretch.text, stretch.main_style)] if stretch.text else [])
+            continue
+        if final[line] != english[line]:  # the user's own English
+            out.append([(final[line].strip(), stretch.main_style)])
+            continue
+        if german[line] != _one_line(stretch.text):  # edited by the user
+            stretch = Stretch.of([(german[line], stretch.main_style)])
         lead = len(stretch.text) - len(stretch.text.lstrip())
         trail = stretch.text[len(stretch.text.rstrip()) :]
         text = english[line].strip()
@@ -102,7 +118,7 @@ def translate_stretches(
             parts.insert(0, (stretch.text[:lead], stretch.style_at(0)))
         if trail:
             parts.append((trail, stretch.style_at(len(stretch.text) - 1)))
-        out[i] = _merged(parts)
+        out.append(_merged(parts))
     return out
 
 
