@@ -338,6 +338,12 @@ def test_heatmap_exports_png_and_svg(qtbot, open_window, tmp_path):
         w.alignment.export(str(tmp_path / name))
         assert (tmp_path / name).stat().st_size > 1000
     assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
+    # The picture says which layer and head it is of, in its title and its metadata.
+    from PIL import Image
+
+    with Image.open(tmp_path / "a.png") as png:
+        assert "Layer" in png.text["Description"] and "Guten Abend." in png.text["Title"]
+    assert "Layer" in (tmp_path / "a.svg").read_text("utf-8")
 
 
 def test_every_control_has_an_accessible_name(qtbot, open_window):

@@ -70,11 +70,18 @@ def test_editing_the_output_stores_a_correction(qtbot, open_window):
     translate(qtbot, w, "Guten Morgen!")
     w.begin_correction()
     assert w.correction.active and not w.output_edit.isReadOnly()
+    # The mode shows above the English box, not in the status bar.
+    assert w.correction_label.isVisible()
+    assert w.correction_label.parentWidget() is w.output_edit.parentWidget()
     w.output_edit.setPlainText("Good day!")
     assert "“Guten Morgen!” → “Good day!”" in w.correction_label.text()
     assert w.save_correction() == 1
     assert not w.correction.active and w.output_edit.isReadOnly()
+    assert not w.correction_label.isVisible()
     assert w.output_edit.toPlainText() == "Good day!"
+    # The panel still shows the model's attention, and says whose English that is.
+    w.alignment.flush()
+    assert "you corrected it" in w.alignment.title.text()
     stored = CorrectionsStore(w.corrections.path)
     assert stored.pairs == [("Guten Morgen!", "Good day!")]
 

@@ -13,6 +13,7 @@ the labels readable. The picture can be exported as PNG or SVG.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -183,6 +184,7 @@ class AlignmentPanel(QWidget):
         super().__init__(parent)
         self.setAccessibleName("Alignment panel")
         self.translation: Translation | None = None
+        self.corrected = False  # the user corrected the shown English (see set_corrected)
         self.matrix = np.zeros((0, 0), dtype=np.float32)  # pieces, the chosen layer/head
         self.view: HeatmapView | None = None  # what is drawn
         self.current_row: int | None = None  # English piece under the cursor
@@ -322,7 +324,15 @@ class AlignmentPanel(QWidget):
             translation = self._explained[id(translation)][1]
         if translation is self.translation and (row, col) == (self.current_row, self.current_col):
             return  # nothing changed: no redraw
+        if translation is not self.translation:
+            self.corrected = False  # a new translation is the model's own again
         self.translation, self.current_row, self.current_col = translation, row, col
+        self.redraw()
+
+    def set_corrected(self, corrected: bool) -> None:
+        """The user corrected the shown sentence's English: the title says that the map
+        is of the model's translation (the model never attended for the user's words)."""
+        self.corrected = corrected
         self.redraw()
 
     def redraw(self) -> None:
@@ -379,9 +389,10 @@ class AlignmentPanel(QWidget):
         t = self.translation
         shown = self.has_heatmap
         self.export_button.setEnabled(shown)
-        self.title.setText(
-            f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
-        )
+        title = f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
+        if shown and self.corrected:
+            title += " (the model's translation: you corrected it in the English box)"
+        self.title.setText(title)
         cell = self.zoom_box.currentData() or 0
         rows, cols = self.view.matrix.shape if self.view is not None else (0, 0)
         # Cells of ``cell`` pixels plus room for the labels; "Fit" squeezes into the panel.
@@ -401,6 +412,11 @@ class AlignmentPanel(QWidget):
         )
         self.canvas.draw_idle()
 
+    def shown_view(self) -> str:
+        """Which attention the map shows, in the panel's words: "Layer 3 of 4
+        (highlights), all heads (highlights)"."""
+        return f"Layer {self.layer_box.currentText()}, {self.head_box.currentText()}"
+
     def _head(self) -> int:
         data = self.head_box.currentData()
         return AVERAGE if data is None else int(data)
@@ -415,11 +431,28 @@ class AlignmentPanel(QWidget):
             raise ValueError("there is no heatmap to export yet")
         t = self.translation
         rows, cols = self.view.matrix.shape
-        figure = Figure(figsize=(max(5.0, 2 + 0.3 * cols), max(4.0, 2 + 0.3 * rows)))
+        width = max(5.0, 2 + 0.3 * cols)
+        figure = Figure(figsize=(width, max(4.0, 2.5 + 0.3 * rows)))
         figure.set_layout_engine("constrained")
         plot_heatmap(figure, self.view, (None, None), bg="white", fg="black")
-        figure.suptitle(f"“{_shorten(t.source, 90)}” → “{_shorten(t.text, 90)}”", fontsize=9)
-        figure.savefig(path, facecolor="white")
+        shown = self.shown_view()
+        # The whole sentence pair, wrapped to the figure's width (about 11 characters an
+        # inch at 9 pt), and which layer and head the picture is of.
+        wrap = max(40, int(width * 11))
+        lines = [
+            *textwrap.wrap(f"“{t.source}”", wrap),
+            *textwrap.wrap(f"→ “{t.text}”", wrap),
+            shown,
+        ]
+        figure.suptitle("\n".join(lines), fontsize=9)
+        metadata = {
+            "Title": f"Attention: {t.source} -> {t.text}",
+            "Description": f"German -> English alignment heatmap; {shown}",
+            "Software": "translator-app",
+        }
+        if Path(path).suffix.lower() == ".svg":
+            metadata = {"Title": metadata["Title"], "Description": metadata["Description"]}
+        figure.savefig(path, facecolor="white", metadata=metadata)
         self.exported.emit(path)
 
     def export_dialog(self) -> None:

@@ -165,7 +165,22 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.splitter.addWidget(
             _labelled("German", self.source_edit, self.count_label, self.clear_button)
         )
-        self.splitter.addWidget(_labelled("English", self.output_edit, self.copy_button))
+        # Correction mode says so above the English it applies to, in full (a status-bar
+        # line was cut short and easily missed).
+        self.correction_label = QLabel(
+            "Correcting the translation: Ctrl+Shift+S keeps it for the next fine-tune, "
+            "Esc discards it"
+        )
+        self.correction_label.setAccessibleName("Correction mode")
+        self.correction_label.setWordWrap(True)
+        self.correction_label.setStyleSheet(
+            "QLabel { background: palette(highlight); color: palette(highlighted-text);"
+            " padding: 4px; border-radius: 3px; }"
+        )
+        self.correction_label.hide()
+        self.splitter.addWidget(
+            _labelled("English", self.output_edit, self.copy_button, banner=self.correction_label)
+        )
         self.notice = NoticeBar()
         self.notice_label = self.notice.label
         central = QWidget()
@@ -203,13 +218,6 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.statusBar().addPermanentWidget(self.progress)
         for label in (self.model_label, self.device_label, self.time_label):
             self.statusBar().addPermanentWidget(label)
-        self.correction_label = QLabel(
-            "Correcting the translation: Ctrl+Shift+S keeps it for the next fine-tune, "
-            "Esc discards it"
-        )
-        self.correction_label.setAccessibleName("Correction mode")
-        self.statusBar().addWidget(self.correction_label)
-        self.correction_label.hide()
         # Shown while a translation is on its way (a slow model, a long sentence).
         self.busy_label = QLabel("Translating…")
         self.busy_label.setAccessibleName("Translation pending")
@@ -420,8 +428,11 @@ READY_TEXT = "The English translation appears here as you type."
 LOADING_TEXT = "Loading the model… What you type is translated as soon as it is ready."
 
 
-def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
-    """``edit`` under a header naming its language (with ``buttons`` on the right)."""
+def _labelled(
+    title: str, edit: QPlainTextEdit, *buttons: QWidget, banner: QWidget | None = None
+) -> QWidget:
+    """``edit`` under a header naming its language (with ``buttons`` on the right) and
+    an optional ``banner`` between the two."""
     box = QWidget()
     column = QVBoxLayout(box)
     column.setContentsMargins(4, 4, 4, 0)
@@ -434,5 +445,7 @@ def _labelled(title: str, edit: QPlainTextEdit, *buttons: QWidget) -> QWidget:
     for button in buttons:
         header.addWidget(button)
     column.addLayout(header)
+    if banner is not None:
+        column.addWidget(banner)
     column.addWidget(edit, 1)
     return box

@@ -88,7 +88,9 @@ class DialogsMixin:
             h.resume(reshow=True)
             return
         # The output is the user's text now: no alignment links for it, unless the German
-        # changed meanwhile and its translation is waiting.
+        # changed meanwhile and its translation is waiting. The panel still shows what
+        # the model attended to, and says that its English is the model's, not the user's.
+        self.alignment.set_corrected(True)
         h.resume(reshow=False)
         h.mark_stale()
         if h.shown is not None and h.shown.source != self.correction.source:
