@@ -91,3 +91,23 @@ def test_every_card_comes_from_one_template(tmp_path):
     summary = in_short({"newstest2014": 14.4, "Tatoeba v2021-08-07": 38.4})
     assert summary[2].startswith("- **Good at:** short everyday sentences (38)")
     assert summary[3].startswith("- **Weak at:** news articles (14)")
+
+
+def test_the_app_shows_the_users_part_of_the_card():
+    """Model → Model card speaks to users: no repository commands, no developer
+    sections, and a results table narrow enough not to break words."""
+    from translator_app.core.engine.model_card import for_users, render
+    from translator_app.core.platform.paths import resources_dir
+
+    card = (resources_dir() / "model" / "MODEL_CARD.md").read_text("utf-8")
+    shown = for_users(card)
+    assert "scripts/" in card and "scripts/" not in shown
+    assert "translator-train" not in shown and "eval-reports/" not in shown
+    assert "## In short" in shown and "## Limitations" in shown
+    assert "## Choice of architecture" in card and "architecture" not in shown.split("##")[1]
+    assert "## Training\n" not in shown and "## Engines" not in shown
+    header = next(line for line in shown.splitlines() if line.startswith("| test set"))
+    assert header.count("|") == 5 and "score (BLEU)" in header
+    # Any card (a fine-tune's, an import's) goes through without losing its title.
+    small = render("mine", ["Trained with `translator-train train`."], [("Training", ["- x"])])
+    assert for_users(small).startswith("# mine") and "translator-train" not in for_users(small)

@@ -70,11 +70,11 @@ class CorrectionsDialog(QDialog):
             self.info.setText(
                 "No corrections yet. To add one, press F2 (Edit → Correct the translation) "
                 "in the main window, fix the English, and press Ctrl+Shift+S to keep it. "
-                "Kept corrections are listed here and used by Model → Teach the model…."
+                "Kept corrections are listed here and used by Model → Teach the model."
             )
             return
         self.info.setText(
-            f"{len(pairs)} pair(s), used by Model → Teach the model…. Double-click a cell to edit."
+            f"{len(pairs)} pair(s), used by Model → Teach the model. Double-click a cell to edit."
         )
 
     def table_pairs(self) -> list[Pair]:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from translator_app.core.engine.model_card import for_users
 from translator_app.gui.history import History
 from translator_app.gui.screen import fit_resize
 from translator_app.gui.settings import LAYOUTS, Settings
@@ -219,7 +220,8 @@ class ModelCardDialog(QDialog):
         view = QTextBrowser()
         view.setAccessibleName("Model card text")
         view.setOpenExternalLinks(True)
-        view.setMarkdown(card or "This model has no model card.")
+        # The users' part: the developer details stay in the bundle's MODEL_CARD.md.
+        view.setMarkdown(for_users(card) if card else "This model has no model card.")
         close = QDialogButtonBox(QDialogButtonBox.Close)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -243,6 +245,14 @@ COMPONENTS = (
     ("Matplotlib", "Matplotlib licence (PSF-based)"),
     ("NumPy", "BSD-3-Clause"),
     ("platformdirs", "MIT"),
+    ("CTranslate2", "MIT"),
+    ("python-docx", "MIT"),
+    ("lxml", "BSD-3-Clause"),
+    ("odfpy", "Apache-2.0 (also offered under GPL and LGPL)"),
+    ("defusedxml", "PSF-2.0"),
+    ("pySBD", "MIT"),
+    ("PyYAML", "MIT"),
+    ("sacrebleu", "Apache-2.0"),
 )
 
 
@@ -258,7 +268,7 @@ class AboutDialog(QDialog):
         parts = "".join(f"<li>{name}: {licence}</li>" for name, licence in COMPONENTS)
         on = f" on {device}" if device else ""
         self.text = QLabel(
-            f"<h3>German → English Translator {__version__}</h3>"
+            f"<h3 style='margin-top: 0'>German → English Translator {__version__}</h3>"
             "<p>Translates German text offline, on this computer: nothing you type leaves "
             "it. The alignment panel shows which German words each English word was "
             "translated from.</p>"
@@ -270,9 +280,13 @@ class AboutDialog(QDialog):
         )
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextBrowserInteraction)
+        # At the top: a label centres itself in spare height, which left an empty band
+        # above the title.
+        self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         close = QDialogButtonBox(QDialogButtonBox.Close)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
+        layout.addStretch(1)
         layout.addWidget(close)
-        fit_resize(self, 460, 420)
+        fit_resize(self, 480, 520)

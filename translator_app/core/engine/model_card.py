@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Sequence
 
 from translator_app.core.models.config import ModelConfig
@@ -82,3 +83,83 @@ def in_short(scores_by_label: dict[str, float]) -> list[str]:
     if weak:
         lines.append(f"- **Weak at:** {', '.join(weak)}: {text['weak_note']}")
     return lines + [f"- {line}" for line in text["always"]]
+
+
+# ---------------------------------------------------------------- the app's view
+# Sections a user reads in Model → Model card; the others (architecture, training
+# schedule, configuration, engines, speed) stay in the file for developers.
+USER_SECTIONS = (
+    "in short",
+    "test results",
+    "scores",
+    "validation",
+    "names, numbers",
+    "glossary",
+    "training data",
+    "origin, licence",
+    "limitations",
+)
+# A sentence naming something only a developer with the repository can run or open.
+DEVELOPER_MARKS = re.compile(r"`(?:scripts/|bench/|docs/|translator-train|python )|eval-reports/")
+# The results table's columns a user needs, with the words the app shows for them.
+USER_COLUMNS = {
+    "test set": "test set",
+    "pairs": "sentences",
+    "bleu greedy": "score (BLEU)",
+    "published (not re-measured)": "published models, trained on far more data",
+}
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def for_users(card: str) -> str:
+    """The card as the app shows it: the title, the opening and the users' sections,
+    without sentences about repository commands, and the results table cut to the test
+    set, its size, the score and the published score (narrow columns broke words)."""
+    title, *sections = re.split(r"(?m)^## ", card)
+    kept = [_plain(title)]
+    for section in sections:
+        heading, _, body = section.partition("\n")
+        if not heading.lower().startswith(USER_SECTIONS):
+            continue
+        if heading.lower().startswith("test results"):
+            heading, body = "Test results", _users_table(body)
+        kept.append(f"## {heading}\n\n{_plain(body)}")
+    kept.append(
+        "_How each figure was measured, the architecture and the training are in "
+        "MODEL_CARD.md in the model's folder._"
+    )
+    return "\n\n".join(k.strip() for k in kept if k.strip()) + "\n"
+
+
+def _plain(text: str) -> str:
+    """``text`` without the sentences (or list items, table rows) that name repository
+    commands or folders."""
+    blocks = []
+    for block in re.split(r"\n\s*\n", text):
+        if block.lstrip().startswith(("|", "-", "*", "#", "`")):
+            lines = [line for line in block.split("\n") if not DEVELOPER_MARKS.search(line)]
+            blocks.append("\n".join(lines))
+        else:
+            sentences = SENTENCE_END.split(" ".join(block.split()))
+            blocks.append(" ".join(s for s in sentences if not DEVELOPER_MARKS.search(s)))
+    return "\n\n".join(b for b in blocks if b.strip())
+
+
+def _users_table(body: str) -> str:
+    """The results section as a table of the users' columns, one line on what the
+    score means; the signatures and the beam-search notes stay in the file."""
+    rows = [line for line in body.split("\n") if line.startswith("|")]
+    if len(rows) < 3:
+        return body
+    cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
+    header = [h.lower() for h in cells[0]]
+    keep = [i for i, h in enumerate(header) if h in USER_COLUMNS]
+    table = [
+        "| " + " | ".join(USER_COLUMNS[header[i]] for i in keep) + " |",
+        "|" + "---|" * len(keep),
+        *("| " + " | ".join(row[i] for i in keep) + " |" for row in cells[2:]),
+    ]
+    return (
+        "BLEU measures the overlap with a human translation, from 0 to 100 (higher is "
+        "better).\n\n" + "\n".join(table)
+    )
