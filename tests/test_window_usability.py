@@ -490,3 +490,22 @@ def test_the_panel_explains_itself_and_the_wheel_scrolls_the_map(qtbot, open_win
     )
     QApplication.sendEvent(panel.canvas, wheel)
     assert bar.value() > before
+
+
+def test_the_alignment_panel_gives_a_low_screen_to_the_map(qtbot):
+    """On a 1024x640 screen the panel had two rows of controls and a line of
+    explanation above a map two rows high: wide and low, the controls share one row and
+    the explanation becomes a tooltip; narrow and tall, both come back."""
+    from PySide6.QtWidgets import QBoxLayout
+
+    from translator_app.gui.alignment import EXPLANATION, AlignmentPanel
+
+    panel = AlignmentPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.resize(1000, 200)
+    qtbot.waitUntil(lambda: panel.controls.direction() == QBoxLayout.LeftToRight)
+    assert not panel.explanation.isVisible() and panel.title.toolTip() == EXPLANATION
+    panel.resize(420, 500)
+    qtbot.waitUntil(lambda: panel.controls.direction() == QBoxLayout.TopToBottom)
+    assert panel.explanation.isVisible() and panel.title.toolTip() == ""

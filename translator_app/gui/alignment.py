@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QComboBox,
     QFileDialog,
@@ -248,8 +249,9 @@ class AlignmentPanel(QWidget):
         self.pieces_box.toggled.connect(lambda _: self.redraw())
         self.zoom_box.currentIndexChanged.connect(lambda _: self.redraw())
 
-        # Two short rows, not one long one: two panels side by side (the Teach dialog's
-        # comparison) must still fit an 800-pixel screen.
+        # One row where the panel is wide enough, else two short rows: two panels side
+        # by side (the Teach dialog's comparison) must still fit an 800-pixel screen, and
+        # on a low screen every row given to controls is taken from the map.
         which = QHBoxLayout()
         which.addWidget(QLabel("Layer"))
         which.addWidget(self.layer_box)
@@ -262,13 +264,29 @@ class AlignmentPanel(QWidget):
         look.addWidget(self.zoom_box)
         look.addStretch(1)
         look.addWidget(self.export_button)
+        self.controls = QBoxLayout(QBoxLayout.TopToBottom)
+        self.controls.addLayout(which)
+        self.controls.addLayout(look)
+        self._rows = (which, look)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.explanation)
-        layout.addLayout(which)
-        layout.addLayout(look)
+        layout.addLayout(self.controls)
         layout.addWidget(self.scroll, 1)
         self.set_model_shape(0, 0, 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Controls in one row where they fit; on a low panel the explanation moves
+        into the tooltips of the title and the map, so that the map keeps its rows."""
+        wide = sum(r.sizeHint().width() for r in self._rows) + 40 <= event.size().width()
+        direction = QBoxLayout.LeftToRight if wide else QBoxLayout.TopToBottom
+        if self.controls.direction() != direction:
+            self.controls.setDirection(direction)
+        low = event.size().height() < LOW_PANEL_PX
+        self.explanation.setVisible(not low)
+        for widget in (self.title, self.scroll):
+            widget.setToolTip(EXPLANATION if low else "")
+        super().resizeEvent(event)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if obj is self.canvas and event.type() == QEvent.Type.Wheel:
@@ -511,6 +529,10 @@ def _index(owner: tuple[int, ...], piece: int | None) -> int | None:
     if piece is None or not 0 <= piece < len(owner) or owner[piece] < 0:
         return None
     return owner[piece]
+
+
+# Below this height the panel shows the explanation as a tooltip, not a line of its own.
+LOW_PANEL_PX = 260
 
 
 def _shorten(text: str, n: int = 60) -> str:
