@@ -271,6 +271,14 @@ def test_bad_documents_are_one_clear_error_naming_the_file(tmp_path):
     assert not (tmp_path / "a.txt").exists()
 
 
+def test_a_document_without_text_is_written_unchanged(tmp_path):
+    d = Document()
+    d.add_paragraph("* * *")
+    d.save(str(tmp_path / "leer.docx"))
+    translate_file(tmp_path / "leer.docx", tmp_path / "empty.docx", fake_translate_text)
+    assert [p.text for p in Document(str(tmp_path / "empty.docx")).paragraphs] == ["* * *"]
+
+
 def test_plain_text_file(tmp_path):
     (tmp_path / "in.txt").write_bytes("\ufeffDas ist sehr wichtig.\r\n\r\nEin Apfel\r\n".encode())
     translate_file(tmp_path / "in.txt", tmp_path / "out.txt", fake_translate_text)

@@ -86,6 +86,8 @@ def styled_english(
     ``corrected``: the English as the user corrected it, one line per stretch; a line
     that differs from the model's takes its stretch's main style. A stretch with neither
     a letter nor a digit (a dash, a bullet, blank) is kept as it is."""
+    if not stretches:  # a document without text (pictures only): nothing to place
+        return []
     sources = _aligned_sources(doc)
     src_line_start = _line_starts(doc.source)
     out_line_start = _line_starts(doc.output)
