@@ -507,7 +507,18 @@ def plot_heatmap(
     ax = fig.add_subplot(111)
     ax.set_facecolor(bg)
     image = ax.imshow(view.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
-    ax.set_xticks(range(len(view.cols)), view.cols, rotation=60, ha="right", fontsize=fontsize)
+    # The German labels along the top: a long sentence's map is taller than the panel,
+    # and labels at its foot were out of sight until the user scrolled.
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    ax.set_xticks(
+        range(len(view.cols)),
+        view.cols,
+        rotation=60,
+        ha="left",
+        rotation_mode="anchor",
+        fontsize=fontsize,
+    )
     ax.set_yticks(range(len(view.rows)), view.rows, fontsize=fontsize)
     ax.tick_params(colors=fg, labelcolor=fg)
     for spine in ax.spines.values():
