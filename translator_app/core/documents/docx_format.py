@@ -16,13 +16,13 @@ What a paragraph is made of decides what is kept:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from docx import Document
 from docx.oxml.ns import qn
 
-from translator_app.core.documents.styled import Stretch
+from translator_app.core.documents.reading import Items, StretchReader, TextItem
 
 P, R, T, RPR, PPR = qn("w:p"), qn("w:r"), qn("w:t"), qn("w:rPr"), qn("w:pPr")
 HYPERLINK = qn("w:hyperlink")
@@ -43,15 +43,6 @@ MARKS = {
 DROPPED = {qn("w:lastRenderedPageBreak"), qn("w:softHyphen")}
 
 
-@dataclass
-class _Text:
-    """A stretch of text runs inside ``container``, with the marks met on the way."""
-
-    parts: list[tuple[str, int]] = field(default_factory=list)
-    marks: list = field(default_factory=list)
-    index: int = -1  # its number among the document's stretches
-
-
 @dataclass(frozen=True)
 class _Piece:
     """A run's non-text child (tab, break, picture, field), kept in a run of its own
@@ -62,22 +53,14 @@ class _Piece:
     part: object
 
 
-@dataclass
-class _Container:
-    element: object  # w:p or w:hyperlink
-    items: list  # _Text or a kept element, in order
-
-
-class DocxDocument:
+class DocxDocument(StretchReader):
     """A .docx file's paragraphs as stretches, and the way back into the file."""
 
     suffix = ".docx"
 
     def __init__(self, path: Path) -> None:
+        super().__init__()  # style number -> a w:rPr element
         self.doc = Document(str(path))
-        self.run_properties: list = [None]  # style number -> a w:rPr element (0: none)
-        self.stretches: list[Stretch] = []
-        self._containers: list[_Container] = []
         for part in self._parts():
             for p in list(part.iter(P)):
                 self._read(p)
@@ -99,57 +82,33 @@ class DocxDocument:
                     seen.add(id(hf.part))
                     yield hf._element
 
-    def _style(self, run) -> int:
-        rpr = run.find(RPR)
-        if rpr is None:
-            return 0
-        self.run_properties.append(rpr)
-        return len(self.run_properties) - 1
-
     def _read(self, container) -> None:
-        items: list = []
-        current: _Text | None = None
-
-        def text_item() -> _Text:
-            nonlocal current
-            if current is None:
-                current = _Text()
-                items.append(current)
-            return current
-
+        items = Items()
         for child in container:
             if child.tag == PPR:
                 continue
             if child.tag == R:
-                style = self._style(child)
+                style = self.style_number(child.find(RPR))
                 for part in child:
                     if part.tag == RPR or part.tag in DROPPED:
                         continue
                     if part.tag == T:
-                        text_item().parts.append((part.text or "", style))
+                        items.text().parts.append((part.text or "", style))
                     elif part.tag == qn("w:noBreakHyphen"):
-                        text_item().parts.append(("\u2011", style))
+                        items.text().parts.append(("\u2011", style))
                     else:  # a tab, a break, a picture, a field: kept in a run of its own
-                        current = None
-                        items.append(_Piece(child, part))
+                        items.keep(_Piece(child, part))
             elif child.tag in MARKS:
-                text_item().marks.append(child)
+                items.text().marks.append(child)
             else:
-                current = None
-                items.append(child)
+                items.keep(child)
                 if child.tag == HYPERLINK:
                     self._read(child)  # its own text, translated inside the link
-        texts = [i for i in items if isinstance(i, _Text)]
-        if not any(Stretch.of(t.parts).needs_translation for t in texts):
-            return  # nothing to translate: the paragraph stays exactly as it is
-        for t in texts:
-            t.index = len(self.stretches)
-            self.stretches.append(Stretch.of(t.parts))
-        self._containers.append(_Container(container, items))
+        self.add(container, items)
 
     def write(self, english: list[list[tuple[str, int]]], stream) -> None:
         """Save with each stretch replaced by its English (text, style) parts."""
-        for c in self._containers:
+        for c in self.containers:
             for child in list(c.element):
                 if child.tag != PPR:
                     c.element.remove(child)
@@ -159,13 +118,13 @@ class DocxDocument:
                     run.append(item.part)
                     c.element.append(run)
                     continue
-                if not isinstance(item, _Text):
+                if not isinstance(item, TextItem):
                     c.element.append(item)
                     continue
                 for mark in item.marks:
                     c.element.append(mark)
                 for text, style in english[item.index]:
-                    c.element.append(self._run(text, self.run_properties[style]))
+                    c.element.append(self._run(text, self.styles[style]))
         self.doc.save(stream)
 
     def _run(self, text: str | None, rpr):

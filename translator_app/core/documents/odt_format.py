@@ -12,7 +12,6 @@ reference marks move to the start of their stretch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from odf import teletype
@@ -20,7 +19,7 @@ from odf.element import Element
 from odf.namespaces import TEXTNS
 from odf.opendocument import load
 
-from translator_app.core.documents.styled import Stretch
+from translator_app.core.documents.reading import Items, StretchReader, TextItem
 
 PARAGRAPHS = {(TEXTNS, "p"), (TEXTNS, "h")}
 SPAN, SPACE, LINK = (TEXTNS, "span"), (TEXTNS, "s"), (TEXTNS, "a")
@@ -39,86 +38,53 @@ MARKS = {
 TEXT_NODE = 3
 
 
-@dataclass
-class _Text:
-    parts: list[tuple[str, int]] = field(default_factory=list)
-    marks: list = field(default_factory=list)
-    index: int = -1
-
-
-@dataclass
-class _Container:
-    element: Element
-    items: list  # _Text or a kept element, in order
-
-
-class OdtDocument:
+class OdtDocument(StretchReader):
     """An .odt file's paragraphs as stretches, and the way back into the file."""
 
     suffix = ".odt"
 
     def __init__(self, path: Path) -> None:
+        super().__init__()  # style number -> a chain of spans (outer first)
         self.doc = load(str(path))
-        self.span_chains: list[tuple[Element, ...]] = [()]  # style number -> spans (outer first)
-        self.stretches: list[Stretch] = []
-        self._containers: list[_Container] = []
         for p in list(_walk(self.doc.topnode)):
             self._read(p)
 
-    def _style(self, chain: tuple[Element, ...]) -> int:
-        if not chain:
-            return 0
-        self.span_chains.append(chain)
-        return len(self.span_chains) - 1
-
     def _read(self, container: Element) -> None:
-        items: list = []
-        state: dict[str, _Text | None] = {"current": None}
-
-        def text_item() -> _Text:
-            if state["current"] is None:
-                state["current"] = _Text()
-                items.append(state["current"])
-            return state["current"]
+        items = Items()
 
         def visit(node, chain: tuple[Element, ...]) -> None:
             if node.nodeType == TEXT_NODE:
-                text_item().parts.append((node.data, self._style(chain)))
+                items.text().parts.append((node.data, self.style_number(chain or None)))
             elif node.qname == SPAN:
                 for child in list(node.childNodes):
                     visit(child, (*chain, node))
             elif node.qname == SPACE:
                 count = int(node.getAttrNS(TEXTNS, "c") or 1)
-                text_item().parts.append((" " * min(count, 1000), self._style(chain)))
+                items.text().parts.append(
+                    (" " * min(count, 1000), self.style_number(chain or None))
+                )
             elif node.qname in MARKS:
-                text_item().marks.append(node)
+                items.text().marks.append(node)
             else:  # a tab, a line break, a note, a frame: kept, inside its spans
-                state["current"] = None
-                items.append((chain, node))
+                items.keep((chain, node))
                 if node.qname == LINK:
                     self._read(node)  # its own text, translated inside the link
 
         for child in list(container.childNodes):
             visit(child, ())
-        texts = [i for i in items if isinstance(i, _Text)]
-        if not any(Stretch.of(t.parts).needs_translation for t in texts):
-            return
-        for t in texts:
-            t.index = len(self.stretches)
-            self.stretches.append(Stretch.of(t.parts))
-        self._containers.append(_Container(container, items))
+        self.add(container, items)
 
     def write(self, english: list[list[tuple[str, int]]], stream) -> None:
         """Save with each stretch replaced by its English (text, style) parts."""
-        for c in self._containers:
+        for c in self.containers:
             for child in list(c.element.childNodes):
                 _detach(child)
             for item in c.items:
-                if isinstance(item, _Text):
+                if isinstance(item, TextItem):
                     for mark in item.marks:
                         c.element.appendChild(mark)
                     for text, style in english[item.index]:
-                        into = _nested(c.element, self.span_chains[style])
+                        into = _nested(c.element, self.styles[style] or ())
                         teletype.addTextToElement(into, text)
                 else:
                     chain, node = item
