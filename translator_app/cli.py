@@ -236,8 +236,10 @@ def _check_files(args) -> None:
         raise CliError("give either TEXT arguments or --input FILE, not both")
     if args.json:
         raise CliError("--json writes text translations; it does not apply to --input")
+    from translator_app.core.documents import SUFFIXES
+
     suffix = args.input.suffix.lower()
-    if suffix not in (".txt", ".docx", ".odt"):
+    if suffix not in SUFFIXES:
         raise CliError(
             f"{args.input}: translate .txt, .docx or .odt files (not {suffix or 'this'})"
         )

@@ -20,6 +20,7 @@ from translator_app.core.documents import (
     RichDocument,
     document_text,
     open_document,
+    read_text,
     save_translation,
 )
 from translator_app.core.platform.paths import (
@@ -51,17 +52,12 @@ class FilesMixin:
         if p.suffix.lower() in DOCUMENT_KINDS:
             return self._open_document(p)
         try:
-            if p.stat().st_size > MAX_OPEN_BYTES:
-                raise ValueError(f"larger than {MAX_OPEN_BYTES // 1_000_000} MB")
-            text = p.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            self.show_notice(f"Could not open {path}: not UTF-8 text (byte {e.start})")
-            return False
-        except (OSError, ValueError) as e:
-            self.show_notice(f"Could not open {path}: {e}")
+            text = read_text(p, MAX_OPEN_BYTES)
+        except DocumentError as e:
+            self.show_notice(f"Could not open {e}")
             return False
         self.document = None
-        self.source_edit.setPlainText(text.replace("\r\n", "\n"))
+        self.source_edit.setPlainText(text)
         self.show_message(f"Opened {path}")
         self.translate_now()
         return True

@@ -98,11 +98,12 @@ def save_translation(
     _write(target, lambda stream: document.write(english, stream))
 
 
-def read_text(path: Path) -> str:
-    """A UTF-8 text file (a BOM allowed, CRLF read as LF)."""
+def read_text(path: Path, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
+    """A UTF-8 text file (a BOM allowed, CRLF read as LF) of at most ``max_bytes``."""
+    path = Path(path)
     try:
-        if path.stat().st_size > MAX_DOCUMENT_BYTES:
-            raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
+        if path.stat().st_size > max_bytes:
+            raise DocumentError(f"{path}: larger than {max_bytes // 1_000_000} MB")
         return path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError as e:
         raise DocumentError(f"{path}: not UTF-8 text (byte {e.start})") from None
