@@ -16,6 +16,7 @@ stretch's main style (a space between a bold and a plain word is not underlined)
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -89,6 +90,7 @@ def styled_english(
     if not stretches:  # a document without text (pictures only): nothing to place
         return []
     sources = _aligned_sources(doc)
+    starts = [start for start, _, _ in sources]
     src_line_start = _line_starts(doc.source)
     out_line_start = _line_starts(doc.output)
     german = doc.source.split("\n")
@@ -112,7 +114,7 @@ def styled_english(
         trail = stretch.text[len(stretch.text.rstrip()) :]
         text = english[line].strip()
         begin = out_line_start[line] + len(english[line]) - len(english[line].lstrip())
-        styles = _word_styles(stretch, text, begin, sources, src_line_start[line])
+        styles = _word_styles(stretch, text, begin, (sources, starts), src_line_start[line])
         parts = _join_parts(stretch, text, styles)
         # The stretch's own leading and trailing spaces (between it and a picture, a tab
         # or a link) stay where they were.
@@ -156,14 +158,21 @@ def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int]]:
             piece = t.source[s_start:s_end]
             s_start += len(piece) - len(piece.lstrip())
             found.append((base + start, base + end, seg.start + s_start))
-    return found
+    return sorted(found)  # in output order, which _word_styles bisects
 
 
 def _word_styles(
-    stretch: Stretch, text: str, begin: int, sources: list[tuple[int, int, int]], src_begin: int
+    stretch: Stretch,
+    text: str,
+    begin: int,
+    aligned: tuple[list[tuple[int, int, int]], list[int]],
+    src_begin: int,
 ) -> list[tuple[int, int, int]]:
     """(start, end, style) of each word of ``text`` (the English of the stretch, which
-    starts at ``begin`` in the document's output)."""
+    starts at ``begin`` in the document's output). ``aligned``: the document's
+    :func:`_aligned_sources` and their start positions; a word looks only at the pieces
+    around it (found by bisection), so a long document costs no more per word."""
+    sources, starts = aligned
     main = stretch.main_style
     words = [(m.start(), m.end()) for m in WORD.finditer(text)]
     if len({s for _, _, s in stretch.styles}) <= 1:
@@ -174,7 +183,10 @@ def _word_styles(
             styled.append((a, b, None))  # punctuation: decided by its neighbours below
             continue
         votes: Counter[int] = Counter()
-        for start, end, src in sources:
+        # English pieces do not overlap: from the last one starting at or before the
+        # word's start, up to the first one starting after its end.
+        first = max(bisect.bisect_right(starts, begin + a) - 1, 0)
+        for start, end, src in sources[first : bisect.bisect_left(starts, begin + b)]:
             overlap = min(end, begin + b) - max(start, begin + a)
             if overlap > 0:
                 votes[stretch.style_at(src - src_begin)] += overlap
