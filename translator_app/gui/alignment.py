@@ -466,10 +466,9 @@ class AlignmentPanel(QWidget):
         metadata = {
             "Title": f"Attention: {t.source} -> {t.text}",
             "Description": f"German -> English alignment heatmap; {shown}",
-            "Software": "translator-app",
         }
-        if Path(path).suffix.lower() == ".svg":
-            metadata = {"Title": metadata["Title"], "Description": metadata["Description"]}
+        if Path(path).suffix.lower() != ".svg":  # a PNG key that SVG's metadata lacks
+            metadata["Software"] = "translator-app"
         figure.savefig(path, facecolor="white", metadata=metadata)
         self.exported.emit(path)
 
