@@ -10,6 +10,22 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit
 from translator_app.core.data.corrections import CorrectionsStore, describe_pairs, pairs_from_edit
 
 
+def correction_banner() -> QLabel:
+    """The line that says correction mode is on, shown above the English box it applies
+    to, in full (a status-bar line was cut short and easily missed)."""
+    label = QLabel(
+        "Correcting the translation: Ctrl+Shift+S keeps it for the next fine-tune, Esc discards it"
+    )
+    label.setAccessibleName("Correction mode")
+    label.setWordWrap(True)
+    label.setStyleSheet(
+        "QLabel { background: palette(highlight); color: palette(highlighted-text);"
+        " padding: 4px; border-radius: 3px; }"
+    )
+    label.hide()
+    return label
+
+
 class CorrectionController(QObject):
     """Switches the output box between read-only and editable and keeps the edits."""
 

@@ -41,7 +41,7 @@ from translator_app.core.platform.paths import (
     user_models_dir,
 )
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.correcting import CorrectionController
+from translator_app.gui.correcting import CorrectionController, correction_banner
 from translator_app.gui.glossary_dialog import load_user_glossary
 from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
@@ -165,19 +165,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.splitter.addWidget(
             _labelled("German", self.source_edit, self.count_label, self.clear_button)
         )
-        # Correction mode says so above the English it applies to, in full (a status-bar
-        # line was cut short and easily missed).
-        self.correction_label = QLabel(
-            "Correcting the translation: Ctrl+Shift+S keeps it for the next fine-tune, "
-            "Esc discards it"
-        )
-        self.correction_label.setAccessibleName("Correction mode")
-        self.correction_label.setWordWrap(True)
-        self.correction_label.setStyleSheet(
-            "QLabel { background: palette(highlight); color: palette(highlighted-text);"
-            " padding: 4px; border-radius: 3px; }"
-        )
-        self.correction_label.hide()
+        self.correction_label = correction_banner()
         self.splitter.addWidget(
             _labelled("English", self.output_edit, self.copy_button, banner=self.correction_label)
         )
