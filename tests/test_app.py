@@ -168,6 +168,39 @@ def test_choosing_an_alternative_redecodes_with_the_forced_prefix(qtbot, open_wi
     assert not [a for a in menu.actions() if a.text().startswith("Undo my choice")]
 
 
+def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
+    """The menu opens at once; the model's alternatives for exactly that word arrive from
+    the worker and replace the note; choosing one forces the whole word shown, and the
+    sentence goes on from it."""
+    from translator_app.gui.window_words import LOOKING
+
+    w = open_window()  # greedy, n-best 1: no n-best alternatives at all
+    translate(qtbot, w, "Wir gehen nach Hause.")
+    d = w.highlighter.shown
+    t = d.translations[0]
+    pos = d.output_spans[0][0] + len(t.best.text.split()[0]) + 1  # the second word
+    with qtbot.waitSignal(w.session.alternatives_found, timeout=TIMEOUT) as found:
+        menu = w.word_menu(pos)
+        assert LOOKING in [a.text() for a in menu.actions()]
+    translation, piece, candidates = found.args
+    assert translation is t and candidates, "the model offers other words here"
+    assert all(c.target_ids[:piece] == t.best.target_ids[:piece] for c in candidates)
+    items = [a for a in menu.actions() if a.data() == "alternative"]
+    texts = [a.text() for a in menu.actions()]
+    assert items and LOOKING not in texts
+    assert all("▁" not in x and "<0x" not in x and "</s>" not in x for x in texts)
+    # reopened: the kept alternatives at once, no second request
+    again = [a.text() for a in w.word_menu(pos).actions() if a.data() == "alternative"]
+    assert again == [a.text() for a in items]
+    label = items[0].text().split("    — ")[0]
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        items[0].trigger()
+    new = w.highlighter.shown.translations[0].best
+    assert new.target_ids[:piece] == t.best.target_ids[:piece]
+    assert new.target_ids[piece] != t.best.target_ids[piece]
+    assert label in new.text
+
+
 def test_switching_model_and_device(qtbot, open_window, make_bundle):
     w = open_window()
     translate(qtbot, w, "Guten Tag.")

@@ -153,6 +153,38 @@ def test_forced_prefix_and_length_limit(tokenizer):
         np.testing.assert_allclose(x.best.attention, y.best.attention, atol=1e-4)
 
 
+@pytest.mark.parametrize("piece", [0, 2])
+def test_word_alternatives_agree_between_the_engines(tokenizer, piece):
+    """The word menu's alternatives: the best's beginning kept, another piece at the
+    position, decoded on to the end. CTranslate2's ``return_alternatives`` and the
+    PyTorch ranking of one teacher-forced pass give the same choices in fp32."""
+    torch_t, ct2_t = _pair(tokenizer, "ours")
+    t = ct2_t.translate(SENTENCES[1:2], max_len_b=10)[0]
+    eos = tokenizer.eos_id
+    found = {}
+    for name, engine in (("torch", torch_t), ("ctranslate2", ct2_t)):
+        alts = engine.alternatives(t, piece, k=4)
+        assert 0 < len(alts) <= 4
+        for c in alts:
+            assert c.target_ids[:piece] == t.best.target_ids[:piece]
+            assert c.target_ids[piece] not in (t.best.target_ids[piece], eos)
+            assert c.target_ids[-1] == eos and c.attention.shape[0] == len(c.target_ids)
+        assert len({c.target_ids[piece] for c in alts}) == len(alts)
+        found[name] = {c.target_ids[piece]: c.target_ids for c in alts}
+    # the same pieces, each continued the same way (greedy after the choice)
+    assert found["torch"] == found["ctranslate2"]
+
+
+def test_no_alternatives_for_text_the_ids_do_not_make(tokenizer):
+    from dataclasses import replace
+
+    _, ct2_t = _pair(tokenizer, "ours")
+    t = ct2_t.translate(SENTENCES[:1], max_len_b=8)[0]
+    restored = replace(t, nbest=(replace(t.best, text="Frau Bäumer"),))  # a placeholder's
+    assert ct2_t.alternatives(restored, 0) == ()
+    assert ct2_t.alternatives(t, len(t.best.target_ids)) == ()  # past the end
+
+
 def test_int8_conversion_leaves_the_pytorch_weights_alone(tokenizer):
     model = _model(tokenizer, "ours")
     before = ct2.state_sha256(model)

@@ -156,13 +156,22 @@ def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
     assert w.notice.isVisible() and "not UTF-8" in w.notice_label.text()
 
 
-def test_the_word_menu_shows_its_hint_and_no_end_marker(qtbot, open_window):
-    w = open_window()  # n-best 1: no alternatives
+def test_the_word_menu_says_when_nothing_is_likely_and_shows_no_end_marker(
+    qtbot, open_window, monkeypatch
+):
+    from translator_app.gui.window_words import LOOKING, NONE_HERE
+
+    w = open_window()  # n-best 1: no n-best alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
+    monkeypatch.setattr(w.session, "find_alternatives", lambda *a: None)  # the model is silent
     menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
-    assert any("raise n-best" in t for t in texts)
+    assert LOOKING in texts
     assert not any("</s>" in t or t.rstrip().endswith("0.00") for t in texts)
+    t = w.highlighter.shown.translations[0]
+    w._on_alternatives(t, 0, ())  # the model's answer: nothing likely
+    texts = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert NONE_HERE in texts and LOOKING not in texts
 
 
 def test_the_text_gets_most_of_the_room(qtbot, open_window):

@@ -139,25 +139,34 @@ def _lead(text: str) -> int:
 @dataclass(frozen=True)
 class Alternative:
     label: str  # the word the alternative piece begins or continues, as the reader sees it
-    example: str  # the n-best entry it comes from
-    prefix: tuple[int, ...]  # target ids to force: the best prefix + this piece
+    example: str  # the whole sentence with it
+    prefix: tuple[int, ...]  # target ids to force: the best prefix and the word chosen
 
 
-def word_at(text: str, start: int, end: int) -> str:
-    """The whole word that the characters ``text[start:end]`` belong to: a piece such as
-    "ki", a byte of "é" or a lone word-start mark is shown as the word it makes
-    ("kitchen"), never as a piece. Empty where there is no word (punctuation is itself)."""
+def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The character range of the whole word that ``text[start:end]`` belongs to: a piece
+    such as "ki", a byte of "é" or a lone word-start mark stands for the word it makes
+    ("kitchen"). Punctuation is its own word; (start, start) where there is none."""
     while start < len(text) and start == end and text[start].isspace():
         start += 1  # a word-start mark alone: the word after it
         end = start
     end = max(end, start + 1) if start < len(text) else end
+    while start < end and text[start].isspace():
+        start += 1
     if not any(c.isalnum() for c in text[start:end]):
-        return text[start:end].strip()  # punctuation is its own choice
+        return start, start + len(text[start:end].rstrip())  # punctuation is its own choice
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "'-"):
         start -= 1
     while end < len(text) and (text[end].isalnum() or text[end] in "'-"):
         end += 1
-    return text[start:end].strip()
+    return start, end
+
+
+def word_at(text: str, start: int, end: int) -> str:
+    """The whole word that the characters ``text[start:end]`` belong to (see
+    :func:`word_bounds`), never a piece. Empty where there is no word."""
+    s, e = word_bounds(text, start, end)
+    return text[s:e].strip()
 
 
 def _label(cand, piece: int) -> str:
@@ -174,24 +183,44 @@ def _label(cand, piece: int) -> str:
     return raw
 
 
-def alternatives(translation, piece: int, eos_id: int = 3) -> list[Alternative]:
-    """Other choices for target position ``piece`` from the n-best list. Entries that share
-    the best translation's prefix up to that position come first (they are true
-    alternatives for exactly this slot); the others still show what else was likely."""
+def _through_word(cand, piece: int) -> tuple[int, ...]:
+    """The candidate's ids up to the end of the word that its piece ``piece`` begins or
+    continues: choosing "celebrating" forces all its pieces, so the sentence goes on
+    from the word the menu showed, not from its first piece."""
+    _, end = word_bounds(cand.text, *cand.target_spans[piece])
+    last = len(cand.target_ids) - 1  # the EOS is never forced
+    j = piece + 1
+    while j < last and cand.target_spans[j][0] < end:
+        j += 1
+    return tuple(cand.target_ids[:j])
+
+
+def alternatives(translation, piece: int, candidates=None, eos_id: int = 3) -> list[Alternative]:
+    """Other choices for the best translation's target position ``piece``, one per word.
+    ``candidates``: the model's alternatives for exactly that position
+    (:meth:`Translator.alternatives`, asked for when the menu opens); without them, the
+    n-best list's entries that share the prefix, then the others, which still show what
+    else was likely."""
     if translation is None or translation.best is None:
         return []
     best = translation.best
-    prefix = best.target_ids[:piece]
     if piece >= len(best.target_ids):
         return []
-    sharing, other, seen = [], [], {best.target_ids[piece], eos_id}
-    for cand in translation.nbest[1:]:
-        if len(cand.target_ids) <= piece:
+    prefix = best.target_ids[:piece]
+    pool = translation.nbest[1:] if candidates is None else candidates
+    sharing, other = [], []
+    seen_tokens = {best.target_ids[piece], eos_id}
+    seen_words = {_label(best, piece)}
+    for cand in pool:
+        if len(cand.target_ids) <= piece or cand.target_ids[piece] in seen_tokens:
             continue
-        token = cand.target_ids[piece]
-        if token in seen:
+        seen_tokens.add(cand.target_ids[piece])
+        label = _label(cand, piece)
+        if label in seen_words:
             continue
-        seen.add(token)
-        alt = Alternative(_label(cand, piece), cand.text, prefix + (token,))
-        (sharing if cand.target_ids[:piece] == prefix else other).append(alt)
+        seen_words.add(label)
+        if cand.target_ids[:piece] == prefix:
+            sharing.append(Alternative(label, cand.text, _through_word(cand, piece)))
+        else:
+            other.append(Alternative(label, cand.text, prefix + (cand.target_ids[piece],)))
     return sharing + other

@@ -22,6 +22,8 @@ from translator_app.core.engine.document import (
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.gui.worker import (
     GROUP_SIZES,
+    AlternativesRequest,
+    AlternativesResult,
     ExplainRequest,
     ExplainResult,
     Failure,
@@ -54,6 +56,8 @@ class TranslationSession(QObject):
     failed = Signal(object)  # Failure of a translation
     # A translation and the same with every layer's and head's attention (explain()).
     explained = Signal(object, object)
+    # A translation, a target position and the model's alternatives there (Candidates).
+    alternatives_found = Signal(object, int, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -65,6 +69,7 @@ class TranslationSession(QObject):
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
         self.worker.explained.connect(self._on_explained)
+        self.worker.alternatives_found.connect(self._on_alternatives)
         self.cache = TranslationCache()
         # The text, its sentences and their translations as known so far (the same
         # incremental document the command line fills in at once).
@@ -79,7 +84,7 @@ class TranslationSession(QObject):
         # The load, the text request and the explanation still wanted. A text change
         # gets one id: its split (on the worker for a long text) and its translation
         # share it.
-        self._load_id = self._wanted_id = self._explain_id = -1
+        self._load_id = self._wanted_id = self._explain_id = self._alternatives_id = -1
         self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
@@ -211,13 +216,24 @@ class TranslationSession(QObject):
         if self.model_info is not None and result.model_path == self.model_info.path:
             self.explained.emit(result.original, result.explained)
 
+    def find_alternatives(self, translation: Translation, piece: int) -> None:
+        """Ask for the model's alternatives at target position ``piece`` of
+        ``translation``'s best candidate; ``alternatives_found`` brings them."""
+        if self.model_info is not None:
+            self._alternatives_id = self._new_id()
+            self.worker.alternatives(AlternativesRequest(self._alternatives_id, translation, piece))
+
+    def _on_alternatives(self, result: AlternativesResult) -> None:
+        if self.model_info is not None and result.model_path == self.model_info.path:
+            self.alternatives_found.emit(result.translation, result.piece, result.candidates)
+
     def _on_failed(self, failure: Failure) -> None:
         """Shown only where it answers what the user waits for: the current text or
         explanation (a stale request's failure is as stale as its result)."""
         if self._wanted(failure.request_id):
             self._finish()
             self.failed.emit(failure)
-        elif failure.request_id == self._explain_id:
+        elif failure.request_id in (self._explain_id, self._alternatives_id):
             self.failed.emit(failure)
 
     def cancel(self) -> None:

@@ -93,6 +93,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         # The panel's other layers and heads are computed when the user picks one.
         self.alignment.layers_wanted.connect(self.session.explain)
         self.session.explained.connect(self.alignment.add_explained)
+        self._init_word_menu()
         self.highlighter = LinkHighlighter(
             self.source_edit, self.output_edit, self.alignment, parent=self
         )

@@ -3,7 +3,10 @@ it (named by the words they make) and undoing a chosen alternative."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint
+from collections import OrderedDict
+
+import shiboken6
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import (
     QTextCursor,
 )
@@ -21,10 +24,26 @@ from translator_app.gui.linking import (
 )
 from translator_app.gui.positions import from_qt, to_qt
 
+# Word menus whose model alternatives are kept (reopening one shows them at once).
+ALTERNATIVES_KEPT = 32
+MENU_ALTERNATIVES = 8
+LOOKING = "Looking for alternatives…"
+NONE_HERE = "None likely here"
+
 
 class WordMenuMixin:
     """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
-    window)."""
+    window). The menu opens at once with what it knows (the n-best list's alternatives);
+    the model's alternatives for exactly that word are asked from the worker and fill the
+    menu when they come (CTranslate2: tens of milliseconds), and are kept for the next
+    time it opens there."""
+
+    def _init_word_menu(self) -> None:
+        # (id of the translation, piece) -> (the translation, its alternatives); the
+        # translation is held so that its id is not reused while the entry lives.
+        self._alternatives: OrderedDict[tuple[int, int], tuple] = OrderedDict()
+        self._menu_waiting = None  # (menu, translation, piece, sentence) still filling in
+        self.session.alternatives_found.connect(self._on_alternatives)
 
     def word_menu_at_cursor(self) -> QMenu | None:
         """Ctrl+D: the details of the English word highlighted now. From the German side
@@ -55,26 +74,27 @@ class WordMenuMixin:
             return None
         t = d.translations[link.sentence]
         menu = QMenu(self)
+        menu.setAttribute(Qt.WA_DeleteOnClose)  # one per click: none piles up
         menu.setAccessibleName("Word details")
         piece = t.best.target_pieces[link.piece].replace(PIECE_MARK, "")
         word = word_at(t.best.text, *t.best.target_spans[link.piece]) or piece
         menu.addSection(f"“{word}” attended to")
         for label, weight in alignment_pairs(d, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
-        alts = alternatives(t, link.piece, eos_id=self._eos_id())
         menu.addSection("Alternatives")
         sentence = d.segments[link.sentence].text
         if self.session.can_undo_choice(sentence):
             undo = menu.addAction("Undo my choice (back to the model's translation)")
             undo.triggered.connect(lambda _=False, s=sentence: self.session.undo_choice(s))
-        if not alts and not self.session.can_undo_choice(sentence):
-            # Qt hides an empty last section, so the hint is an item of its own
-            menu.addAction("None here (raise n-best in Settings)").setEnabled(False)
-        for alt in alts[:8]:
-            a = menu.addAction(f"{alt.label}    — {alt.example}")
-            a.triggered.connect(
-                lambda _=False, s=link.sentence, p=alt.prefix: self.force_prefix(s, p)
-            )
+        key = (id(t), link.piece)
+        if key in self._alternatives:
+            self._add_alternatives(menu, self._alternatives[key][1], link.sentence)
+        else:
+            # the n-best list's alternatives now; the model's replace them when they come
+            known = alternatives(t, link.piece, eos_id=self._eos_id())
+            self._add_alternatives(menu, known, link.sentence, waiting=True)
+            self._menu_waiting = (menu, t, link.piece, link.sentence)
+            self.session.find_alternatives(t, link.piece)
         return menu
 
     def _word_menu(self, point: QPoint) -> None:
@@ -83,6 +103,40 @@ class WordMenuMixin:
             # Below the clicked line, so the word stays readable beside its details.
             below = QPoint(point.x(), self.output_edit.cursorRect().bottom() + 4)
             menu.popup(self.output_edit.viewport().mapToGlobal(below))
+
+    def _add_alternatives(self, menu: QMenu, alts, sentence: int, waiting: bool = False) -> None:
+        """The alternatives' items (the word, then the sentence it makes); with
+        ``waiting``, an item saying more are being looked for."""
+        for alt in alts[:MENU_ALTERNATIVES]:
+            a = menu.addAction(f"{alt.label}    — {alt.example}")
+            a.setData("alternative")
+            a.triggered.connect(lambda _=False, s=sentence, p=alt.prefix: self.force_prefix(s, p))
+        if waiting or not alts:
+            # Qt hides an empty last section, so the note is an item of its own
+            item = menu.addAction(LOOKING if waiting else NONE_HERE)
+            item.setData("note")
+            item.setEnabled(False)
+
+    def _on_alternatives(self, translation, piece: int, candidates) -> None:
+        """The model's alternatives for a word: kept, and shown in its menu if that is
+        still open."""
+        alts = alternatives(translation, piece, candidates, eos_id=self._eos_id())
+        if not alts:  # what the n-best list offers, if anything
+            alts = alternatives(translation, piece, eos_id=self._eos_id())
+        self._alternatives[(id(translation), piece)] = (translation, tuple(alts))
+        while len(self._alternatives) > ALTERNATIVES_KEPT:
+            self._alternatives.popitem(last=False)
+        waiting = self._menu_waiting
+        if waiting is None or waiting[1] is not translation or waiting[2] != piece:
+            return
+        menu, _, _, sentence = waiting
+        self._menu_waiting = None
+        if not shiboken6.isValid(menu):  # closed and deleted meanwhile
+            return
+        for action in menu.actions():
+            if action.data() in ("alternative", "note"):
+                menu.removeAction(action)
+        self._add_alternatives(menu, alts, sentence)
 
     def _eos_id(self) -> int:
         return self.model_info.eos_id if self.model_info else 3

@@ -81,6 +81,25 @@ class ExplainResult:
 
 
 @dataclass(frozen=True)
+class AlternativesRequest:
+    """The model's other choices for one position of a translation's best candidate (the
+    word menu asks when it opens: CTranslate2 answers in tens of milliseconds)."""
+
+    id: int
+    translation: Translation
+    piece: int
+
+
+@dataclass(frozen=True)
+class AlternativesResult:
+    request_id: int
+    model_path: str
+    translation: Translation
+    piece: int
+    candidates: tuple  # Candidate, likeliest first
+
+
+@dataclass(frozen=True)
 class LoadRequest:
     id: int
     path: str
@@ -170,6 +189,7 @@ class TranslationWorker(QObject):
     translated = Signal(object)  # TranslateResult
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
     explained = Signal(object)  # ExplainResult
+    alternatives_found = Signal(object)  # AlternativesResult
     failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -179,6 +199,7 @@ class TranslationWorker(QObject):
         self._split: SplitRequest | None = None
         self._translate: TranslateRequest | None = None
         self._explain: ExplainRequest | None = None
+        self._alternatives: AlternativesRequest | None = None
         self._latest_translate_id = -1
         self._closing = False
         self._translator: Translator | None = None
@@ -213,6 +234,13 @@ class TranslationWorker(QObject):
             self._explain = request
             self._cond.notify()
 
+    def alternatives(self, request: AlternativesRequest) -> None:
+        """Find a word's alternatives (after any queued translation, before an
+        explanation: the user waits on the open menu); replaces a queued request."""
+        with self._cond:
+            self._alternatives = request
+            self._cond.notify()
+
     def cancel(self) -> None:
         """Drop the queued request and stop the running one."""
         with self._cond:
@@ -226,6 +254,7 @@ class TranslationWorker(QObject):
         with self._cond:
             self._closing = True
             self._translate = self._split = self._load = self._explain = None
+            self._alternatives = None
             self._cond.notify()
         self._thread.join(timeout)
 
@@ -236,21 +265,11 @@ class TranslationWorker(QObject):
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (
-                    self._closing or self._load or self._split or self._translate or self._explain
-                ):
+                while not (self._closing or self._next_job_ready()):
                     self._cond.wait()
                 if self._closing:
                     return
-                job: LoadRequest | SplitRequest | TranslateRequest | ExplainRequest
-                if self._load is not None:  # loads go first: requests are for the new model
-                    job, self._load = self._load, None
-                elif self._split is not None:  # then the text that translations are for
-                    job, self._split = self._split, None
-                elif self._translate is not None:
-                    job, self._translate = self._translate, None
-                else:
-                    job, self._explain = self._explain, None
+                job = self._take_job()
             try:
                 if isinstance(job, LoadRequest):
                     self._do_load(job)
@@ -258,6 +277,8 @@ class TranslationWorker(QObject):
                     self.split_done.emit(SplitResult(job.id, job.text, split_document(job.text)))
                 elif isinstance(job, ExplainRequest):
                     self._do_explain(job)
+                elif isinstance(job, AlternativesRequest):
+                    self._do_alternatives(job)
                 else:
                     self._do_translate(job)
             except engine.LoadCancelled:
@@ -268,6 +289,23 @@ class TranslationWorker(QObject):
                     self.load_failed.emit(failure)
                 else:
                     self.failed.emit(failure)
+
+    # The queued requests in the order they are served: loads first (the requests that
+    # follow are for the new model), then the text that translations are for, its
+    # translation, a word menu's alternatives and the panel's explanation.
+    _ORDER = ("_load", "_split", "_translate", "_alternatives", "_explain")
+
+    def _next_job_ready(self) -> bool:
+        return any(getattr(self, slot) is not None for slot in self._ORDER)
+
+    def _take_job(self):
+        """The next request to serve, taken off its slot (call with the lock held)."""
+        for slot in self._ORDER:
+            job = getattr(self, slot)
+            if job is not None:
+                setattr(self, slot, None)
+                return job
+        raise LookupError("no request is queued")
 
     def _do_load(self, job: LoadRequest) -> None:
         start = time.perf_counter()
@@ -342,6 +380,15 @@ class TranslationWorker(QObject):
             raise RuntimeError("no model is loaded")
         explained = translator.explain(job.translation)
         self.explained.emit(ExplainResult(job.id, self._model_path, job.translation, explained))
+
+    def _do_alternatives(self, job: AlternativesRequest) -> None:
+        translator = self._translator
+        if translator is None:
+            raise RuntimeError("no model is loaded")
+        found = translator.alternatives(job.translation, job.piece)
+        self.alternatives_found.emit(
+            AlternativesResult(job.id, self._model_path, job.translation, job.piece, found)
+        )
 
     def _result(self, job: TranslateRequest, results, start: float, total: int):
         return TranslateResult(

@@ -339,37 +339,74 @@ class Ct2Engine:
                 strict=True,
             ):
                 results[i] = res
+        return [
+            self._hypotheses(res, limit, len(src), options.length_penalty)
+            for res, limit, src in zip(results, limits, sources, strict=True)
+        ]
+
+    def alternatives(
+        self,
+        source: Sequence[int],
+        prefix: Sequence[int],
+        k: int,
+        limit: int,
+        options: SearchOptions,
+        min_prob: float = 0.0,
+    ) -> list[Hypothesis]:
+        """Up to ``k`` translations of ``source`` (ids with EOS) that begin with
+        ``prefix`` and differ at the first position after it (CTranslate2's
+        ``return_alternatives``, made for interactive translation): the likeliest pieces
+        there (each at least ``min_prob``), each decoded greedily to the end. In the model's order of probability at that
+        position, not re-ranked, so the menu lists the likeliest choice first."""
+        v = self.vocab
+        (res,) = self.translator.translate_batch(
+            [[v[t] for t in source]],
+            [[v[t] for t in prefix]] if prefix else None,
+            beam_size=1,
+            num_hypotheses=k,
+            length_penalty=options.length_penalty,
+            return_alternatives=True,
+            min_alternative_expansion_prob=min_prob,
+            suppress_sequences=self._suppress,
+            return_end_token=True,
+            max_decoding_length=limit,
+            max_input_length=0,
+            return_scores=True,
+            return_attention=True,
+        )
+        return self._hypotheses(res, limit, len(source), options.length_penalty, rank=False)
+
+    def _hypotheses(
+        self, res, limit: int, src_len: int, alpha: float, rank: bool = True
+    ) -> list[Hypothesis]:
+        """One ``TranslationResult`` as the translator's hypotheses (ranked by the GNMT
+        score unless ``rank`` is False)."""
         eos = self.cfg.eos_id
-        out = []
-        for res, limit, src in zip(results, limits, sources, strict=True):
-            hyps = []
-            for tokens, score, attention in zip(
-                res.hypotheses, res.scores, res.attention, strict=True
-            ):
-                ids = [self.ids[t] for t in tokens]
-                attn = torch.tensor(np.asarray(attention, dtype=np.float32)).reshape(-1, len(src))
-                if len(ids) > limit or ids[-1:] != [eos]:
-                    # Stopped by the limit: the PyTorch search forces EOS at the limit. The
-                    # attention of that step does not depend on the token chosen there, so
-                    # the rows stay exact; the score has the last token's log-probability
-                    # instead of the forced EOS's.
-                    ids = ids[: limit - 1] + [eos]
-                    attn = attn[: len(ids)]
-                # CTranslate2 ranks by logprob / length ** alpha; the score reported
-                # is the PyTorch search's GNMT one, so both engines' scores compare.
-                n = len(ids)
-                logprob = float(score) * n**options.length_penalty
-                hyps.append(
-                    Hypothesis(
-                        tokens=tuple(ids),
-                        logprob=logprob,
-                        score=logprob / length_penalty(n, options.length_penalty),
-                        attention=attn.reshape(n, len(src)),
-                    )
+        hyps = []
+        for tokens, score, attention in zip(res.hypotheses, res.scores, res.attention, strict=True):
+            ids = [self.ids[t] for t in tokens]
+            attn = torch.tensor(np.asarray(attention, dtype=np.float32)).reshape(-1, src_len)
+            if len(ids) > limit or ids[-1:] != [eos]:
+                # Stopped by the limit: the PyTorch search forces EOS at the limit. The
+                # attention of that step does not depend on the token chosen there, so
+                # the rows stay exact; the score has the last token's log-probability
+                # instead of the forced EOS's.
+                ids = ids[: limit - 1] + [eos]
+                attn = attn[: len(ids)]
+            # CTranslate2 ranks by logprob / length ** alpha; the score reported
+            # is the PyTorch search's GNMT one, so both engines' scores compare.
+            n = len(ids)
+            logprob = float(score) * n**alpha
+            hyps.append(
+                Hypothesis(
+                    tokens=tuple(ids),
+                    logprob=logprob,
+                    score=logprob / length_penalty(n, alpha),
+                    attention=attn.reshape(n, src_len),
                 )
-            # Ranked by the GNMT score, as the PyTorch search ranks its finished beams.
-            out.append(sorted(hyps, key=lambda h: -h.score))
-        return out
+            )
+        # Ranked by the GNMT score, as the PyTorch search ranks its finished beams.
+        return sorted(hyps, key=lambda h: -h.score) if rank else hyps
 
 
 def state_sha256(model: torch.nn.Module) -> str:

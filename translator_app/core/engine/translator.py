@@ -50,6 +50,11 @@ from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
 # more decode of that sentence only).
 PLACEHOLDER_TRIES = 2
+# Word alternatives offered for one position of a translation (the word menu), and the
+# least probability a piece needs there to be offered: less likely ones are noise ("we" +
+# "ce" + "ce" made "wecece" beside "celebrate").
+ALTERNATIVES = 8
+ALTERNATIVE_MIN_PROB = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
 # tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
@@ -438,6 +443,76 @@ class Translator:
         (layers,) = self._attention_layers([translation.source_ids], [best.target_ids])
         explained = replace(best, layers=frozen_array(layers))
         return replace(translation, nbest=(explained, *translation.nbest[1:]))
+
+    # ----------------------------------------------------------------- word choices
+    def alternatives(
+        self, translation: Translation, piece: int, k: int = ALTERNATIVES
+    ) -> tuple[Candidate, ...]:
+        """Up to ``k`` other translations of ``translation``'s sentence that keep its best
+        candidate up to target position ``piece`` and choose another piece there, each
+        decoded greedily to the end: the word menu's alternatives, likeliest piece first.
+        CTranslate2 finds them in one call (``return_alternatives``, made for interactive
+        translation); the PyTorch model ranks the pieces in one teacher-forced pass over
+        the prefix and decodes each choice. Pieces under :data:`ALTERNATIVE_MIN_PROB` and
+        the end of the sentence (the choice that drops words) are not offered. Empty
+        where the sentence was translated in parts or its best text is not the decode of
+        its ids (written back from placeholders): alternatives of another text mislead."""
+        best = translation.best
+        src = list(translation.source_ids)
+        if (
+            best is None
+            or not 0 <= piece < len(best.target_ids)
+            or not src
+            or len(src) > self.max_source_tokens
+            or self._text_of(best.target_ids) != best.text
+        ):
+            return ()
+        prefix = best.target_ids[:piece]
+        options = self.search_options(beam=1, nbest=1, all_layers=False)
+        _, mask = pad_rows([src], self.tokenizer.pad_id)
+        limit = max(
+            int(max_lengths(mask, options.max_len_a, options.max_len_b, self.max_positions)),
+            piece + 2,
+        )
+        if self.engine is not None:
+            hyps = self.engine.alternatives(
+                src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB
+            )
+        else:
+            choices = self._likeliest_next(src, prefix, k + 1)
+            jobs = [_Job(0, 0, src, (*prefix, token)) for token in choices]
+            hyps = [row[0] for row in self._search(jobs, options, None)] if jobs else []
+        out, seen = [], {best.target_ids[piece], self.tokenizer.eos_id}
+        for h in hyps:
+            if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
+                seen.add(h.tokens[piece])
+                out.append(self._candidate(h))
+        return tuple(out[:k])
+
+    def _likeliest_next(self, src: list[int], prefix: tuple[int, ...], k: int) -> list[int]:
+        """The ``k`` likeliest target ids after ``prefix`` (at least
+        :data:`ALTERNATIVE_MIN_PROB` each; never padding, BOS, UNK or EOS), from one
+        teacher-forced pass of the PyTorch model."""
+        cfg = self.config
+        src_t, mask = pad_rows([src], self.tokenizer.pad_id)
+        tgt = torch.tensor([[cfg.start_id, *prefix]], dtype=torch.long)
+        with torch.inference_mode():
+            logits, _ = self.model(src_t.to(self.device), mask.to(self.device), tgt.to(self.device))
+        last = logits[0, -1].float().cpu().clone()
+        # masked before the softmax, as CTranslate2 does, so both engines offer the same
+        last[[i for i in (cfg.pad_id, cfg.bos_id, cfg.unk_id) if i != cfg.eos_id]] = -torch.inf
+        probs = last.softmax(-1)
+        probs[cfg.eos_id] = 0.0  # ending the sentence is no alternative (nor in CTranslate2)
+        top = probs.topk(min(k, probs.numel()))
+        return [
+            int(i)
+            for p, i in zip(top.values, top.indices, strict=True)
+            if p >= ALTERNATIVE_MIN_PROB
+        ]
+
+    def _text_of(self, ids: Sequence[int]) -> str:
+        """The text that target ``ids`` decode to, as a candidate shows it."""
+        return _OUTPUT_CONTROL.sub(" ", self.tokenizer.decode(ids).text)
 
     def _candidate(self, h: Hypothesis) -> Candidate:
         dec = self.tokenizer.decode(h.tokens)
