@@ -115,9 +115,7 @@ def main(argv=None) -> int:
                 hyps = [tok.decode([ids[p] for p in o]).text for o in out[flag]]
                 _, batch_s = decode(engine, sources, flag, batch=True)
                 same = np.mean([a == b for a, b in zip(out[False], out[flag], strict=True)])
-                per_sentence = [
-                    per_token[i] * (len(out[flag][i]) + 1) for i in range(len(sources))
-                ]
+                per_sentence = [per_token[i] * (len(out[flag][i]) + 1) for i in range(len(sources))]
                 print(
                     f"| {name} | {len(sources)} | {'vmap' if flag else 'none'} "
                     f"| {1000 * statistics.median(per_token):.2f} "

@@ -224,6 +224,20 @@ def build_parser() -> argparse.ArgumentParser:
     av.add_argument("--last", type=int, default=5, help="how many of a folder's newest snapshots")
     av.add_argument("--out", type=Path, required=True, help="the averaged checkpoint to write")
 
+    sl = sub.add_parser(
+        "shortlist",
+        help="add CTranslate2's vocabulary shortlist to a bundle (faster decoding)",
+        description="Count which English pieces co-occur with each German piece in "
+        "training pairs and write the bundle's vmap.txt.xz: CTranslate2 then scores only "
+        "the pieces a sentence may become (trainer/shortlist.py; bench/bench_vmap.py "
+        "measures it). An export over the bundle keeps it while the tokenizer is the same.",
+    )
+    sl.add_argument("model", type=Path, help="the bundle folder")
+    sl.add_argument("--data", type=Path, nargs="+", required=True, help="training pairs (TSV)")
+    sl.add_argument("--pairs", type=int, default=150_000, help="pairs counted, spread over all")
+    sl.add_argument("--always", type=int, default=5000, help="most frequent pieces always allowed")
+    sl.add_argument("--per-piece", type=int, default=100, help="pieces allowed per German piece")
+
     ex = sub.add_parser(
         "export",
         help="turn a checkpoint into a model bundle",
@@ -349,6 +363,7 @@ COMMANDS = {
     "eval": _imported_on_use("cmd_eval"),
     "average": _imported_on_use("cmd_average"),
     "export": _imported_on_use("cmd_export"),
+    "shortlist": _imported_on_use("cmd_shortlist"),
     "recipe": run_recipe_command,
 }
 

@@ -58,7 +58,12 @@ from translator_app.core.data.corpus import (
     split_heldout,
     test_sentences,
 )
-from translator_app.core.engine.bundle import SearchDefaults
+from translator_app.core.engine.bundle import (
+    SHORTLIST_FILE,
+    BundleError,
+    SearchDefaults,
+    write_shortlist,
+)
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
 from translator_app.core.faithful.glossary import Glossary, merged
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
@@ -587,6 +592,7 @@ def export_model(
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
     if search is None and protect:
         search = SearchDefaults(protect=protect)
+    shortlist = _shortlist_to_keep(Path(out), tokenizer) if overwrite else None
     save_bundle(
         out,
         model,
@@ -599,9 +605,45 @@ def export_model(
         overwrite=overwrite,
         terms=terms,
     )
+    if shortlist is not None:
+        (Path(out) / SHORTLIST_FILE).write_bytes(shortlist)
     if check:
         Translator.from_bundle(load_bundle(out, "cpu")).translate(["Guten Morgen!"], beam=1)
     return Path(out)
+
+
+def _shortlist_to_keep(out: Path, tokenizer) -> bytes | None:
+    """The vocabulary shortlist of the bundle that ``out`` replaces, where it has one
+    made for the same tokenizer: it depends on the vocabulary and the data, not the
+    weights, so a new stage of the same model keeps it."""
+    try:
+        old = load_bundle(out, "cpu")
+    except (BundleError, OSError):
+        return None
+    if not old.shortlist or old.tokenizer.files() != tokenizer.files():
+        return None
+    return (out / SHORTLIST_FILE).read_bytes()
+
+
+# ------------------------------------------------------------------------- shortlist
+def cmd_shortlist(args) -> int:
+    from trainer.shortlist import build_shortlist
+
+    bundle = load_bundle(args.model, "cpu")
+    if not isinstance(bundle.tokenizer, Tokenizer):
+        raise ValueError(f"{args.model}: a shortlist needs one joint SentencePiece model")
+    every = [p for p in read_all(args.data) if p[0].strip() and p[1].strip()]
+    if not every:
+        raise ValueError("no training pairs in " + ", ".join(map(str, args.data)))
+    pairs = every[:: max(1, len(every) // args.pairs)][: args.pairs]  # spread over the data
+    start = time.perf_counter()
+    text = build_shortlist(bundle.tokenizer, pairs, args.always, args.per_piece)
+    path = write_shortlist(args.model, text)
+    print(
+        f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {text.count(chr(10))} lines) from "
+        f"{len(pairs)} pairs in {time.perf_counter() - start:.0f} s"
+    )
+    return 0
 
 
 def cmd_export(args) -> int:

@@ -34,6 +34,7 @@ MAX_SENTENCE_TOKENS = 2000
 # ---------------------------------------------------------------- bundle files
 MAX_CONFIG_BYTES = 4 * 1024 * 1024  # config.json, metrics.json
 MAX_CARD_BYTES = 1024 * 1024  # MODEL_CARD.md
+MAX_SHORTLIST_BYTES = 64 * 1024 * 1024  # vmap.txt.xz, packed and unpacked (the base's: 6 MB)
 MAX_SPM_BYTES = 64 * 1024 * 1024  # spm.model (a 64 k vocabulary is about 1.5 MB)
 # When the translator annotates a sentence's numbers, dates, names and places
 # (core/faithful/protect.py): never, where the plain decode lost a number, or always.

@@ -10,6 +10,9 @@
     metrics.json       the measured scores, machine-readable
     terms.tsv          optional: the terms a fine-tune taught (German<TAB>English, as a
                        glossary file), applied to every sentence like the user's glossary
+    vmap.txt.xz        optional: CTranslate2's vocabulary shortlist (trainer/shortlist.py),
+                       xz-compressed; decoding then scores only the English pieces the
+                       sentence's German pieces may become (faster, same output)
 
 :func:`load_bundle` checks everything and raises :class:`BundleError`, one exception type
 whose message names the file and the problem.
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import lzma
 import os
 import shutil
 import warnings
@@ -37,6 +41,7 @@ from translator_app.core.faithful.glossary import Glossary, glossary_text, parse
 from translator_app.core.limits import (
     MAX_CARD_BYTES,
     MAX_CONFIG_BYTES,
+    MAX_SHORTLIST_BYTES,
     MAX_SOURCE_TOKENS,
     MAX_SPM_BYTES,
     MAX_WEIGHT_ABS,
@@ -68,6 +73,7 @@ WEIGHTS_FILE = "model.safetensors"
 CARD_FILE = "MODEL_CARD.md"
 METRICS_FILE = "metrics.json"
 TERMS_FILE = "terms.tsv"  # optional
+SHORTLIST_FILE = "vmap.txt.xz"  # optional
 BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
 COMMON_FILES = (CONFIG_FILE, WEIGHTS_FILE, CARD_FILE, METRICS_FILE)
 PAIR_TYPE = "sentencepiece-pair"
@@ -142,6 +148,7 @@ class Bundle:
     metrics: dict[str, Any]
     warnings: tuple[str, ...] = ()
     terms: Glossary = Glossary()  # taught by a fine-tune (terms.tsv)
+    shortlist: str = ""  # CTranslate2's vocabulary map (vmap.txt.xz), "" where none
 
 
 class LoadCancelled(Exception):
@@ -522,6 +529,7 @@ def load_bundle(
     except (TypeError, ValueError) as e:
         raise BundleError(cfg_path, f"invalid search settings ({e})") from None
     terms = _read_terms(path)
+    shortlist = _read_shortlist(path)
     raise_if_cancelled(should_stop)  # a caller may quantise next, its slowest step
     return Bundle(
         path=path,
@@ -535,7 +543,45 @@ def load_bundle(
         metrics=metrics,
         warnings=tuple(notes),
         terms=terms,
+        shortlist=shortlist,
     )
+
+
+def _read_shortlist(path: Path) -> str:
+    """The text of ``vmap.txt.xz``, or "" where the bundle has none. Bounded before and
+    after decompression (a small file can unpack to gigabytes)."""
+    if not (path / SHORTLIST_FILE).exists():
+        return ""
+    file = path / SHORTLIST_FILE
+    packed = _read_bounded(_inside(path, SHORTLIST_FILE), MAX_SHORTLIST_BYTES)
+    unpacker = lzma.LZMADecompressor()
+    try:
+        raw = unpacker.decompress(packed, max_length=MAX_SHORTLIST_BYTES)
+    except lzma.LZMAError as e:
+        raise BundleError(file, f"is not an xz file ({e})") from None
+    if not unpacker.eof:
+        raise BundleError(
+            file, f"unpacks to more than {MAX_SHORTLIST_BYTES // 2**20} MB, or is cut short"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BundleError(file, "is not UTF-8 text") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.count("\t") != 1:
+            raise BundleError(
+                file, f"line {number}: needs a German piece, a tab and English pieces"
+            )
+    return text
+
+
+def write_shortlist(bundle_dir: str | Path, text: str) -> Path:
+    """Add (or replace) a bundle's vocabulary shortlist, written atomically."""
+    target = Path(bundle_dir) / SHORTLIST_FILE
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_bytes(lzma.compress(text.encode("utf-8"), preset=9))
+    os.replace(tmp, target)
+    return target
 
 
 def _read_terms(path: Path) -> Glossary:

@@ -92,6 +92,7 @@ class Translator:
         bundle_path: Path | None = None,
         protect: str = SearchDefaults.protect,
         taught: Glossary | None = None,
+        shortlist: str = "",
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
@@ -112,7 +113,9 @@ class Translator:
         self.engine_problem = ""  # why CTranslate2 is not used, for the model info
         if engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg)):
             try:
-                self.engine = ct2.engine_for(model, tokenizer, precision, self.device, bundle_path)
+                self.engine = ct2.engine_for(
+                    model, tokenizer, precision, self.device, bundle_path, shortlist
+                )
             except ct2.Ct2Unavailable as e:
                 if engine == "ctranslate2":
                     raise ValueError(str(e)) from None
@@ -149,6 +152,7 @@ class Translator:
             bundle_path=bundle.path,
             protect=bundle.search.protect,
             taught=bundle.terms,
+            shortlist=bundle.shortlist,
         )
 
     @classmethod
