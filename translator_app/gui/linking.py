@@ -139,27 +139,49 @@ def _lead(text: str) -> int:
 @dataclass(frozen=True)
 class Alternative:
     label: str  # the word the alternative piece begins or continues, as the reader sees it
-    example: str  # the whole sentence with it
+    example: str  # the sentence with it, from a little before it (see excerpt)
     prefix: tuple[int, ...]  # target ids to force: the best prefix and the word chosen
 
 
 def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """The character range of the whole word that ``text[start:end]`` belongs to: a piece
-    such as "ki", a byte of "é" or a lone word-start mark stands for the word it makes
-    ("kitchen"). Punctuation is its own word; (start, start) where there is none."""
-    while start < len(text) and start == end and text[start].isspace():
-        start += 1  # a word-start mark alone: the word after it
-        end = start
+    such as "ki", a byte of "é", a lone word-start mark (the word after it) or an
+    apostrophe inside a word ("we're") stands for the word it makes. Other punctuation
+    is its own word; (start, start) where there is none."""
     end = max(end, start + 1) if start < len(text) else end
+    if not text[start:end].strip():  # a word-start mark alone: the word after it
+        while start < len(text) and text[start].isspace():
+            start += 1
+        end = min(len(text), start + 1)
     while start < end and text[start].isspace():
         start += 1
-    if not any(c.isalnum() for c in text[start:end]):
-        return start, start + len(text[start:end].rstrip())  # punctuation is its own choice
+    piece = text[start:end]
+    inside = piece and all(c in "'-" for c in piece.strip()) and _joins(text, start, end)
+    if not any(c.isalnum() for c in piece) and not inside:
+        return start, start + len(piece.rstrip())  # punctuation is its own choice
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "'-"):
         start -= 1
     while end < len(text) and (text[end].isalnum() or text[end] in "'-"):
         end += 1
     return start, end
+
+
+def _joins(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` sits between two letters or digits ("we're")."""
+    return start > 0 and end < len(text) and text[start - 1].isalnum() and text[end].isalnum()
+
+
+def excerpt(text: str, start: int, before: int = 16, width: int = 52) -> str:
+    """``text`` from a little before ``start`` (at a word boundary), at most ``width``
+    characters, with "…" where it was cut: the menu shows the part of the sentence that
+    a choice changes, and stays narrower than the screen."""
+    if start > before:
+        cut = text.find(" ", start - before, start)
+        text, start = "…" + text[(cut if cut >= 0 else start - before) + 1 :], 1
+    if len(text) > width:
+        cut = text.rfind(" ", start, width)
+        text = text[: cut if cut > start else width].rstrip() + "…"
+    return text
 
 
 def word_at(text: str, start: int, end: int) -> str:
@@ -219,8 +241,9 @@ def alternatives(translation, piece: int, candidates=None, eos_id: int = 3) -> l
         if label in seen_words:
             continue
         seen_words.add(label)
+        shown = excerpt(cand.text, word_bounds(cand.text, *cand.target_spans[piece])[0])
         if cand.target_ids[:piece] == prefix:
-            sharing.append(Alternative(label, cand.text, _through_word(cand, piece)))
+            sharing.append(Alternative(label, shown, _through_word(cand, piece)))
         else:
-            other.append(Alternative(label, cand.text, prefix + (cand.target_ids[piece],)))
+            other.append(Alternative(label, shown, prefix + (cand.target_ids[piece],)))
     return sharing + other

@@ -137,6 +137,8 @@ class WordMenuMixin:
             if action.data() in ("alternative", "note"):
                 menu.removeAction(action)
         self._add_alternatives(menu, alts, sentence)
+        if menu.isVisible():
+            _keep_on_screen(menu)
 
     def _eos_id(self) -> int:
         return self.model_info.eos_id if self.model_info else 3
@@ -146,3 +148,15 @@ class WordMenuMixin:
         d = self.highlighter.shown
         if d is not None:
             self.session.force_prefix(d.segments[sentence].text, tuple(prefix))
+
+
+def _keep_on_screen(menu: QMenu) -> None:
+    """Grown by items that came after it opened, a menu is moved back into the screen
+    (Qt places a popup only when it opens)."""
+    menu.adjustSize()
+    area = menu.screen().availableGeometry()
+    frame = menu.geometry()
+    x = max(area.left(), min(frame.left(), area.right() + 1 - frame.width()))
+    y = max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height()))
+    if (x, y) != (frame.left(), frame.top()):
+        menu.move(x, y)
