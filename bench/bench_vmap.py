@@ -31,7 +31,7 @@ import numpy as np
 import sacrebleu
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from trainer.shortlist import ALWAYS, PER_PIECE, build_shortlist  # noqa: E402
+from trainer.shortlist import ALWAYS, PER_PIECE, build_shortlist, training_sample  # noqa: E402
 from translator_app.core import bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine import ct2  # noqa: E402
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     tok = bundle.tokenizer
     start = time.perf_counter()
     every = list(read_all([args.train]))
-    pairs = every[:: max(1, len(every) // args.pairs)][: args.pairs]  # spread over all corpora
+    pairs = training_sample(every, args.pairs)
     text = build_shortlist(tok, pairs, args.always, args.per_piece)
     print(
         f"map (trainer/shortlist.py): {len(pairs)} training pairs, {args.always} pieces "

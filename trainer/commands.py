@@ -60,7 +60,6 @@ from translator_app.core.data.corpus import (
 )
 from translator_app.core.engine.bundle import (
     SHORTLIST_FILE,
-    BundleError,
     SearchDefaults,
     write_shortlist,
 )
@@ -614,20 +613,21 @@ def export_model(
 
 def _shortlist_to_keep(out: Path, tokenizer) -> bytes | None:
     """The vocabulary shortlist of the bundle that ``out`` replaces, where it has one
-    made for the same tokenizer: it depends on the vocabulary and the data, not the
-    weights, so a new stage of the same model keeps it."""
-    try:
-        old = load_bundle(out, "cpu")
-    except (BundleError, OSError):
+    made for the same tokenizer files: it depends on the vocabulary and the data, not the
+    weights, so a new stage of the same model keeps it (checked when the new bundle is
+    loaded, like every file of it)."""
+    kept = out / SHORTLIST_FILE
+    if not kept.is_file():
         return None
-    if not old.shortlist or old.tokenizer.files() != tokenizer.files():
-        return None
-    return (out / SHORTLIST_FILE).read_bytes()
+    for name, content in tokenizer.files().items():
+        if not (out / name).is_file() or (out / name).read_bytes() != content:
+            return None
+    return kept.read_bytes()
 
 
 # ------------------------------------------------------------------------- shortlist
 def cmd_shortlist(args) -> int:
-    from trainer.shortlist import build_shortlist
+    from trainer.shortlist import build_shortlist, training_sample
 
     bundle = load_bundle(args.model, "cpu")
     if not isinstance(bundle.tokenizer, Tokenizer):
@@ -635,7 +635,7 @@ def cmd_shortlist(args) -> int:
     every = [p for p in read_all(args.data) if p[0].strip() and p[1].strip()]
     if not every:
         raise ValueError("no training pairs in " + ", ".join(map(str, args.data)))
-    pairs = every[:: max(1, len(every) // args.pairs)][: args.pairs]  # spread over the data
+    pairs = training_sample(every, args.pairs)
     start = time.perf_counter()
     text = build_shortlist(bundle.tokenizer, pairs, args.always, args.per_piece)
     path = write_shortlist(args.model, text)

@@ -25,6 +25,12 @@ PER_PIECE = 100  # English pieces allowed per German piece, beyond those
 _CHUNK = 5000  # pairs counted per bincount (its array holds vocab² counts)
 
 
+def training_sample(pairs: Sequence, n: int) -> list:
+    """``n`` pairs to count: every k-th pair (k = len(pairs) // n), the first ``n`` of
+    those (the prepared training file is shuffled, so they stand for all its corpora)."""
+    return list(pairs[:: max(1, len(pairs) // n)][:n])
+
+
 def build_shortlist(
     tokenizer, pairs: Sequence[tuple[str, str]], always: int = ALWAYS, per_piece: int = PER_PIECE
 ) -> str:

@@ -253,8 +253,8 @@ class TranslationWorker(QObject):
         check (within a fraction of a second), so closing the window never hangs."""
         with self._cond:
             self._closing = True
-            self._translate = self._split = self._load = self._explain = None
-            self._alternatives = None
+            for slot in self._ORDER:
+                setattr(self, slot, None)
             self._cond.notify()
         self._thread.join(timeout)
 

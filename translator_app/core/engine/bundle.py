@@ -550,9 +550,9 @@ def load_bundle(
 def _read_shortlist(path: Path) -> str:
     """The text of ``vmap.txt.xz``, or "" where the bundle has none. Bounded before and
     after decompression (a small file can unpack to gigabytes)."""
-    if not (path / SHORTLIST_FILE).exists():
-        return ""
     file = path / SHORTLIST_FILE
+    if not file.exists():
+        return ""
     packed = _read_bounded(_inside(path, SHORTLIST_FILE), MAX_SHORTLIST_BYTES)
     unpacker = lzma.LZMADecompressor()
     try:

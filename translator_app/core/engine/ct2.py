@@ -307,14 +307,14 @@ class Ct2Engine:
         specials = {cfg.pad_id, cfg.bos_id, cfg.unk_id} - {cfg.eos_id}
         self._suppress = [[vocab[i]] for i in sorted(specials)]
 
-    def _translate(self, sources, options: SearchOptions, beam: int, limits, prefixes):
-        """One ``translate_batch`` call (tokens as the vocabulary's pieces)."""
+    def _translate(self, sources, options: SearchOptions, beam: int, limits, prefixes, **extra):
+        """One ``translate_batch`` call (tokens as the vocabulary's pieces); ``extra``
+        options add to or replace the search's."""
         v = self.vocab
         return self.translator.translate_batch(
             [[v[t] for t in s] for s in sources],
             [[v[t] for t in p] for p in prefixes] if prefixes and any(prefixes) else None,
-            beam_size=beam,
-            num_hypotheses=options.nbest,
+            **{"beam_size": beam, "num_hypotheses": options.nbest, **extra},
             length_penalty=options.length_penalty,
             suppress_sequences=self._suppress,
             use_vmap=self.use_vmap,
@@ -375,24 +375,18 @@ class Ct2Engine:
         """Up to ``k`` translations of ``source`` (ids with EOS) that begin with
         ``prefix`` and differ at the first position after it (CTranslate2's
         ``return_alternatives``, made for interactive translation): the likeliest pieces
-        there (each at least ``min_prob``), each decoded greedily to the end. In the model's order of probability at that
-        position, not re-ranked, so the menu lists the likeliest choice first."""
-        v = self.vocab
-        (res,) = self.translator.translate_batch(
-            [[v[t] for t in source]],
-            [[v[t] for t in prefix]] if prefix else None,
-            beam_size=1,
+        there (each at least ``min_prob``), each decoded greedily to the end. In the
+        model's order of probability at that position, not re-ranked, so the menu lists
+        the likeliest choice first."""
+        (res,) = self._translate(
+            [source],
+            options,
+            1,
+            [limit],
+            [prefix],
             num_hypotheses=k,
-            length_penalty=options.length_penalty,
             return_alternatives=True,
             min_alternative_expansion_prob=min_prob,
-            suppress_sequences=self._suppress,
-            use_vmap=self.use_vmap,
-            return_end_token=True,
-            max_decoding_length=limit,
-            max_input_length=0,
-            return_scores=True,
-            return_attention=True,
         )
         return self._hypotheses(res, limit, len(source), options.length_penalty, rank=False)
 
