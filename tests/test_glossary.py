@@ -9,7 +9,14 @@ import pytest
 
 from conftest import tiny_model
 from translator_app import cli
-from translator_app.core import Tokenizer, Translation, Translator, load_bundle, save_bundle
+from translator_app.core import (
+    Candidate,
+    Tokenizer,
+    Translation,
+    Translator,
+    load_bundle,
+    save_bundle,
+)
 from translator_app.core.data.corpus import DataError
 from translator_app.core.engine.bundle import BundleError
 from translator_app.core.faithful.glossary import (
@@ -139,7 +146,9 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
         calls.append(protect)
         lost = () if protect else ("9 Uhr",)
-        return [Translation(x, (), (), (), (), lost) for x in texts]
+        english = "At 9 o'clock." if protect else "At half past."
+        best = Candidate(english, (), (), (), None, 0.0, 0.0)
+        return [Translation(x, (), (), (), (best,), lost) for x in texts]
 
     translator._translate = fake
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
@@ -152,6 +161,59 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     translator.protect_facts = "always"  # a model trained on annotated facts
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
     assert calls == [True] and t.missing_numbers == ()
+
+
+def test_a_plain_decode_must_write_the_facts_as_annotated():
+    from translator_app.core.faithful.glossary import TermUse
+    from translator_app.core.faithful.protect import lost_protected
+
+    text = "Frau Koch zahlt um 14 Uhr 12,50 € für 29,4 Liter in München."
+    good = "Mrs Koch pays €12.50 for 29.4 litres in Munich at 2 p.m."
+    assert lost_protected(text, good) == 0
+    # Each fact as the number check would still accept it, but not as annotated; and
+    # a unit changed while its number stays.
+    assert lost_protected(text, good.replace("2 p.m.", "2 o'clock")) == 1
+    assert lost_protected(text, good.replace("€12.50", "12.50")) == 1
+    assert lost_protected(text, good.replace("litres", "litter")) == 1
+    assert lost_protected(text, good.replace("Munich", "München").replace("Koch", "cook")) == 2
+    assert lost_protected("Es sind 3 m und 5 %.", "It is 3 metres and 5 per cent.") == 0
+    assert lost_protected("Es sind 3 m und 5 %.", "It is 3% and 5%.") == 1
+    # A term of the user's glossary over a name wins: the name is not asked for.
+    mine = (TermUse(5, 9, "Koch", "Chef", True),)
+    assert lost_protected(text, good.replace("Koch", "Chef"), mine) == 0
+
+
+def _decodes(calls, plain: str, annotated: str, lost=("12,50 €",)):
+    """A stand-in for Translator._translate: ``plain`` or ``annotated`` as the English,
+    the plain decode missing the numbers ``lost``."""
+
+    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
+        calls.append(protect)
+        english = annotated if protect else plain
+        best = Candidate(english, (), (), (), None, 0.0, 0.0)
+        return [Translation(x, (), (), (), (best,), () if protect else lost) for x in texts]
+
+    return fake
+
+
+def test_retry_keeps_a_faithful_plain_decode_and_breaks_ties_by_form(term_bundle):
+    translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
+    translator.protect_facts = "retry"
+    calls = []
+    text = "Das kostet 12,50 €."
+    # The plain decode writes every fact as annotated: no second decode.
+    translator._translate = _decodes(calls, "That costs €12.50.", "x", lost=())
+    assert translator.translate([text], beam=1)[0].text == "That costs €12.50." and calls == [False]
+    # The plain one loses the currency, the annotated one writes the number twice: each
+    # loses one, and the one that keeps the facts' form wins.
+    calls.clear()
+    translator._translate = _decodes(calls, "That costs 12.50.", "That costs 12,50 €12.50.", ())
+    assert translator.translate([text], beam=1)[0].text == "That costs 12,50 €12.50."
+    assert calls == [False, True]
+    # Both as faithful: the plain decode stays.
+    calls.clear()
+    translator._translate = _decodes(calls, "It costs 12.50.", "That costs 12.50.", ())
+    assert translator.translate([text], beam=1)[0].text == "It costs 12.50."
 
 
 def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):

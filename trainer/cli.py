@@ -255,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--protect",
         choices=PROTECT_MODES,
         help="the bundle's search setting for annotating numbers, dates, names and places "
-        "(default: retry; always suits a model trained with [data] facts_share)",
+        "(default: retry: annotated where the plain decode does not keep them as annotated; "
+        "always: every sentence annotated)",
     )
     ex.add_argument("--overwrite", action="store_true")
 

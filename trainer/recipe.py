@@ -16,7 +16,7 @@ Its ``[stage]`` table says how it starts and what becomes its bundle:
                                                             # or the mean of its last N
     export = "best" | "last" | "average-N"                  # which weights become the bundle
     fp16 = true                                             # bundle weights in half precision
-    protect = "always"                                      # the bundle's search setting
+    protect = "retry"                                       # the bundle's search setting
 
 Stages are sized in steps, not minutes, so a rerun on another machine trains the same
 model. A stage whose run folder holds a checkpoint resumes; one whose bundle

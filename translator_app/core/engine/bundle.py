@@ -109,7 +109,7 @@ class SearchDefaults:
     max_source_tokens: int = 200
     # For a model trained on term annotations: when the translator annotates the numbers,
     # dates, names and places of a sentence (core/faithful/protect.py): "retry" where the plain
-    # decode lost a number, "always", or "off".
+    # decode lost a number, time, date, name, place or currency, "always", or "off".
     protect: str = "retry"
 
     def __post_init__(self) -> None:

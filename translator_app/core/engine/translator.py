@@ -41,7 +41,13 @@ from translator_app.core.faithful.glossary import (
 )
 from translator_app.core.faithful.number_check import Fact, missing_facts, repeated_numbers
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
-from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses, protected_uses
+from translator_app.core.faithful.protect import (
+    entity_uses,
+    is_place,
+    lost_protected,
+    merge_uses,
+    protected_uses,
+)
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
 from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
@@ -209,14 +215,15 @@ class Translator:
         args = (options, prefixes, should_stop, batch_tokens, glossary)
         if self.protect_facts == "off":
             return self._translate(texts, *args)
-        # "always": decode with the facts annotated (core/faithful/protect.py); where that still
-        # loses or doubles a number („kostet 30 Euro“ -> "costs 30€30"), decode those
-        # sentences plain too and keep whichever loses fewer. "retry": the other way
-        # round, for a model that saw no such annotations in training (v8), which cost
-        # it fluency where the plain decode is already faithful.
+        # "retry": decode plain, and where that loses or doubles a number, time or date,
+        # a name, a place or a currency (core/faithful/protect.py), decode those sentences
+        # with the facts annotated too and keep whichever loses fewer: the annotations
+        # cost fluency where the plain decode is already faithful (newstest2014: "A
+        # 37-year-old Pkw-old Pkw-old" for „ein 37-jähriger Pkw-Fahrer“). "always": the
+        # other way round („kostet 30 Euro“ annotated gave "costs 30€30").
         first = self.protect_facts == "always"
         out = self._translate(texts, *args, protect=first)
-        retry = [i for i, t in enumerate(out) if _facts_lost(t)]
+        retry = [i for i, t in enumerate(out) if _facts_lost(t)[0]]
         if retry:
             again = self._translate(
                 [texts[i] for i in retry],
@@ -579,14 +586,19 @@ def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple
     return facts, lost + sum(not u.kept for u in check_uses(terms, cand.text))
 
 
-def _facts_lost(t: Translation) -> int:
-    """How many numbers, dates and times the translation loses or writes twice, and how
-    many glossary terms it does not use."""
-    return (
+def _facts_lost(t: Translation) -> tuple[int, int]:
+    """How many numbers, dates and times the translation loses or writes twice, how
+    many glossary terms it does not use, and how many protected facts, names, places
+    and units it does not write as their annotations would (a number lost counts
+    twice); then that last count alone, which decides between decodes that lose as
+    many: „69,30 €“ lost as "69.30" is worse than doubled as "69,30 €69.30"."""
+    strict = lost_protected(t.source, t.text, t.terms)
+    lenient = (
         len(t.missing_numbers)
         + repeated_numbers(t.source, t.text)
         + sum(not u.kept for u in t.terms)
     )
+    return lenient + strict, strict
 
 
 def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:

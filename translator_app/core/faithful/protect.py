@@ -15,6 +15,7 @@ overlap.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
@@ -23,7 +24,7 @@ from translator_app.core.faithful.entity_lists import (
     PLACES,
     WORD_SURNAMES,
 )
-from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.faithful.glossary import TermUse, find_target
 from translator_app.core.faithful.number_check import source_facts
 
 _NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
@@ -95,6 +96,68 @@ def entity_uses(text: str) -> list[TermUse]:
     for m in _PLACE.finditer(text):
         found.append(TermUse(m.start(), m.end(), m.group(), _PLACE_ENGLISH[m.group()]))
     return found
+
+
+# Units after a number, and how English may write each: a decode that turns „29,4 Liter“
+# into "29.4 litter" keeps the number but changes the fact.
+_UNITS = {
+    "kg": r"kilogram(?:me)?s?|kg",
+    "g": r"gram(?:me)?s?|g",
+    "km": r"kilomet(?:re|er)s?|km",
+    "cm": r"centimet(?:re|er)s?|cm",
+    "mm": r"millimet(?:re|er)s?|mm",
+    "m": r"met(?:re|er)s?|m",
+    "l": r"lit(?:re|er)s?|l",
+    "%": r"per ?cent|%",
+}
+_UNIT_DE = {
+    "Kilogramm": "kg",
+    "kg": "kg",
+    "Gramm": "g",
+    "g": "g",
+    "Kilometer": "km",
+    "km": "km",
+    "Zentimeter": "cm",
+    "cm": "cm",
+    "Millimeter": "mm",
+    "mm": "mm",
+    "Meter": "m",
+    "m": "m",
+    "Liter": "l",
+    "l": "l",
+    "Prozent": "%",
+    "%": "%",
+}
+_UNIT_AFTER_NUMBER = re.compile(
+    rf"(?<![\w.,])\d(?:[\d.,]*\d)?\s*({_alternatives(_UNIT_DE)})(?![\w])"
+)
+
+
+def _lost_units(source: str, english: str) -> int:
+    wanted: dict[str, int] = {}
+    for m in _UNIT_AFTER_NUMBER.finditer(source):
+        unit = _UNIT_DE[m.group(1)]
+        wanted[unit] = wanted.get(unit, 0) + 1
+    lost = 0
+    for unit, n in wanted.items():
+        found = re.findall(rf"(?<![\w-])(?:{_UNITS[unit]})(?![\w-])|%", english, re.IGNORECASE)
+        if unit != "%":
+            found = [f for f in found if f != "%"]
+        lost += max(0, n - len(found))
+    return lost
+
+
+def lost_protected(source: str, english: str, terms: Sequence[TermUse] = ()) -> int:
+    """How many of the facts, certain names and listed places of ``source`` (those the
+    user's ``terms`` overlap left out) ``english`` does not write as their annotations
+    would ("2 p.m." for „14 Uhr“, not "2 o'clock"; "€12.50" for „12,50 €“; "1,150" for
+    „1.150“; "Munich" for „München“), and how many units after a number it loses
+    („29,4 Liter“: "litres", not "litter"). Stricter than the number check
+    (core/faithful/number_check.py), it tells whether a decode without annotations is
+    as faithful as an annotated one may be."""
+    uses = [u for u in merge_uses(list(terms), protected_uses(source)) if u not in terms]
+    missing = sum(find_target(u.target, english) is None for u in uses)
+    return missing + _lost_units(source, english)
 
 
 def is_place(use: TermUse) -> bool:
