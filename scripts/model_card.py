@@ -27,6 +27,17 @@ TEST_SETS = [(s["report"], s["label"], s["published"]) for s in DATA["test_sets"
 ARCHS = list(DATA["architectures"].items())
 
 
+# How the translator used its annotations in the faithfulness bench (its protect mode).
+_PROTECT_TEXT = {
+    "retry": " The translator (protect `retry`) decodes each sentence plain and, where "
+    "that does not write its numbers, times, dates, names, places and units as their "
+    "annotations would (2 p.m., €12.50, 1,150, Munich), again with them annotated, "
+    "keeping the decode that loses fewer.",
+    "always": " The translator (protect `always`) annotates the numbers, times, dates, "
+    "names and places of every sentence.",
+}
+
+
 def load(path: Path):
     return json.loads(path.read_text("utf-8")) if path.exists() else None
 
@@ -424,7 +435,8 @@ def main(argv=None) -> int:
             f"training; precision {faithful['precision']}): the share of required items "
             "(a name, a number in English format, a time, a date, a place's English name) "
             "found in the translation, and of sentences with every item kept. The app's "
-            "default search puts first the best candidate that keeps every number.",
+            "default search puts first the best candidate that keeps every number."
+            + _PROTECT_TEXT.get(faithful.get("protect_facts", ""), ""),
             "",
             "| search | items kept | sentences whole | "
             + " | ".join(
