@@ -28,7 +28,7 @@ def test_the_base_recipe_lists_its_stages_in_order():
         assert text.startswith("#") and 'base = "' in text and len(text.splitlines()) < 45
     last = load_config(found[-1].path)
     assert (last.model.enc_layers, last.model.dec_layers) == (6, 4)
-    assert last.data.repeat[-1] == 10 and last.data.facts_share == 1.0
+    assert last.data.repeat[-1] == 12 and last.data.facts_share == 1.0
     assert last.train.max_minutes == 0  # sized in steps, not minutes
     # The model card's history points at the stage files.
     history = json.loads((ROOT / "docs" / "base-model" / "history.json").read_text("utf-8"))
