@@ -223,7 +223,8 @@ class Translator:
         # other way round („kostet 30 Euro“ annotated gave "costs 30€30").
         first = self.protect_facts == "always"
         out = self._translate(texts, *args, protect=first)
-        retry = [i for i, t in enumerate(out) if _facts_lost(t)[0]]
+        lost = [_facts_lost(t) for t in out]
+        retry = [i for i, (n, _) in enumerate(lost) if n]
         if retry:
             again = self._translate(
                 [texts[i] for i in retry],
@@ -235,7 +236,7 @@ class Translator:
                 protect=not first,
             )
             for i, t in zip(retry, again, strict=True):
-                if _facts_lost(t) < _facts_lost(out[i]):
+                if _facts_lost(t) < lost[i]:
                     out[i] = t
         return self._with_placeholders(texts, out, *args)
 

@@ -15,6 +15,7 @@ overlap.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from translator_app.core.faithful.entity_lists import (
@@ -100,16 +101,20 @@ def entity_uses(text: str) -> list[TermUse]:
 
 # Units after a number, and how English may write each: a decode that turns „29,4 Liter“
 # into "29.4 litter" keeps the number but changes the fact.
-_UNITS = {
-    "kg": r"kilogram(?:me)?s?|kg",
-    "g": r"gram(?:me)?s?|g",
-    "km": r"kilomet(?:re|er)s?|km",
-    "cm": r"centimet(?:re|er)s?|cm",
-    "mm": r"millimet(?:re|er)s?|mm",
-    "m": r"met(?:re|er)s?|m",
-    "l": r"lit(?:re|er)s?|l",
-    "%": r"per ?cent|%",
+_UNIT_ENGLISH = {
+    unit: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
+    for unit, words in {
+        "kg": r"kilogram(?:me)?s?|kg",
+        "g": r"gram(?:me)?s?|g",
+        "km": r"kilomet(?:re|er)s?|km",
+        "cm": r"centimet(?:re|er)s?|cm",
+        "mm": r"millimet(?:re|er)s?|mm",
+        "m": r"met(?:re|er)s?|m",
+        "l": r"lit(?:re|er)s?|l",
+    }.items()
 }
+# "5%" has a digit right before the sign, so the sign stands without word boundaries.
+_UNIT_ENGLISH["%"] = re.compile(r"(?<![\w-])per ?cent(?![\w-])|%", re.IGNORECASE)
 _UNIT_DE = {
     "Kilogramm": "kg",
     "kg": "kg",
@@ -134,17 +139,8 @@ _UNIT_AFTER_NUMBER = re.compile(
 
 
 def _lost_units(source: str, english: str) -> int:
-    wanted: dict[str, int] = {}
-    for m in _UNIT_AFTER_NUMBER.finditer(source):
-        unit = _UNIT_DE[m.group(1)]
-        wanted[unit] = wanted.get(unit, 0) + 1
-    lost = 0
-    for unit, n in wanted.items():
-        found = re.findall(rf"(?<![\w-])(?:{_UNITS[unit]})(?![\w-])|%", english, re.IGNORECASE)
-        if unit != "%":
-            found = [f for f in found if f != "%"]
-        lost += max(0, n - len(found))
-    return lost
+    wanted = Counter(_UNIT_DE[m.group(1)] for m in _UNIT_AFTER_NUMBER.finditer(source))
+    return sum(max(0, n - len(_UNIT_ENGLISH[unit].findall(english))) for unit, n in wanted.items())
 
 
 def lost_protected(source: str, english: str, terms: Sequence[TermUse] = ()) -> int:
