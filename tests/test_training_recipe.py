@@ -37,13 +37,19 @@ def test_lr_schedule_with_offset_goes_on_decaying_after_a_short_warmup():
 
 
 @pytest.mark.parametrize(
-    ("flags", "expected"),
-    [({"avx512_bf16", "avx512f"}, True), ({"amx_bf16"}, True), ({"avx512f", "avx2"}, False)],
+    ("flags", "vendor", "expected"),
+    [
+        ({"avx512_bf16", "avx512f"}, "AuthenticAMD", True),
+        ({"avx512_bf16", "avx512f"}, "GenuineIntel", False),  # measured slower than fp32
+        ({"amx_bf16", "avx512_bf16"}, "GenuineIntel", True),
+        ({"avx512f", "avx2"}, "AuthenticAMD", False),
+    ],
 )
-def test_auto_bf16_follows_the_cpu_flags(monkeypatch, flags, expected):
+def test_auto_bf16_follows_the_cpu_flags(monkeypatch, flags, vendor, expected):
     from translator_app.core.platform import hardware
 
     monkeypatch.setattr(hardware, "cpu_flags", lambda: frozenset(flags))
+    monkeypatch.setattr(hardware, "cpu_vendor", lambda: vendor)
     assert use_bf16("auto", torch.device("cpu")) is expected
     assert use_bf16("off", torch.device("cpu")) is False
     assert use_bf16("on", torch.device("cpu")) is True
