@@ -170,6 +170,18 @@ def test_split_byte_pieces_never_decode_to_replacement_characters(tokenizer):
     assert all(0 <= b <= e <= len(dec.text) for b, e in dec.spans)
 
 
+def test_a_doubled_stop_after_a_clock_time_is_written_once(tokenizer):
+    """A model copying the annotated "2 p.m." and then ending the clause writes "p.m.."."""
+    ids = list(tokenizer.encode("Wir kommen um 2 p.m.. Dann a.m.. Gut.").ids)
+    dec = tokenizer.decode(ids)
+    assert dec.text == "Wir kommen um 2 p.m. Dann a.m. Gut."
+    assert len(dec.spans) == len(ids)
+    assert all(0 <= b <= e <= len(dec.text) for b, e in dec.spans)
+    assert dec.spans == tuple(sorted(dec.spans))
+    for text in ("Um 2 p.m. geht es los.", "Das ist ein Kap.. Gut."):  # left as they are
+        assert tokenizer.decode(list(tokenizer.encode(text).ids)).text == text
+
+
 def test_valid_byte_pieces_still_decode(tokenizer):
     ids = list(tokenizer.encode("Das kostet 5 €.").ids)
     assert tokenizer.decode(ids).text == "Das kostet 5 €."

@@ -23,7 +23,7 @@ from translator_app.core.text.tokenizer import (
     SpecialIds,
     Tokenizer,
     _pieces_from_proto,
-    _without_replacement_chars,
+    _tidied,
 )
 
 SOURCE_SPM_FILE = "source.spm"
@@ -103,7 +103,7 @@ class PairTokenizer(SpecialIds):
         ids = [int(i) for i in ids if int(i) not in self._specials]
         target_ids = [self.target.piece_to_id(self.piece(i)) for i in ids]
         proto = self.target.decode(target_ids, out_type="proto")
-        p = _without_replacement_chars(_pieces_from_proto(proto, proto.text))
+        p = _tidied(_pieces_from_proto(proto, proto.text))
         return Pieces(p.text, tuple(ids), p.pieces, p.spans)
 
     def files(self) -> dict[str, bytes]:

@@ -10,6 +10,7 @@ character span in the *original* text, which the app uses to highlight aligned w
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,15 +64,24 @@ def _pieces_from_proto(proto, text: str) -> Pieces:
     return Pieces(text, tuple(ids), tuple(pieces), tuple(spans))
 
 
-def _without_replacement_chars(p: Pieces) -> Pieces:
-    """``p`` with every U+FFFD removed from its text and its spans shifted to match."""
-    if REPLACEMENT not in p.text:
+# A full stop right after "a.m." / "p.m.": English writes one ("at 2 p.m."), while a model
+# copying the annotated time "2 p.m." and then ending the sentence or clause writes two.
+_CLOCK_DOUBLE_STOP = re.compile(r"(?<=\b[ap]\.m\.)\.")
+
+
+def _tidied(p: Pieces) -> Pieces:
+    """``p`` with every U+FFFD and every doubled stop after a.m./p.m. removed from its
+    text, and its spans shifted to match."""
+    drop = {i for i, ch in enumerate(p.text) if ch == REPLACEMENT}
+    drop.update(m.start() for m in _CLOCK_DOUBLE_STOP.finditer(p.text))
+    if not drop:
         return p
-    before = [0] * (len(p.text) + 1)  # U+FFFD characters before each offset
-    for i, ch in enumerate(p.text):
-        before[i + 1] = before[i] + (ch == REPLACEMENT)
+    before = [0] * (len(p.text) + 1)  # dropped characters before each offset
+    for i in range(len(p.text)):
+        before[i + 1] = before[i] + (i in drop)
     spans = tuple((b - before[b], e - before[e]) for b, e in p.spans)
-    return Pieces(p.text.replace(REPLACEMENT, ""), p.ids, p.pieces, spans)
+    text = "".join(ch for i, ch in enumerate(p.text) if i not in drop)
+    return Pieces(text, p.ids, p.pieces, spans)
 
 
 class SpecialIds:
@@ -134,7 +144,7 @@ class Tokenizer(SpecialIds):
         those characters are removed, so that no replacement character reaches the user."""
         ids = [int(i) for i in ids if int(i) not in self._specials]
         proto = self.sp.decode(ids, out_type="proto")
-        return _without_replacement_chars(_pieces_from_proto(proto, proto.text))
+        return _tidied(_pieces_from_proto(proto, proto.text))
 
 
 def train_sentencepiece(
