@@ -72,8 +72,9 @@ _CLOCK_DOUBLE_STOP = re.compile(r"(?<=\b[ap]\.m\.)\.")
 def _tidied(p: Pieces) -> Pieces:
     """``p`` with every U+FFFD and every doubled stop after a.m./p.m. removed from its
     text, and its spans shifted to match."""
-    drop = {i for i, ch in enumerate(p.text) if ch == REPLACEMENT}
-    drop.update(m.start() for m in _CLOCK_DOUBLE_STOP.finditer(p.text))
+    drop = {m.start() for m in _CLOCK_DOUBLE_STOP.finditer(p.text)}
+    if REPLACEMENT in p.text:  # rare: the common decode skips the per-character scan
+        drop.update(i for i, ch in enumerate(p.text) if ch == REPLACEMENT)
     if not drop:
         return p
     before = [0] * (len(p.text) + 1)  # dropped characters before each offset
@@ -141,7 +142,8 @@ class Tokenizer(SpecialIds):
         """Text as SentencePiece detokenises it, with pieces and their spans in that text.
         BOS/EOS/padding are dropped. Byte pieces that do not form valid UTF-8 (a model can
         emit the first bytes of "€" and then a word) decode to U+FFFD in SentencePiece;
-        those characters are removed, so that no replacement character reaches the user."""
+        those characters are removed, so that no replacement character reaches the user;
+        so is a second stop after "a.m."/"p.m." (``_tidied``)."""
         ids = [int(i) for i in ids if int(i) not in self._specials]
         proto = self.sp.decode(ids, out_type="proto")
         return _tidied(_pieces_from_proto(proto, proto.text))
