@@ -14,14 +14,19 @@ Choices (the model card repeats them, with the licences):
   parliament (WMT15 sample, Europarl, the WMT news test sets of the years that are not
   test or dev sets: see NEWS_TRAIN), software documentation (LibreOffice, Debian package
   descriptions, GNOME help).
+- Register corpora (issue 46), written under ``corpora/`` only (``train.tsv.xz`` stays
+  the mix of the stages before them): the Ding dictionary's phrase and sentence entries
+  cleaned into pairs (``trainer/ding_pairs.py``; GPL-2+), with at most DING_WORDS single
+  compound nouns beside them, and at most GETTEXT_PAIRS Debian gettext messages of three
+  or more words with no placeholders or code (software and forms register).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
-  register), the Ding dictionary (word pairs, GPL), the Debian gettext catalogues (UI
-  fragments; a good fine-tuning set for software translators, but they would take a sixth
-  of a CPU training budget for little general gain).
+  register).
 - Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
   so that the model learns to write normal text.
 - Every pair whose German or English side equals, exactly or after normalisation (NFKC,
-  case folding, whitespace), a sentence of any test set is removed. Validation sentences
+  case folding, whitespace), a sentence of any test set is removed; the project's own
+  register test set (``testsets/register/register-test``) is one of them, and its
+  register dev set is held out like the validation set. Validation sentences
   are removed from training the same way.
 """
 
@@ -40,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from trainer.ding_pairs import ding_pairs  # noqa: E402
 from translator_app.core.data.corpus import Blocklist, DataError, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
@@ -77,6 +83,22 @@ NEWS_TRAIN = [
     "generaltest2022",
 ]
 NEWS_DEV = "wmt-news-deen/newstest2013.deu-eng.tsv.xz"
+
+# Register corpora (issue 46): not in train.tsv.xz, only under corpora/, for the stages
+# that list them. (name, file under the data folder, licence)
+REGISTER_TRAIN = [
+    ("ding-phrases", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
+    ("gettext", "debian-gettext-deen/gettext.deu-eng.tsv.xz", "each package's own (DFSG-free)"),
+]
+DING_WORDS = 30_000  # single-word (compound noun) entries kept beside every phrase entry
+GETTEXT_PAIRS = 25_000
+# The project's own register sets (issue 46): the test set is a test set like the others,
+# the dev set is held out of training like the validation set.
+REGISTER_TEST = ROOT / "testsets" / "register" / "register-test.deu-eng.tsv"
+REGISTER_DEV = ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv"
+# A software message that is mostly code: printf/Qt/brace placeholders, options, paths,
+# markup, identifiers, shortcuts.
+_CODE = re.compile(r"%|\{|\}|\$|<|>|--|\\|/\w|\w_\w|\bE\d{2,}\b|::|=|\.\.\.|\*|»|«|@|#|\[|\]")
 
 # Validation: the corpora's own dev splits plus pairs held out of Tatoeba (no dev split).
 VALID = [
@@ -134,6 +156,27 @@ def load(data: Path, rel: str, tokenised: bool, detok: Detokenizer) -> list[tupl
     return [clean(de, en) for de, en in pairs]
 
 
+def ding_phrases(path: Path, rng: random.Random) -> list[tuple[str, str]]:
+    """Ding's phrase and sentence pairs, and DING_WORDS of its single compound nouns."""
+    with lzma.open(path, "rt", encoding="utf-8") as f:
+        pairs = list(ding_pairs(f))
+    phrases = [p for p in pairs if " " in p[0]]
+    words = [p for p in pairs if " " not in p[0]]
+    rng.shuffle(words)
+    return phrases + words[:DING_WORDS]
+
+
+def software_messages(path: Path, rng: random.Random) -> list[tuple[str, str]]:
+    """GETTEXT_PAIRS gettext messages of 3+ words a side with no placeholder or code."""
+    pairs = [
+        (de, en)
+        for de, en in read_all([path])
+        if len(de.split()) >= 3 and len(en.split()) >= 3 and not _CODE.search(de + en)
+    ]
+    rng.shuffle(pairs)
+    return pairs[:GETTEXT_PAIRS]
+
+
 def write_xz(path: Path, pairs: list[tuple[str, str]]) -> None:
     with lzma.open(path, "wt", encoding="utf-8", preset=1) as f:
         f.writelines(f"{de}\t{en}\n" for de, en in pairs)
@@ -154,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     test_files = sorted(f for g in TEST_GLOBS for f in args.data.glob(g))
     for f in test_files:
         tests.add(read_all([f]))
+    tests.add(read_all([REGISTER_TEST]))
     print(f"{len(test_files)} test files: {len(tests.norm_de)} distinct German sentences")
 
     # Validation set first, so that its sentences can be kept out of training too.
@@ -170,18 +214,21 @@ def main(argv: list[str] | None = None) -> int:
     held.add((de, en) for _, de, en in valid)
     news_dev = [p for p in load(args.data, NEWS_DEV, False, detok) if not tests.match(*p)]
     held.add(news_dev)
+    held.add(read_all([REGISTER_DEV]))
 
     report: dict = {
         "corpora": {},
-        "test_files": [str(f.relative_to(args.data)) for f in test_files],
+        "test_files": [str(f.relative_to(args.data)) for f in test_files]
+        + [str(REGISTER_TEST.relative_to(ROOT))],
     }
     seen: set[tuple[str, str]] = set()
     out_pairs: list[tuple[str, str]] = []
     by_corpus: dict[str, list[tuple[str, str]]] = {}
-    for name, rel, tokenised, licence in TRAIN:
+
+    def keep(name: str, rel: str, licence: str, pairs, into_train: bool) -> None:
         counts: Counter = Counter()
         own = by_corpus[name] = []
-        for de, en in load(args.data, rel, tokenised, detok):
+        for de, en in pairs:
             counts["read"] += 1
             hit = tests.match(de, en)
             if hit:
@@ -194,11 +241,19 @@ def main(argv: list[str] | None = None) -> int:
                 counts["removed: duplicate"] += 1
             else:
                 seen.add((de, en))
-                out_pairs.append((de, en))
                 own.append((de, en))
+                if into_train:
+                    out_pairs.append((de, en))
                 counts["kept"] += 1
         report["corpora"][name] = {"file": rel, "licence": licence, **counts}
         print(f"{name:>18}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+    for name, rel, tokenised, licence in TRAIN:
+        keep(name, rel, licence, load(args.data, rel, tokenised, detok), into_train=True)
+    readers = {"ding-phrases": ding_phrases, "gettext": software_messages}
+    for name, rel, licence in REGISTER_TRAIN:
+        pairs = [clean(de, en) for de, en in readers[name](args.data / rel, rng)]
+        keep(name, rel, licence, pairs, into_train=False)
 
     removed = Counter()
     for c in report["corpora"].values():

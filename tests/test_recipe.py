@@ -28,7 +28,10 @@ def test_the_base_recipe_lists_its_stages_in_order():
         assert text.startswith("#") and 'base = "' in text and len(text.splitlines()) < 45
     last = load_config(found[-1].path)
     assert (last.model.enc_layers, last.model.dec_layers) == (6, 4)
-    assert last.data.repeat[-1] == 12 and last.data.facts_share == 1.0
+    assert last.data.facts_share == 1.0
+    # Issue 46: the register corpora are in the mix, weighted.
+    weights = {Path(f).name: r for f, r in zip(last.data.train, last.data.repeat, strict=True)}
+    assert weights["ding-phrases.tsv.xz"] >= 1 and weights["gettext.tsv.xz"] >= 1
     assert last.train.max_minutes == 0  # sized in steps, not minutes
     # The model card's history points at the stage files.
     history = json.loads((ROOT / "docs" / "base-model" / "history.json").read_text("utf-8"))
@@ -159,10 +162,31 @@ def test_run_trains_exports_resumes_and_skips(tmp_path):
     ] in cmds
 
 
+def test_a_stage_exports_the_snapshot_of_a_named_step(tmp_path):
+    folder = _recipe(tmp_path)
+    _write(
+        folder,
+        "04-pick.toml",
+        'base = "03-cool.toml"\n[stage]\nsummary = "pick"\nexport = "step-1250"\n'
+        '[train]\nout_dir = "runs/four"\n',
+    )
+    cmds = _run(folder, run=4, init=Path("resources/model"))
+    runs = folder / "runs"
+    assert cmds[-1][:4] == [
+        "export",
+        str(runs / "four/checkpoints/step-1250.pt"),
+        "--out",
+        str(runs / "four/bundle"),
+    ]
+
+
 def test_bad_stages_are_refused_by_name(tmp_path, capsys):
     folder = _recipe(tmp_path)
     _write(folder, "04-bad.toml", 'base = "03-cool.toml"\n[stage]\nstart = "yesterday"\n')
     with pytest.raises(ConfigError, match="04-bad.toml.*start='yesterday'"):
+        stages(folder)
+    _write(folder, "04-bad.toml", 'base = "03-cool.toml"\n[stage]\nexport = "step-x"\n')
+    with pytest.raises(ConfigError, match="04-bad.toml.*step-N"):
         stages(folder)
     (folder / "04-bad.toml").unlink()
     assert train_main(["recipe", str(folder)]) == 0

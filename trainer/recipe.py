@@ -14,7 +14,7 @@ Its ``[stage]`` table says how it starts and what becomes its bundle:
     summary = "one line: what this stage does and why"
     start = "scratch" | "previous" | "previous:average-N"   # the previous stage's bundle,
                                                             # or the mean of its last N
-    export = "best" | "last" | "average-N"                  # which weights become the bundle
+    export = "best" | "last" | "average-N" | "step-N"       # which weights become the bundle
     fp16 = true                                             # bundle weights in half precision
     protect = "retry"                                       # the bundle's search setting
 
@@ -39,7 +39,7 @@ from translator_app.core.limits import PROTECT_MODES
 
 _STAGE_FILE = re.compile(r"^(\d{2})-[a-z0-9-]+\.toml$")
 _START = re.compile(r"^(scratch|previous|previous:average-[1-9]\d*)$")
-_EXPORT = re.compile(r"^(best|last|average-[1-9]\d*)$")
+_EXPORT = re.compile(r"^(best|last|average-[1-9]\d*|step-[1-9]\d*)$")
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def _stage(path: Path) -> Stage:
             f"{path}: [stage] start={start!r}: scratch, previous or previous:average-N"
         )
     if not _EXPORT.match(export):
-        raise ConfigError(f"{path}: [stage] export={export!r}: best, last or average-N")
+        raise ConfigError(f"{path}: [stage] export={export!r}: best, last, average-N or step-N")
     protect = table.get("protect")
     if protect is not None and protect not in PROTECT_MODES:
         raise ConfigError(f"{path}: [stage] protect must be one of {', '.join(PROTECT_MODES)}")
