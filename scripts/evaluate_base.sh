@@ -31,6 +31,9 @@ for test in $TESTS; do
     .venv/bin/translator-train eval --model "$MODEL" --test "$DATA/$test.deu-eng.tsv.xz" \
         --beam 4 --beam-limit "$BEAM_LIMIT" --device cpu --out "$OUT"
 done
+# The project's own register test set (letters, e-mails, forms, shops; issue 46).
+.venv/bin/translator-train eval --model "$MODEL" --test testsets/register/register-test.deu-eng.tsv \
+    --beam 4 --beam-limit "$BEAM_LIMIT" --device cpu --out "$OUT"
 
 $PY bench/bench_faithful.py --model "$MODEL" --json "$OUT/faithful.json"
 $PY bench/bench_glossary.py --model "$MODEL" --json "$OUT/glossary.json"

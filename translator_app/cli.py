@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
+_WORD = re.compile(r"[^\W_]")  # a letter or a digit: text that must not come out empty
 
 
 class CliError(Exception):
@@ -156,22 +158,30 @@ def _translate_text(translator, args):
     )
 
 
-def _warn_missing(doc) -> None:
+def _warn_missing(doc) -> int:
+    """Warn of facts a sentence may have lost; report each sentence with words whose
+    translation is empty as an error. Returns how many were empty."""
+    empty = 0
     for seg, t in zip(doc.segments, doc.translations, strict=True):
-        if t is not None and t.missing_numbers:
+        if t is not None and _WORD.search(seg.text) and not t.text.strip():
+            empty += 1
+            print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
+        elif t is not None and t.missing_numbers:
             lost = ", ".join(f.text for f in t.missing_numbers)
             print(
                 f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
                 file=sys.stderr,
             )
+    return empty
 
 
-def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
+def _write_lines(translator, lines: list[str], args, out: TextIO) -> int:
+    """Translate ``lines`` to ``out``; returns how many sentences came out empty."""
     doc = _translate_text(translator, args)("\n".join(lines))
     outputs = doc.output.split("\n")
+    empty = _warn_missing(doc)
     if not args.json:
         out.write("\n".join(outputs) + "\n")
-        _warn_missing(doc)
     else:
         for i, line in enumerate(lines):
             sentences = [
@@ -182,6 +192,7 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> None:
             record = {"source": line, "translation": outputs[i], "sentences": sentences}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     out.flush()
+    return empty
 
 
 def _load(args):
@@ -209,6 +220,8 @@ def _load(args):
         raise CliError(str(e)) from None
     for note in bundle.warnings:
         print(f"warning: {note}", file=sys.stderr)
+    if translator.engine_repaired:
+        print(f"repaired: {translator.engine_repaired}", file=sys.stderr)
     args.glossary_terms = None
     if args.glossary is not None:
         from translator_app.core.data.corpus import DataError
@@ -258,9 +271,9 @@ def _translate_file(translator, args) -> int:
         doc = translate_file(args.input, args.output, _translate_text(translator, args))
     except DocumentError as e:
         raise CliError(str(e)) from None
-    _warn_missing(doc)
+    empty = _warn_missing(doc)
     print(f"wrote {args.output} ({len(doc.segments)} sentences)", file=sys.stderr)
-    return 0
+    return 1 if empty else 0
 
 
 def run_translate(args) -> int:
@@ -270,6 +283,7 @@ def run_translate(args) -> int:
     translator = _load(args)
     if args.input is not None:
         return _translate_file(translator, args)
+    empty = 0
     if args.text:
         for number, text in enumerate(args.text, start=1):
             if LONE_SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)
@@ -279,11 +293,11 @@ def run_translate(args) -> int:
                     file=sys.stderr,
                 )
                 text = LONE_SURROGATES.sub("\ufffd", text)
-            _write_lines(translator, text.split("\n"), args, sys.stdout)
+            empty += _write_lines(translator, text.split("\n"), args, sys.stdout)
     else:
         for lines in _stdin_lines(sys.stdin.buffer):
-            _write_lines(translator, lines, args, sys.stdout)
-    return 0
+            empty += _write_lines(translator, lines, args, sys.stdout)
+    return 1 if empty else 0
 
 
 def run_gui(args: argparse.Namespace) -> int:

@@ -322,6 +322,8 @@ class TranslationWorker(QObject):
         self._translator, self._model_path = translator, str(job.path)
         is_transformer = cfg.arch == "transformer"
         notes = [*bundle.warnings, *(str(w.message) for w in caught)]
+        if translator.engine_repaired:
+            notes.append(f"Repaired: {translator.engine_repaired}")
         if translator.engine_problem:  # slower, but it translates
             notes.append(f"{translator.engine_problem}; translating with PyTorch (slower)")
         notes = tuple(dict.fromkeys(notes))

@@ -26,7 +26,9 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +47,8 @@ CT2_QUANTIZATION = "int8"  # the smallest; CPU and CUDA run it
 _ACTIVATIONS = {"relu": "RELU", "silu": "SWISH", "gelu": "GELU"}
 _STAMP = "converted_from.json"  # which weights a converted model was made from
 VMAP_FILE = "vmap.txt"  # CTranslate2's name for a vocabulary map in a model folder
+_TMP_PREFIX = ".converting-"  # a conversion in progress, renamed into place when whole
+_STALE_TMP_SECONDS = 600  # a conversion takes seconds: older ones were left by a kill
 
 
 class Ct2Unavailable(RuntimeError):
@@ -190,13 +194,14 @@ def save_converted(
     shortlist: str = "",
 ) -> Path:
     """Convert ``model`` into ``out_dir`` (replaced whole, never left half written), with
-    the bundle's vocabulary ``shortlist`` as CTranslate2's ``vmap.txt`` where it has one."""
+    the bundle's vocabulary ``shortlist`` as CTranslate2's ``vmap.txt`` where it has one.
+    The stamp records a checksum of every file, so that a damaged copy is noticed."""
     out_dir = Path(out_dir)
     spec = transformer_spec(model, vocabulary(tokenizer, model.config.vocab_size))
     spec.validate()
     spec.optimize(quantization=quantization)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}-"))
+    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f"{_TMP_PREFIX}{out_dir.name}-"))
     try:
         spec.save(str(tmp))
         if shortlist:
@@ -206,6 +211,7 @@ def save_converted(
             "quantization": quantization,
             "shortlist_sha256": _sha(shortlist),
             "ctranslate2": ctranslate2.__version__,
+            "files": _file_hashes(tmp),
         }
         (tmp / _STAMP).write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
         if out_dir.exists():
@@ -219,15 +225,68 @@ def save_converted(
 
 def _stamp(model_dir: Path) -> dict:
     try:
-        return json.loads((model_dir / _STAMP).read_text("utf-8"))
+        stamp = json.loads((model_dir / _STAMP).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _file_sha(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _file_hashes(folder: Path) -> dict[str, str]:
+    return {
+        p.name: _file_sha(p) for p in sorted(folder.iterdir()) if p.is_file() and p.name != _STAMP
+    }
+
+
+def damage(model_dir: Path) -> str:
+    """What is wrong with a converted model's files ("" when every file its stamp lists is
+    there with its checksum): about 20 ms for the bundled model, paid once per load."""
+    files = _stamp(model_dir).get("files")
+    if not isinstance(files, dict) or "model.bin" not in files:
+        return "it has no checksums of its files"
+    for name, sha in files.items():
+        path = model_dir / str(name)
+        if not path.is_file():
+            return f"{name} is missing"
+        if _file_sha(path) != sha:
+            return f"{name} is damaged"
+    return ""
 
 
 def cache_root() -> Path:
     from translator_app.core.platform.paths import user_cache_dir
 
     return user_cache_dir() / "ctranslate2"
+
+
+def remove_stale_temporaries(root: Path, now: float | None = None) -> None:
+    """Remove conversion folders a killed process left (older than a conversion takes)."""
+    now = time.time() if now is None else now
+    try:
+        leftovers = [p for p in root.iterdir() if p.name.startswith(_TMP_PREFIX)]
+    except OSError:
+        return
+    for p in leftovers:
+        try:
+            if now - p.stat().st_mtime > _STALE_TMP_SECONDS:
+                shutil.rmtree(p, ignore_errors=True)
+        except OSError:
+            continue
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A converted model's folder and, where the cached copy had to be made again, why."""
+
+    path: Path
+    repaired: str = ""
 
 
 def converted_model(
@@ -237,19 +296,29 @@ def converted_model(
     tokenizer,
     quantization: str = CT2_QUANTIZATION,
     shortlist: str = "",
-) -> Path:
+) -> Converted:
     """The converted model for a bundle: its own ``ct2/`` where that was made from these
-    weights in this quantization with this shortlist, else one in the user's cache
-    (converted now if missing, so once per weights, quantization and shortlist)."""
+    weights in this quantization with this shortlist and is intact, else one in the
+    user's cache (converted now if missing, converted again if damaged, so once per
+    weights, quantization and shortlist)."""
     own = Path(bundle_path) / CT2_DIR
     wanted = _wanted(weights_sha256, quantization, shortlist)
-    if (own / "model.bin").is_file() and _matches(_stamp(own), wanted):
-        return own
+    if (own / "model.bin").is_file() and _matches(_stamp(own), wanted) and not damage(own):
+        return Converted(own)
     key = hashlib.sha256(":".join(wanted.values()).encode()).hexdigest()[:24]
-    cached = cache_root() / key
-    if (cached / "model.bin").is_file() and _matches(_stamp(cached), wanted):
-        return cached
-    return save_converted(model, tokenizer, cached, quantization, weights_sha256, shortlist)
+    root = cache_root()
+    remove_stale_temporaries(root)
+    cached = root / key
+    repaired = ""
+    if cached.exists():
+        problem = (
+            damage(cached) if _matches(_stamp(cached), wanted) else "it was made from other weights"
+        )
+        if not problem:
+            return Converted(cached)
+        repaired = f"the converted model in {cached} was made again ({problem})"
+    path = save_converted(model, tokenizer, cached, quantization, weights_sha256, shortlist)
+    return Converted(path, repaired)
 
 
 def _wanted(weights_sha256: str, quantization: str, shortlist: str) -> dict[str, str]:
@@ -296,6 +365,7 @@ class Ct2Engine:
         except (RuntimeError, ValueError) as e:
             raise Ct2Unavailable(f"CTranslate2 cannot load {model_dir}: {e}") from None
         self.vocab = vocab
+        self.repaired = ""  # what was wrong with the cached converted model, once repaired
         self.ids = {piece: i for i, piece in enumerate(vocab)}
         self.cfg = cfg
         self.compute_type = compute_type
@@ -485,11 +555,13 @@ def engine_for(
                     model, tokenizer, Path(tmp) / "model", quantization, shortlist=shortlist
                 )
                 return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)
-        model_dir = converted_model(
+        converted = converted_model(
             bundle_path, state_sha256(model), model, tokenizer, quantization, shortlist
         )
     except Ct2Unavailable:
         raise
     except (OSError, ValueError, RuntimeError) as e:
         raise Ct2Unavailable(f"could not convert the model for CTranslate2: {e}") from None
-    return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)
+    engine = Ct2Engine(converted.path, vocab, model.config, device, ctype, threads)
+    engine.repaired = converted.repaired
+    return engine

@@ -117,11 +117,13 @@ class Translator:
         # and as the fallback.
         self.engine: ct2.Ct2Engine | None = None
         self.engine_problem = ""  # why CTranslate2 is not used, for the model info
+        self.engine_repaired = ""  # what was repaired in the converted-model cache, said once
         if engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg)):
             try:
                 self.engine = ct2.engine_for(
                     model, tokenizer, precision, self.device, bundle_path, shortlist
                 )
+                self.engine_repaired = self.engine.repaired
             except ct2.Ct2Unavailable as e:
                 if engine == "ctranslate2":
                     raise ValueError(str(e)) from None
@@ -374,8 +376,20 @@ class Translator:
         return out
 
     def _search(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
-        if self.engine is not None:
-            return self._search_ct2(batch, options, should_stop)
+        if self.engine is None:
+            return self._search_torch(batch, options, should_stop)
+        hyps = self._search_ct2(batch, options, should_stop)
+        # A sentence with words never becomes nothing without a word said: where
+        # CTranslate2 wrote only the end of the sentence (a damaged converted model did),
+        # the PyTorch model, the reference, decodes that sentence again.
+        empty = [k for k, h in enumerate(hyps) if len(batch[k].src) > 1 and _only_eos(h)]
+        if empty:
+            redone = self._search_torch([batch[k] for k in empty], options, should_stop)
+            for k, h in zip(empty, redone, strict=True):
+                hyps[k] = h
+        return hyps
+
+    def _search_torch(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
         src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
         src, mask = src.to(self.device), mask.to(self.device)
         kwargs = dict(
@@ -577,6 +591,10 @@ class Translator:
         """Split into sentences (keeping line breaks and blank lines), translate each
         distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
+
+
+def _only_eos(hyps: Sequence[Hypothesis]) -> bool:
+    return all(len(h.tokens) <= 1 for h in hyps)
 
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
