@@ -29,7 +29,10 @@ def test_closing_formulas_pair_sub_entry_by_sub_entry():
 
 def test_compound_nouns_kept_short_words_not():
     line = "Bürostuhl {m} | Bürostühle {pl} :: office chair | office chairs"
-    assert list(entry_pairs(line)) == [("Bürostuhl", "office chair"), ("Bürostühle", "office chairs")]
+    assert list(entry_pairs(line)) == [
+        ("Bürostuhl", "office chair"),
+        ("Bürostühle", "office chairs"),
+    ]
     assert list(entry_pairs("Aas {n} :: flesh")) == []
 
 
@@ -44,10 +47,14 @@ def test_placeholders_participles_and_specialist_fields_are_dropped():
 
 
 def test_infinitive_phrase_loses_to_and_sentences_stay_whole():
-    line = "blanko {adv} | einen Scheck blanko ausstellen :: in blank | to issue a blank cheque/check"
+    line = (
+        "blanko {adv} | einen Scheck blanko ausstellen :: in blank | to issue a blank cheque/check"
+    )
     assert ("einen Scheck blanko ausstellen", "issue a blank cheque") in list(entry_pairs(line))
     sentence = "Das ist doch nicht möglich. :: That really isn't possible."
-    assert list(entry_pairs(sentence)) == [("Das ist doch nicht möglich.", "That really isn't possible.")]
+    assert list(entry_pairs(sentence)) == [
+        ("Das ist doch nicht möglich.", "That really isn't possible.")
+    ]
 
 
 def test_uneven_sub_entries_and_hyphenated_alternatives_are_skipped():
