@@ -60,7 +60,9 @@ from translator_app.core.data.corpus import (
 )
 from translator_app.core.engine.bundle import (
     SHORTLIST_FILE,
+    BundleError,
     SearchDefaults,
+    claim_folder,
     write_shortlist,
 )
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
@@ -266,7 +268,6 @@ def cmd_finetune(args) -> int:
         safe_name,
         user_cache_dir,
         user_models_dir,
-        write_atomic,
     )
 
     base = load_bundle(args.model, "cpu")
@@ -283,12 +284,31 @@ def cmd_finetune(args) -> int:
         name = args.name or f"{base.name}-finetuned-{time.strftime('%Y%m%d-%H%M%S')}"
         out = args.out or user_models_dir() / safe_name(name)
     work = work or runs / safe_name(name)
-    if out.exists():
-        raise ValueError(f"{out} already exists; choose another --out or --name")
     if args.resume and not (work / "checkpoints" / "last.pt").is_file():
         raise ValueError(f"{work}: no fine-tune to resume there (no checkpoints/last.pt)")
     if args.checkpoint_every < 1:
         raise ValueError("--checkpoint-every must be at least 1")
+    # The folder is claimed now, so that a second fine-tune into it is refused at once;
+    # a run that fails gives it back (an interrupted one keeps it to resume into).
+    # (Under torchrun only the first process writes the bundle, so only it claims.)
+    claims = _is_main() and not (args.resume and out.is_dir() and not any(out.iterdir()))
+    if claims:
+        try:
+            claim_folder(out)
+        except BundleError:
+            raise ValueError(f"{out} already exists; choose another --out or --name") from None
+    try:
+        return _run_finetune(args, base, tokenizer, runs, work, name, out)
+    except Exception:
+        if claims and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        raise
+
+
+def _run_finetune(args, base, tokenizer, runs: Path, work: Path, name: str, out: Path) -> int:
+    """The fine-tune itself, into the folder ``out`` that cmd_finetune claimed."""
+    from translator_app.core.platform.paths import write_atomic
+
     data_cfg = DataConfig(
         train=tuple(str(p) for p in args.data),
         valid=str(args.valid or ""),

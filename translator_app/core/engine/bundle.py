@@ -207,7 +207,7 @@ def save_bundle(
         tokenizer = Tokenizer(bytes(tokenizer))
     pair = isinstance(tokenizer, PairTokenizer)
     out_dir = Path(out_dir)
-    if out_dir.exists() and not overwrite:
+    if not overwrite and _holds_files(out_dir):
         raise BundleError(out_dir, "already exists (choose another output directory)")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # Named with our pid, so that the app can remove it after a kill (remove_orphans).
@@ -259,17 +259,56 @@ def save_bundle(
         if terms:
             (tmp / TERMS_FILE).write_text(glossary_text(terms), "utf-8")
         apply_umask(tmp)
-        if out_dir.exists():
+        if overwrite and out_dir.exists():
             old = out_dir.with_name(f".{out_dir.name}.old")
             shutil.rmtree(old, ignore_errors=True)
             os.replace(out_dir, old)
             os.replace(tmp, out_dir)
             shutil.rmtree(old, ignore_errors=True)
         else:
-            os.replace(tmp, out_dir)
+            _rename_no_replace(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
+
+
+def _holds_files(folder: Path) -> bool:
+    """Whether ``folder`` exists as anything but an empty folder (one a run claimed)."""
+    if not folder.exists():
+        return False
+    try:
+        return not folder.is_dir() or any(folder.iterdir())
+    except FileNotFoundError:  # removed meanwhile
+        return False
+
+
+def _rename_no_replace(tmp: Path, out_dir: Path) -> None:
+    """Put ``tmp`` in place unless another writer got there first: of two exports or
+    fine-tunes into one folder exactly one wins, and the other says the folder exists. A
+    rename never replaces a folder that holds files (it may replace an empty one, which
+    a fine-tune creates to claim its folder)."""
+    try:
+        if os.name == "nt" and out_dir.is_dir() and not any(out_dir.iterdir()):
+            out_dir.rmdir()  # Windows renames onto no existing folder at all
+        os.rename(tmp, out_dir)
+    except OSError:
+        if out_dir.exists():
+            raise BundleError(
+                out_dir,
+                "already exists: another export or fine-tune wrote it first "
+                "(choose another output directory)",
+            ) from None
+        raise
+
+
+def claim_folder(out_dir: Path) -> None:
+    """Create ``out_dir`` for a long job that will write a bundle there, so that a second
+    job into the same folder is refused at once, not after it has trained."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir()
+    except FileExistsError:
+        raise BundleError(out_dir, "already exists (choose another output directory)") from None
 
 
 def _read_bounded(path: Path, limit: int) -> bytes:

@@ -1,0 +1,88 @@
+"""One writer per folder (issue 47, section 3): of two exports or fine-tunes into the
+same folder exactly one succeeds and the other says the folder exists; a fine-tune
+claims its folder before it trains."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from conftest import tiny_model
+from translator_app.core import BundleError, load_bundle, save_bundle
+from translator_app.core.engine import bundle as bundle_module
+from translator_app.core.engine.bundle import claim_folder
+
+
+def _save(out: Path, model, spm_bytes: bytes, name: str) -> None:
+    save_bundle(out, model, spm_bytes, name=name, card="", metrics={})
+
+
+def test_the_second_writer_finding_the_folder_taken_is_refused(
+    tmp_path, tokenizer, spm_bytes, monkeypatch
+):
+    out = tmp_path / "model"
+    _save(out, tiny_model(tokenizer), spm_bytes, "first")
+    # The second export checked before the first had finished: the check saw nothing.
+    monkeypatch.setattr(bundle_module, "_holds_files", lambda folder: False)
+    with pytest.raises(BundleError, match="another export or fine-tune wrote it first"):
+        _save(out, tiny_model(tokenizer, seed=1), spm_bytes, "second")
+    assert load_bundle(out, "cpu").name == "first"
+    assert [p.name for p in tmp_path.iterdir()] == ["model"]  # no temporary left
+
+
+def test_a_claimed_empty_folder_takes_the_bundle_and_a_second_claim_is_refused(
+    tmp_path, tokenizer, spm_bytes
+):
+    out = tmp_path / "models" / "mine"
+    claim_folder(out)
+    with pytest.raises(BundleError, match="already exists"):
+        claim_folder(out)
+    _save(out, tiny_model(tokenizer), spm_bytes, "mine")
+    assert load_bundle(out, "cpu").name == "mine"
+
+
+def _export(out: str, spm_bytes: bytes, seed: int, start, results) -> None:
+    from translator_app.core import Tokenizer
+
+    model = tiny_model(Tokenizer(spm_bytes), seed=seed)
+    start.wait()
+    try:
+        _save(Path(out), model, spm_bytes, f"writer-{seed}")
+        results.put("ok")
+    except BundleError as e:
+        results.put(str(e))
+
+
+@pytest.mark.slow
+def test_two_processes_exporting_into_one_folder_one_wins(tmp_path, spm_bytes):
+    ctx = multiprocessing.get_context("spawn")
+    for trial in range(3):
+        out = tmp_path / f"model-{trial}"
+        start, results = ctx.Barrier(2), ctx.Queue()
+        procs = [
+            ctx.Process(target=_export, args=(str(out), spm_bytes, seed, start, results))
+            for seed in (1, 2)
+        ]
+        for p in procs:
+            p.start()
+        outcomes = sorted(results.get(timeout=120) for _ in procs)
+        for p in procs:
+            p.join(timeout=60)
+        assert outcomes[-1] == "ok" and "already exists" in outcomes[0], outcomes
+        assert load_bundle(out, "cpu").name.startswith("writer-")
+
+
+def test_a_fine_tune_into_a_claimed_folder_is_refused_before_it_trains(
+    make_bundle, tmp_path, capsys
+):
+    from trainer import cli
+
+    out = tmp_path / "mine"
+    claim_folder(out)  # another fine-tune is training into it
+    data = Path(__file__).parent / "data" / "tiny_pairs.tsv"
+    args = ["finetune", "--model", str(make_bundle()), "--data", str(data), "--out", str(out)]
+    assert cli.main([*args, "--steps", "2"]) != 0
+    assert "already exists" in capsys.readouterr().err
+    assert out.is_dir() and not any(out.iterdir())  # the other run's claim is left alone
