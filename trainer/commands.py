@@ -94,6 +94,11 @@ def repeat_pairs(pairs: list, owner: dict, repeat) -> int:
     return len(extra)
 
 
+def _dropped_text(report: FilterReport) -> str:
+    dropped = ", ".join(f"{n} {why}" for why, n in report.dropped.items() if n)
+    return f"dropped: {dropped}" if dropped else "none dropped"
+
+
 def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=print, add_pairs=None):
     """Read, filter, split and encode. Returns (train, valid, valid pairs, info).
     ``add_pairs(train pairs, valid pairs)``: more training pairs (a fine-tune's replay
@@ -160,7 +165,11 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
     if too_long:
         log(f"  dropped {too_long:>8}  longer than {d.max_tokens} tokens")
     if not len(train_data):
-        raise ValueError("no training pairs left after filtering")
+        named = ", ".join(str(f) for f in files)
+        raise ValueError(
+            f"no training pairs left after filtering {named} "
+            f"({report.read} pairs read; {_dropped_text(report)})"
+        )
     if not valid_pairs:
         raise ValueError("no validation pairs: give --valid FILE or more data")
     info = {

@@ -42,6 +42,10 @@ class Entry:
     model: str
 
 
+class OtherSchema(sqlite3.DatabaseError):
+    """The file is a database whose history table has other columns."""
+
+
 class History:
     def __init__(self, path: Path, merge_seconds: float = 10.0, busy_timeout: float = 2.0) -> None:
         self.path = path
@@ -55,6 +59,8 @@ class History:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = self._open()
+        except OtherSchema as e:
+            self.db = self._recover(e)
         except sqlite3.OperationalError as e:
             # Locked by another process, a read-only or full folder: the file is not
             # damaged, so it is left alone and this session runs without history.
@@ -75,8 +81,17 @@ class History:
         db.create_function("fold", 1, _fold, deterministic=True)
         db.create_function("squash", 1, _squash, deterministic=True)
         try:
-            db.executescript(SCHEMA)
-            db.execute("SELECT id, created, source, output, model FROM history LIMIT 1").fetchall()
+            try:
+                db.executescript(SCHEMA)
+                db.execute(
+                    "SELECT id, created, source, output, model FROM history LIMIT 1"
+                ).fetchall()
+            except sqlite3.OperationalError as e:
+                # A database of another program or version: not locked, not ours. It
+                # is moved aside like a damaged one, so history works again.
+                if "no such column" in str(e) or "has no column" in str(e):
+                    raise OtherSchema(f"it holds a history table of another kind: {e}") from None
+                raise
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
         except sqlite3.DatabaseError:

@@ -91,11 +91,14 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         with open_binary(path) as f:
             for raw in _bounded_lines(f, path, pos):
                 try:
-                    yield pos.line, raw.decode("utf-8").rstrip("\r\n")
+                    line = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as e:
                     raise DataError(
                         path, pos.line, f"invalid UTF-8 (byte {e.start} of the line)"
                     ) from None
+                if "\x00" in line:
+                    raise DataError(path, pos.line, "holds a NUL byte (binary data, not text)")
+                yield pos.line, line
     except (OSError, EOFError, lzma.LZMAError) as e:
         raise _read_error(path, pos, e) from None
 

@@ -168,6 +168,8 @@ def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
             raise DataError(where, number, f"a term is longer than {MAX_TERM_CHARS} characters")
         if any(m in de or m in en for m in MARKERS):
             raise DataError(where, number, "a term holds a marker the model reserves")
+        if "\x00" in line:
+            raise DataError(where, number, "holds a NUL byte (binary data, not a term)")
         if de.casefold() in seen:
             raise DataError(
                 where, number, f"{de!r} is already on line {seen[de.casefold()]}; keep one"
@@ -181,12 +183,18 @@ def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
 
 def read_glossary(path: str | Path) -> Glossary:
     path = Path(path)
+    limit = MAX_TERMS * 2 * (MAX_TERM_CHARS + 2) * 4
     try:
-        raw = path.read_bytes()
+        # Bounded: a huge file is refused after reading one byte past the limit, not
+        # read whole first (stat alone can be fooled by a growing file or a device).
+        with open(path, "rb") as f:
+            raw = f.read(limit + 1)
     except OSError as e:
         raise DataError(path, None, f"cannot be read ({e.strerror or e})") from None
-    if len(raw) > MAX_TERMS * 2 * (MAX_TERM_CHARS + 2) * 4:
-        raise DataError(path, None, "is too large for a glossary")
+    if len(raw) > limit:
+        raise DataError(
+            path, None, f"is larger than {limit // (1024 * 1024)} MB: too large for a glossary"
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -1,0 +1,96 @@
+"""Bad input is refused with its file and line, and a history of another kind is moved
+aside (issue 47, sections 4 and 5)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from translator_app.core.data.corpus import DataError, read_all
+from translator_app.core.faithful import glossary as glossary_module
+from translator_app.core.faithful.glossary import read_glossary
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_nul_byte_in_a_training_pair_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"Guten Tag\tGood day\nHal\x00lo\tHello\n")
+    with pytest.raises(DataError, match=r"pairs\.tsv:2: holds a NUL byte"):
+        list(read_all([path]))
+
+
+def test_a_nul_byte_in_a_glossary_term_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "terms.tsv"
+    path.write_bytes("Haus\thouse\nBüro\x00stuhl\toffice chair\n".encode())
+    with pytest.raises(DataError, match=r"terms\.tsv:2: holds a NUL byte"):
+        read_glossary(path)
+
+
+def test_a_huge_glossary_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(glossary_module, "MAX_TERMS", 10)
+    path = tmp_path / "big.tsv"
+    path.write_bytes(b"Haus\thouse\n" * 100_000)
+    reads = []
+    real_open = open
+
+    class Counting:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def read(self, n=-1):
+            reads.append(n)
+            return self.f.read(n)
+
+    monkeypatch.setattr(
+        "builtins.open", lambda p, mode="r", *a, **k: Counting(real_open(p, mode, *a, **k))
+    )
+    with pytest.raises(DataError, match=r"big\.tsv: is larger than"):
+        read_glossary(path)
+    assert reads and all(0 < n < 1_100_000 for n in reads)
+
+
+def test_an_empty_training_file_is_named(tmp_path, capsys):
+    from trainer import cli
+
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("")
+    args = ["finetune", "--model", "resources/model", "--data", str(empty)]
+    args += [
+        "--out",
+        str(tmp_path / "out"),
+        "--steps",
+        "1",
+        "--valid",
+        str(DATA / "tiny_pairs.tsv"),
+    ]
+    assert cli.main(args) != 0
+    err = capsys.readouterr().err
+    assert "no training pairs left after filtering" in err and "empty.tsv" in err
+    assert not (tmp_path / "out").exists()  # the claimed folder was given back
+
+
+def test_a_history_of_another_kind_is_moved_aside_and_history_works(tmp_path):
+    from translator_app.gui.history import History
+
+    path = tmp_path / "history.sqlite3"
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE history (url TEXT, visited INTEGER)")
+    other.execute("INSERT INTO history VALUES ('https://example.org', 1)")
+    other.commit()
+    other.close()
+    h = History(path)
+    assert h.available, h.problem
+    assert "another kind" in h.problem and "kept as" in h.problem
+    h.record("Guten Tag.", "Good day.", "m", now=1)
+    assert len(h) == 1
+    kept = [p for p in tmp_path.iterdir() if p.name != path.name]
+    assert kept and sqlite3.connect(kept[0]).execute("SELECT url FROM history").fetchone()
