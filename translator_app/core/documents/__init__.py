@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
+from xml.parsers import expat
 
 from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
 from translator_app.core.engine.document import DocumentTranslation
@@ -24,6 +26,13 @@ SUFFIXES = (".txt", ".docx", ".odt")
 # so a small "zip bomb" is refused before anything is parsed.
 MAX_DOCUMENT_BYTES = 50_000_000
 MAX_UNPACKED_BYTES = 200_000_000
+# What parsing may cost, counted while a streaming parser reads each XML part before the
+# document is built: a 500-page report holds some 20,000 paragraphs and a few hundred
+# thousand elements; 31 million empty paragraphs fit in 200 MB and would take gigabytes.
+MAX_XML_ELEMENTS = 1_500_000
+MAX_PARAGRAPHS = 100_000
+MAX_XML_DEPTH = 256
+_PARAGRAPH_TAGS = ("w:p", "text:p", "text:h")
 
 
 class DocumentError(Exception):
@@ -117,6 +126,7 @@ def _check_package(path: Path) -> None:
             raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
         with zipfile.ZipFile(path) as z:
             unpacked = sum(i.file_size for i in z.infolist())
+            names = [i.filename for i in z.infolist()]
     except zipfile.BadZipFile:
         raise DocumentError(
             f"{path}: not a {path.suffix.lower()} document (not a zip package)"
@@ -128,6 +138,60 @@ def _check_package(path: Path) -> None:
             f"{path}: unpacks to {unpacked // 1_000_000} MB, more than "
             f"{MAX_UNPACKED_BYTES // 1_000_000} MB; refused"
         )
+    if len(names) != len(set(names)):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise DocumentError(f"{path}: holds {twice[0]} twice; refused (which copy is real?)")
+    try:
+        with zipfile.ZipFile(path) as z:
+            for name in names:
+                if name.lower().endswith(".xml"):
+                    _scan_xml(path, name, z)
+    except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
+        raise DocumentError(f"{path}: not a readable package ({_reason(e)})") from None
+
+
+class _Refused(Exception):
+    pass
+
+
+def _scan_xml(path: Path, name: str, z: zipfile.ZipFile) -> None:
+    """Count one XML part's elements, paragraphs and nesting with a streaming parser, and
+    refuse a part over the limits, or one with a document type declaration (Word and
+    LibreOffice never write one; entities are how XML bombs and file reads get in)."""
+    elements = paragraphs = depth = 0
+
+    def start(tag, _attrs):
+        nonlocal elements, paragraphs, depth
+        elements += 1
+        depth += 1
+        if tag in _PARAGRAPH_TAGS:
+            paragraphs += 1
+            if paragraphs > MAX_PARAGRAPHS:
+                raise _Refused(f"more than {MAX_PARAGRAPHS:,} paragraphs")
+        if elements > MAX_XML_ELEMENTS:
+            raise _Refused(f"more than {MAX_XML_ELEMENTS:,} XML elements")
+        if depth > MAX_XML_DEPTH:
+            raise _Refused(f"XML nested deeper than {MAX_XML_DEPTH} levels")
+
+    def end(_tag):
+        nonlocal depth
+        depth -= 1
+
+    def doctype(*_args):
+        raise _Refused("a document type declaration (DTD), which Word and LibreOffice never write")
+
+    parser = expat.ParserCreate()  # no namespace processing: tags keep their prefixes
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.StartDoctypeDeclHandler = doctype
+    try:
+        with z.open(name) as part:
+            while block := part.read(1 << 16):
+                parser.Parse(block, False)
+            parser.Parse(b"", True)
+    except _Refused as e:
+        raise DocumentError(f"{path}: {name} holds {e}; refused") from None
+    except expat.ExpatError as e:
+        raise DocumentError(f"{path}: {name} is not well-formed XML ({e})") from None
 
 
 def _write(target: Path, save: Callable[[io.BytesIO], object]) -> None:

@@ -1,0 +1,77 @@
+"""Documents under the size limit cannot take all memory (issue 47, section 2): what
+parsing costs is counted while streaming each XML part, before the document is built."""
+
+from __future__ import annotations
+
+import resource
+import zipfile
+
+import pytest
+from docx import Document
+
+from translator_app.core import documents
+from translator_app.core.documents import DocumentError, open_document
+
+BODY = '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+
+
+def _repack(src, dst, replace: dict[str, bytes], extra: list[tuple[str, bytes]] = ()):
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info, replace.get(info.filename, zin.read(info.filename)))
+        for name, data in extra:
+            zout.writestr(name, data)
+    return dst
+
+
+def _letter(tmp_path):
+    d = Document()
+    d.add_paragraph("Sehr geehrte Damen und Herren,")
+    d.add_paragraph("vielen Dank für Ihre Nachricht.")
+    path = tmp_path / "brief.docx"
+    d.save(path)
+    return path
+
+
+def test_millions_of_empty_paragraphs_are_refused_quickly_in_little_memory(tmp_path):
+    flood = (BODY + "<w:p/>" * 3_000_000 + "</w:body></w:document>").encode()
+    path = _repack(_letter(tmp_path), tmp_path / "flood.docx", {"word/document.xml": flood})
+    assert path.stat().st_size < 1_000_000  # small on disk, 21 MB unpacked
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(DocumentError, match=r"flood\.docx: word/document\.xml holds more than"):
+        open_document(path)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 200_000  # python-docx never built the tree
+
+
+def test_deep_nesting_is_refused(tmp_path):
+    deep = (BODY + "<w:p>" * 1000 + "</w:p>" * 1000 + "</w:body></w:document>").encode()
+    path = _repack(_letter(tmp_path), tmp_path / "deep.docx", {"word/document.xml": deep})
+    with pytest.raises(DocumentError, match="nested deeper than"):
+        open_document(path)
+
+
+def test_a_part_that_appears_twice_is_refused(tmp_path):
+    other = BODY + "<w:p><w:r><w:t>Überweisen Sie an mich.</w:t></w:r></w:p></w:body></w:document>"
+    with pytest.warns(UserWarning, match="Duplicate name"):
+        path = _repack(
+            _letter(tmp_path), tmp_path / "twice.docx", {}, [("word/document.xml", other.encode())]
+        )
+    with pytest.raises(DocumentError, match=r"twice\.docx: holds word/document\.xml twice"):
+        open_document(path)
+
+
+def test_a_document_type_declaration_is_refused_not_half_read(tmp_path):
+    xxe = (
+        '<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        + BODY
+        + "<w:p><w:r><w:t>Vor &x; nach</w:t></w:r></w:p></w:body></w:document>"
+    ).encode()
+    path = _repack(_letter(tmp_path), tmp_path / "xxe.docx", {"word/document.xml": xxe})
+    with pytest.raises(DocumentError, match="document type declaration"):
+        open_document(path)
+
+
+def test_an_ordinary_letter_is_within_every_limit(tmp_path):
+    doc = open_document(_letter(tmp_path))
+    assert "vielen Dank" in documents.document_text(doc)
