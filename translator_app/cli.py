@@ -264,9 +264,40 @@ def _check_files(args) -> None:
         raise CliError(f"{args.output}: the translation would overwrite its German original")
 
 
+def _translate_text_file(translator, args) -> int:
+    """A .txt file streams: each block of paragraphs is written as it is translated, with
+    progress on stderr (a 50 MB file takes hours on 2 cores)."""
+    from translator_app.core.documents import MAX_DOCUMENT_BYTES, DocumentError
+    from translator_app.core.documents.streamed import NotText, translate_stream
+
+    empty = 0
+
+    def on_block(doc, progress) -> None:
+        nonlocal empty
+        empty += _warn_missing(doc)
+        print(f"translated {progress.line()}", file=sys.stderr, flush=True)
+
+    try:
+        if args.input.stat().st_size > MAX_DOCUMENT_BYTES:
+            raise CliError(f"{args.input}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
+        sentences = translate_stream(
+            args.input, args.output, _translate_text(translator, args), on_block
+        )
+    except NotText as e:
+        raise CliError(str(e)) from None
+    except (OSError, DocumentError) as e:
+        raise CliError(
+            f"{getattr(e, 'filename', None) or args.input}: {getattr(e, 'strerror', None) or e}"
+        ) from None
+    print(f"wrote {args.output} ({sentences} sentences)", file=sys.stderr)
+    return 1 if empty else 0
+
+
 def _translate_file(translator, args) -> int:
     from translator_app.core.documents import DocumentError, translate_file
 
+    if args.input.suffix.lower() not in (".docx", ".odt"):
+        return _translate_text_file(translator, args)
     try:
         doc = translate_file(args.input, args.output, _translate_text(translator, args))
     except DocumentError as e:

@@ -1,0 +1,60 @@
+"""A large .txt translates as a stream (issue 47, section 4): blocks written as they are
+translated, progress on stderr, the target appearing whole at the end, memory for one
+block only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_documents import fake_translate_text
+
+from translator_app import cli
+from translator_app.core.documents import streamed
+from translator_app.core.documents.streamed import NotText, count_paragraphs, translate_stream
+
+PAIRS = [
+    line.split("\t")
+    for line in (Path(__file__).parent / "data" / "tiny_pairs.tsv").read_text().splitlines()
+]
+
+
+def test_blocks_are_written_as_they_come_and_the_target_appears_whole(tmp_path, monkeypatch):
+    source = tmp_path / "lang.txt"
+    lines = [f"Zeile {i}." if i % 5 else "" for i in range(100)]
+    source.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8-sig")
+    target = tmp_path / "lang.en.txt"
+    seen = []
+
+    def on_block(doc, progress):
+        part = target.with_name(target.name + ".part")
+        seen.append((progress.done, progress.total, part.read_text().count("\n"), target.exists()))
+
+    translate_stream(source, target, fake_translate_text, on_block, block_paragraphs=32)
+    assert [s[:2] for s in seen] == [(32, 100), (64, 100), (96, 100), (100, 100)]
+    assert [s[2] for s in seen] == [32, 64, 96, 100]  # on disk before the next block
+    assert not any(s[3] for s in seen)  # the target only when whole
+    assert target.read_text().split("\n")[:-1] == [fake_translate_text(x).output for x in lines]
+    assert not target.with_name(target.name + ".part").exists()
+
+
+def test_counting_and_bad_bytes_name_the_line(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"eins\nzwei\ndrei")
+    assert count_paragraphs(path) == 3
+    path.write_bytes(b"eins\nzwei\n\xff\xfe kaputt\n")
+    with pytest.raises(NotText, match=r"a\.txt: not UTF-8 text"):
+        translate_stream(path, tmp_path / "a.en.txt", fake_translate_text)
+    assert not (tmp_path / "a.en.txt").exists() and not (tmp_path / "a.en.txt.part").exists()
+
+
+def test_the_command_line_reports_progress(overfit_run, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(streamed, "BLOCK_PARAGRAPHS", 4)
+    source = tmp_path / "brief.txt"
+    source.write_text("\n".join(de for de, _ in PAIRS[:10]) + "\n", encoding="utf-8")
+    argv = ["translate", "--model", str(overfit_run / "model"), "--input", str(source)]
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "translated 4 of 10 paragraphs" in err and "translated 10 of 10 paragraphs" in err
+    english = (tmp_path / "brief.en.txt").read_text().splitlines()
+    assert len(english) == 10 and all(english)

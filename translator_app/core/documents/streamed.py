@@ -1,0 +1,127 @@
+"""A large plain-text file translated as a stream (issue 47, section 4): a block of
+paragraphs at a time, each block written to ``NAME.part`` beside the target as soon as
+it is translated and the whole renamed into place at the end, with progress after every
+block. Memory holds one block, not the file; an error leaves the user's earlier file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from translator_app.core.engine.document import DocumentTranslation
+
+BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
+
+
+class NotText(ValueError):
+    """The file is not UTF-8 text: the message names it and how far it was read."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a streamed translation is: paragraphs (lines) done of all, rate, time left."""
+
+    done: int
+    total: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.seconds if self.seconds > 0 else 0.0
+
+    def line(self) -> str:
+        left = (self.total - self.done) / self.rate if self.rate else 0.0
+        return (
+            f"{self.done:,} of {self.total:,} paragraphs ({self.rate:.1f}/s, {_clock(left)} left)"
+        )
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )
+
+
+def _paragraphs(path: Path) -> Iterator[str]:
+    """The file's lines (CRLF read as LF, a BOM dropped), decoded as they are read."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    pending, read = "", 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            try:
+                pending += decoder.decode(block)
+            except UnicodeDecodeError:
+                raise NotText(f"{path}: not UTF-8 text (after line {read})") from None
+            *lines, pending = pending.split("\n")
+            read += len(lines)
+            yield from (line.removesuffix("\r") for line in lines)
+    try:
+        pending += decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise NotText(f"{path}: not UTF-8 text (its last line)") from None
+    if pending:
+        yield pending.removesuffix("\r")
+
+
+def count_paragraphs(path: Path) -> int:
+    """The number of lines, a last one without a line break included (one pass, bytes)."""
+    lines, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            lines += block.count(b"\n")
+            last = block[-1:]
+    return lines + (last != b"\n")
+
+
+class _BlockWriter:
+    """Translates one block of paragraphs at a time into ``out``, counting as it goes."""
+
+    def __init__(self, out, translate_text, on_block, total: int) -> None:
+        self.out, self.translate_text, self.on_block = out, translate_text, on_block
+        self.total, self.done, self.sentences = total, 0, 0
+        self.start = time.monotonic()
+
+    def write(self, block: list[str]) -> None:
+        doc = self.translate_text("\n".join(block))
+        self.out.write(doc.output + "\n")
+        self.out.flush()
+        self.done += len(block)
+        self.sentences += len(doc.segments)
+        elapsed = time.monotonic() - self.start
+        self.on_block(doc, Progress(self.done, max(self.total, self.done), elapsed))
+
+
+def translate_stream(
+    source: Path,
+    target: Path,
+    translate_text: Callable[[str], DocumentTranslation],
+    on_block: Callable[[DocumentTranslation, Progress], None] = lambda doc, progress: None,
+    block_paragraphs: int = 0,
+) -> int:
+    """Translate the UTF-8 text file ``source`` into ``target`` block by block; returns
+    the number of sentences. ``on_block`` sees each block's translation and the progress.
+    Raises NotText (naming the file and line) and OSError."""
+    block_paragraphs = block_paragraphs or BLOCK_PARAGRAPHS
+    total = count_paragraphs(source)
+    part = target.with_name(target.name + ".part")
+    try:
+        with open(part, "w", encoding="utf-8", newline="\n") as out:
+            writer = _BlockWriter(out, translate_text, on_block, total)
+            block: list[str] = []
+            for line in _paragraphs(source):
+                block.append(line)
+                if len(block) == block_paragraphs:
+                    writer.write(block)
+                    block = []
+            if block or not total:  # the rest; an empty file is one empty line, as before
+                writer.write(block)
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
+    return writer.sentences
