@@ -247,3 +247,10 @@ def test_translates_a_document_into_one_of_its_kind(bundle_dir, tmp_path, capsys
         assert cli.main([*argv, *extra]) == 1
         assert message in capsys.readouterr().err
     assert not (tmp_path / "o.odt").exists()
+
+
+def test_train_runs_the_trainer(capfd):
+    """`translator-app train --help` is `translator-train --help` (issue 50, item 7)."""
+    assert cli.main(["train", "--help"]) == 0
+    out = capfd.readouterr().out
+    assert out.startswith("usage: translator-train") and "finetune" in out

@@ -350,4 +350,10 @@ def main(argv: list[str] | None = None) -> int:
     # 'Hallo'", "translator-app brief.txt"): the window.
     if not argv or argv[0] not in ("gui", "translate", "train", "-h", "--help"):
         argv = ["gui", *argv]
+    if argv[0] == "train":
+        # The trainer runs as its own process (the app never imports it); the built app
+        # dispatches "train" before this (packaging/entry_app.py).
+        import subprocess
+
+        return subprocess.call([sys.executable, "-m", "trainer", *argv[1:]])
     return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))
