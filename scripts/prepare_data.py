@@ -18,7 +18,9 @@ Choices (the model card repeats them, with the licences):
   the mix of the stages before them): the Ding dictionary's phrase and sentence entries
   cleaned into pairs (``trainer/ding_pairs.py``; GPL-2+), with at most DING_WORDS single
   compound nouns beside them, and at most GETTEXT_PAIRS Debian gettext messages of three
-  or more words with no placeholders or code (software and forms register).
+  or more words with no placeholders or code (software and forms register), and
+  REGISTER_OWN_PAIRS sentences of letters, e-mails, forms and shops built from blocks
+  (``trainer/register_corpus.py``).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register).
 - Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
@@ -46,6 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.ding_pairs import ding_pairs  # noqa: E402
+from trainer.register_corpus import register_pairs  # noqa: E402
 from translator_app.core.data.corpus import Blocklist, DataError, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
@@ -89,7 +92,9 @@ NEWS_DEV = "wmt-news-deen/newstest2013.deu-eng.tsv.xz"
 REGISTER_TRAIN = [
     ("ding-phrases", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
     ("gettext", "debian-gettext-deen/gettext.deu-eng.tsv.xz", "each package's own (DFSG-free)"),
+    ("register-own", "(made by trainer/register_corpus.py)", "the project's own"),
 ]
+REGISTER_OWN_PAIRS = 8_000  # letters, e-mails, forms and shop text from building blocks
 DING_WORDS = 30_000  # single-word (compound noun) entries kept beside every phrase entry
 GETTEXT_PAIRS = 25_000
 # The project's own register sets (issue 46): the test set is a test set like the others,
@@ -250,7 +255,11 @@ def main(argv: list[str] | None = None) -> int:
 
     for name, rel, tokenised, licence in TRAIN:
         keep(name, rel, licence, load(args.data, rel, tokenised, detok), into_train=True)
-    readers = {"ding-phrases": ding_phrases, "gettext": software_messages}
+    readers = {
+        "ding-phrases": ding_phrases,
+        "gettext": software_messages,
+        "register-own": lambda _path, _rng: list(register_pairs(REGISTER_OWN_PAIRS, seed=1)),
+    }
     for name, rel, licence in REGISTER_TRAIN:
         pairs = [clean(de, en) for de, en in readers[name](args.data / rel, rng)]
         keep(name, rel, licence, pairs, into_train=False)

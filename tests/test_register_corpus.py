@@ -1,0 +1,38 @@
+"""The project's own register corpus (trainer/register_corpus.py, issue 46)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from trainer.register_corpus import register_pairs
+from translator_app.core.data.corpus import Blocklist, read_all
+
+ROOT = Path(__file__).parents[1]
+REGISTER = ROOT / "testsets" / "register"
+
+
+def test_deterministic_distinct_and_filled():
+    pairs = list(register_pairs(3000, seed=4))
+    assert pairs == list(register_pairs(3000, seed=4)) != list(register_pairs(3000, seed=5))
+    assert len(set(pairs)) == 3000
+    for de, en in pairs:
+        assert "{" not in de + en and "}" not in de + en, (de, en)
+        assert not en.endswith(".."), en
+        assert de[:1].isupper() and en[:1].isupper(), (de, en)
+
+
+def test_salutations_match_the_form_of_address():
+    for de, _ in register_pairs(3000, seed=2):
+        if re.match(r"(Sehr geehrte|Guten Tag|Hallo (Herr|Frau))", de):
+            assert not re.search(
+                r"\b(du|dich|dir|Kannst|Hast|Vergiss|hast|kannst|vergiss)\b", de
+            ), de
+        if re.match(r"(Liebe|Lieber|Hallo) [A-Z][a-z]+,", de) and "Kolleg" not in de:
+            assert not re.search(r"\b(Sie|Ihnen)\b", de), de
+
+
+def test_no_sentence_of_the_register_dev_or_test_set():
+    held = Blocklist(read_all(sorted(REGISTER.glob("*.tsv"))))
+    hits = [p for p in register_pairs(8000, seed=1) if held.match(*p)]
+    assert hits == []
