@@ -75,3 +75,14 @@ def test_a_document_type_declaration_is_refused_not_half_read(tmp_path):
 def test_an_ordinary_letter_is_within_every_limit(tmp_path):
     doc = open_document(_letter(tmp_path))
     assert "vielen Dank" in documents.document_text(doc)
+
+
+def test_the_command_line_refuses_the_document_before_loading_a_model(tmp_path, capsys):
+    from translator_app import cli
+
+    flood = (BODY + "<w:p/>" * 200_000 + "</w:body></w:document>").encode()
+    path = _repack(_letter(tmp_path), tmp_path / "flood.docx", {"word/document.xml": flood})
+    missing_model = tmp_path / "no-model-here"
+    assert cli.main(["translate", "--model", str(missing_model), "--input", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "flood.docx: word/document.xml holds more than" in err and "no-model-here" not in err

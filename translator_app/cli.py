@@ -311,6 +311,13 @@ def run_translate(args) -> int:
     from translator_app.core.engine.translator import LONE_SURROGATES
 
     _check_files(args)
+    if args.input is not None and args.input.suffix.lower() in (".docx", ".odt"):
+        from translator_app.core.documents import DocumentError, check_package
+
+        try:  # a refused document never waits for the model to load
+            check_package(args.input)
+        except DocumentError as e:
+            raise CliError(str(e)) from None
     translator = _load(args)
     if args.input is not None:
         return _translate_file(translator, args)

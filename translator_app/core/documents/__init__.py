@@ -120,6 +120,12 @@ def read_text(path: Path, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
         raise DocumentError(f"{path}: {e.strerror or e}") from None
 
 
+def check_package(path: Path) -> None:
+    """Refuse a .docx/.odt whose package or XML parts are over the limits, before any
+    model is loaded or tree built (``DocumentError`` names the file and the part)."""
+    _check_package(Path(path))
+
+
 def _check_package(path: Path) -> None:
     try:
         if path.stat().st_size > MAX_DOCUMENT_BYTES:
