@@ -3,6 +3,7 @@ aside (issue 47, sections 4 and 5)."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -94,3 +95,29 @@ def test_a_history_of_another_kind_is_moved_aside_and_history_works(tmp_path):
     assert len(h) == 1
     kept = [p for p in tmp_path.iterdir() if p.name != path.name]
     assert kept and sqlite3.connect(kept[0]).execute("SELECT url FROM history").fetchone()
+
+
+def test_a_full_disk_is_named_before_an_export_writes(tmp_path, tokenizer, spm_bytes, monkeypatch):
+    from conftest import tiny_model
+    from translator_app.core import BundleError, save_bundle
+
+    full = shutil.disk_usage(tmp_path)._replace(free=1000)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: full)
+    out = tmp_path / "models" / "mine"
+    with pytest.raises(BundleError, match=r"models: has 0 MB free and needs \d+ MB"):
+        save_bundle(out, tiny_model(tokenizer), spm_bytes, name="x", card="", metrics={})
+    assert not out.exists() and not any(p.name.startswith(".") for p in out.parent.iterdir())
+
+
+def test_a_fine_tune_is_refused_before_training_on_a_full_disk(
+    make_bundle, tmp_path, monkeypatch, capsys
+):
+    from trainer import cli
+
+    bundle = make_bundle()
+    full = shutil.disk_usage(tmp_path)._replace(free=1000)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: full)
+    args = ["finetune", "--model", str(bundle), "--data", str(DATA / "tiny_pairs.tsv")]
+    assert cli.main([*args, "--out", str(tmp_path / "out"), "--steps", "1"]) != 0
+    assert "MB free and needs" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

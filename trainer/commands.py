@@ -62,6 +62,7 @@ from translator_app.core.engine.bundle import (
     SHORTLIST_FILE,
     BundleError,
     SearchDefaults,
+    check_free_space,
     claim_folder,
     write_shortlist,
 )
@@ -300,6 +301,15 @@ def cmd_finetune(args) -> int:
     # The folder is claimed now, so that a second fine-tune into it is refused at once;
     # a run that fails gives it back (an interrupted one keeps it to resume into).
     # (Under torchrun only the first process writes the bundle, so only it claims.)
+    # Room for the checkpoints (weights, optimiser state: about 4 copies) and the new
+    # bundle, checked before the training a full disk would waste.
+    weights = sum(p.numel() * p.element_size() for p in base.model.parameters())
+    for folder, copies in ((work, 4), (out, 1)):
+        existing = next(p for p in (folder, *folder.parents) if p.exists())
+        try:
+            check_free_space(existing, copies * weights)
+        except BundleError as e:
+            raise ValueError(str(e)) from None
     claims = _is_main() and not (args.resume and out.is_dir() and not any(out.iterdir()))
     if claims:
         try:

@@ -210,18 +210,24 @@ def save_bundle(
     if not overwrite and _holds_files(out_dir):
         raise BundleError(out_dir, "already exists (choose another output directory)")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    aliases = tied_aliases(model)
+    dtype = torch.float16 if fp16 else torch.float32
+    tensors = {
+        k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
+        for k, v in model.state_dict().items()
+        if k not in aliases
+    }
+    check_free_space(out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values()))
     # Named with our pid, so that the app can remove it after a kill (remove_orphans).
     tmp = out_dir.parent / export_tmp_name(out_dir.name)
     tmp.mkdir()
     try:
-        aliases = tied_aliases(model)
-        dtype = torch.float16 if fp16 else torch.float32
-        tensors = {
-            k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
-            for k, v in model.state_dict().items()
-            if k not in aliases
-        }
-        save_file(tensors, str(tmp / WEIGHTS_FILE), metadata={"format": "pt"})
+        try:
+            save_file(tensors, str(tmp / WEIGHTS_FILE), metadata={"format": "pt"})
+        except (SafetensorError, OSError) as e:
+            raise BundleError(
+                out_dir, f"could not be written ({e}); free some space there"
+            ) from None
         tokenizer_files = tokenizer.files()
         for file_name, content in tokenizer_files.items():
             (tmp / file_name).write_bytes(content)
@@ -299,6 +305,26 @@ def _rename_no_replace(tmp: Path, out_dir: Path) -> None:
                 "(choose another output directory)",
             ) from None
         raise
+
+
+# Beyond the weights: the tokenizer, the shortlist and the files a bundle carries.
+_BUNDLE_MARGIN_BYTES = 16 * 1024 * 1024
+
+
+def check_free_space(folder: Path, needed_bytes: int) -> None:
+    """Refuse, naming the folder, before writing ``needed_bytes`` (and the rest of a
+    bundle) where the disk has less room: a full disk found halfway is a lost export."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return  # cannot tell: the write itself will say
+    needed = needed_bytes + _BUNDLE_MARGIN_BYTES
+    if free < needed:
+        raise BundleError(
+            folder,
+            f"has {free / 1e6:.0f} MB free and needs {needed / 1e6:.0f} MB; "
+            "free some space or choose another folder",
+        )
 
 
 def claim_folder(out_dir: Path) -> None:
