@@ -220,8 +220,12 @@ def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, c
     path = tmp_path / "g.tsv"
     path.write_text(TSV, "utf-8")
     argv = ["translate", "--model", str(term_bundle), "--glossary", str(path), "--json"]
-    assert cli.main([*argv, "Der Topf ist heiß."]) == 0
-    record = json.loads(capsys.readouterr().out)
+    code = cli.main([*argv, "Der Topf ist heiß."])
+    out, err = capsys.readouterr()
+    # A random model may write nothing, which the command line reports (exit 1) after
+    # writing the record; the record's terms are what this test is about.
+    assert code == 0 or (code == 1 and "wrote nothing" in err), err
+    record = json.loads(out)
     assert record["sentences"][0]["terms"][0]["target"] == "pot"
     path.write_text("Topf\n", "utf-8")
     assert cli.main([*argv, "Der Topf."]) != 0

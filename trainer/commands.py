@@ -64,6 +64,7 @@ from translator_app.core.engine.bundle import (
     SearchDefaults,
     check_free_space,
     claim_folder,
+    release_folder,
     write_shortlist,
 )
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
@@ -311,16 +312,16 @@ def cmd_finetune(args) -> int:
         except BundleError as e:
             raise ValueError(str(e)) from None
     claims = _is_main() and not (args.resume and out.is_dir() and not any(out.iterdir()))
+    created: list[Path] = []
     if claims:
         try:
-            claim_folder(out)
+            created = claim_folder(out)
         except BundleError:
             raise ValueError(f"{out} already exists; choose another --out or --name") from None
     try:
         return _run_finetune(args, base, tokenizer, runs, work, name, out)
     except Exception:
-        if claims and out.is_dir() and not any(out.iterdir()):
-            out.rmdir()
+        release_folder(created)
         raise
 
 

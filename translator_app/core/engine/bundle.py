@@ -327,14 +327,27 @@ def check_free_space(folder: Path, needed_bytes: int) -> None:
         )
 
 
-def claim_folder(out_dir: Path) -> None:
+def claim_folder(out_dir: Path) -> list[Path]:
     """Create ``out_dir`` for a long job that will write a bundle there, so that a second
-    job into the same folder is refused at once, not after it has trained."""
+    job into the same folder is refused at once, not after it has trained. Returns the
+    folders it created, deepest first, for :func:`release_folder`."""
+    created = [p for p in (out_dir, *out_dir.parents) if not p.exists()]
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
         out_dir.mkdir()
     except FileExistsError:
         raise BundleError(out_dir, "already exists (choose another output directory)") from None
+    return created
+
+
+def release_folder(created: list[Path]) -> None:
+    """Give back what :func:`claim_folder` created, where it is still empty: a failed job
+    leaves nothing behind."""
+    for folder in created:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (the bundle, or another job's files): kept
+            return
 
 
 def _read_bounded(path: Path, limit: int) -> bytes:
