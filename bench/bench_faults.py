@@ -259,12 +259,12 @@ arch = "transformer"
 d_model = 32
 n_heads = 2
 ff_dim = 64
-enc_layers = 1
-dec_layers = 1
+enc_layers = 2
+dec_layers = 2
 [data]
 train = ["{data}"]
 valid = "{data}"
-vocab_size = 300
+vocab_size = 400
 [train]
 out_dir = "{out}"
 steps = 2
