@@ -294,9 +294,9 @@ def _translate_text_file(translator, args) -> int:
 
 
 def _translate_file(translator, args) -> int:
-    from translator_app.core.documents import DocumentError, translate_file
+    from translator_app.core.documents import RICH_SUFFIXES, DocumentError, translate_file
 
-    if args.input.suffix.lower() not in (".docx", ".odt"):
+    if args.input.suffix.lower() not in RICH_SUFFIXES:
         return _translate_text_file(translator, args)
     try:
         doc = translate_file(args.input, args.output, _translate_text(translator, args))
@@ -311,7 +311,9 @@ def run_translate(args) -> int:
     from translator_app.core.engine.translator import LONE_SURROGATES
 
     _check_files(args)
-    if args.input is not None and args.input.suffix.lower() in (".docx", ".odt"):
+    from translator_app.core.documents import RICH_SUFFIXES
+
+    if args.input is not None and args.input.suffix.lower() in RICH_SUFFIXES:
         from translator_app.core.documents import DocumentError, check_package
 
         try:  # a refused document never waits for the model to load

@@ -21,7 +21,8 @@ from translator_app.core.documents.styled import Stretch, stretches_text, styled
 from translator_app.core.engine.document import DocumentTranslation
 from translator_app.core.platform.paths import write_atomic
 
-SUFFIXES = (".txt", ".docx", ".odt")
+RICH_SUFFIXES = (".docx", ".odt")  # documents with structure and formatting
+SUFFIXES = (".txt", *RICH_SUFFIXES)
 # A document far larger than any letter or report; its unpacked parts are bounded too,
 # so a small "zip bomb" is refused before anything is parsed.
 MAX_DOCUMENT_BYTES = 50_000_000
@@ -50,7 +51,7 @@ def open_document(path: Path) -> RichDocument:
     """A .docx or .odt file, read (``DocumentError`` names the file and the problem)."""
     path = Path(path)
     kind = path.suffix.lower()
-    if kind not in (".docx", ".odt"):
+    if kind not in RICH_SUFFIXES:
         raise DocumentError(f"{path}: not a .docx or .odt document")
     _check_package(path)
     try:
@@ -75,9 +76,9 @@ def translate_file(
     target is written whole or not at all. Returns the translation of the text."""
     source, target = Path(source), Path(target)
     kind = source.suffix.lower()
-    if target.suffix.lower() != kind and kind in (".docx", ".odt"):
+    if target.suffix.lower() != kind and kind in RICH_SUFFIXES:
         raise DocumentError(f"{target}: a translated {kind} document is saved as {kind}")
-    if kind not in (".docx", ".odt"):
+    if kind not in RICH_SUFFIXES:
         text = read_text(source)
         doc = translate_text(text)
         _write(target, lambda stream: stream.write((doc.output + "\n").encode("utf-8")))
