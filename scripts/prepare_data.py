@@ -94,7 +94,7 @@ REGISTER_TRAIN = [
     ("gettext", "debian-gettext-deen/gettext.deu-eng.tsv.xz", "each package's own (DFSG-free)"),
     ("register-own", "(made by trainer/register_corpus.py)", "the project's own"),
 ]
-REGISTER_OWN_PAIRS = 8_000  # letters, e-mails, forms and shop text from building blocks
+REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
 DING_WORDS = 30_000  # single-word (compound noun) entries kept beside every phrase entry
 GETTEXT_PAIRS = 25_000
 # The project's own register sets (issue 46): the test set is a test set like the others,

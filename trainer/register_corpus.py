@@ -19,244 +19,35 @@ import re
 import sys
 from collections.abc import Iterator
 
-
-# ------------------------------------------------------------------ slot fillers
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-def _rows(text: str) -> list[tuple[str, ...]]:
-    """A table written as lines of " | "-separated columns."""
-    return [tuple(c.strip() for c in line.split(" | ")) for line in text.strip().splitlines()]
-
-
-SURNAMES = _words(
-    """
-Albrecht Arnold Bach Baumann Berger Brandt Busch Dietrich Ebert Engel Falk Frank
-Friedrich Fuchs Graf Günther Haas Hahn Hartmann Heinrich Herrmann Horn Huber Jäger
-Kaiser Kraus Kuhn Lange Lorenz Ludwig Maier Marx Möller Nowak Otto Peters Pohl Ritter
-Roth Sauer Schubert Schuster Seidel Simon Sommer Stein Thomas Ulrich Vogt Walter Weiß
-Winkler Ziegler Zimmermann
-"""
-)
-WOMEN = _words(
-    """
-Anja Birgit Carina Doris Elena Franziska Greta Hanna Ines Jana Katrin Lea Marie Nina
-Paula Rita Sophie Tanja Ute Vera
-"""
-)
-MEN = _words(
-    """
-Andreas Bernd Christian Daniel Erik Felix Georg Holger Jan Jonas Kai Lukas Matthias
-Niklas Oliver Paul Ralf Stefan Tim Uwe
-"""
-)
-
-
-WEEKDAYS = _rows(
-    """
-Montag | Monday
-Dienstag | Tuesday
-Mittwoch | Wednesday
-Donnerstag | Thursday
-Freitag | Friday
-Samstag | Saturday
-"""
-)
-MONTHS = _rows(
-    """
-Januar | January
-Februar | February
-März | March
-April | April
-Mai | May
-Juni | June
-Juli | July
-August | August
-September | September
-Oktober | October
-November | November
-Dezember | December
-"""
-)
-COUNTS = _rows(
-    """
-zwei | two
-drei | three
-vier | four
-fünf | five
-sechs | six
-sieben | seven
-acht | eight
-zehn | ten
-zwölf | twelve
-zwanzig | twenty
-"""
-)
-# What letters send, ask for and confirm (German accusative with article | English).
-DOCUMENTS = _rows(
-    """
-die Rechnung | the invoice
-das Angebot | the quotation
-den Vertrag | the contract
-die Unterlagen | the documents
-das Protokoll | the minutes
-die Auftragsbestätigung | the order confirmation
-den Lieferschein | the delivery note
-die Gutschrift | the credit note
-den Kostenvoranschlag | the cost estimate
-die Bescheinigung | the certificate
-die Vollmacht | the power of attorney
-den Mietvertrag | the tenancy agreement
-die Preisliste | the price list
-den Bericht | the report
-die Präsentation | the presentation
-"""
-)
-# What one thanks for (German after "für" | English).
-THANKS_FOR = _rows(
-    """
-Ihre Nachricht | your message
-Ihre E-Mail | your e-mail
-Ihre Anfrage | your enquiry
-Ihre Bestellung | your order
-Ihre Bewerbung | your application
-Ihr Interesse | your interest
-Ihre Geduld | your patience
-Ihren Anruf | your call
-Ihre Rückmeldung | your feedback
-Ihre Unterstützung | your support
-"""
-)
-MEETINGS = _rows(
-    """
-unseren Termin | our appointment
-das Treffen | the meeting
-die Besprechung | the meeting
-das Gespräch | the conversation
-die Telefonkonferenz | the conference call
-den Besichtigungstermin | the viewing
-"""
-)
-# Goods: German plural | English plural | German singular with its accusative article | English singular.
-GOODS = _rows(
-    """
-Bürostühle | office chairs | einen Bürostuhl | an office chair
-Schreibtischlampen | desk lamps | eine Schreibtischlampe | a desk lamp
-Druckerpatronen | printer cartridges | eine Druckerpatrone | a printer cartridge
-Aktenordner | lever arch files | einen Aktenordner | a lever arch file
-Sonnenschirme | sunshades | einen Sonnenschirm | a sunshade
-Gartenstühle | garden chairs | einen Gartenstuhl | a garden chair
-Wasserkocher | kettles | einen Wasserkocher | a kettle
-Kaffeemaschinen | coffee machines | eine Kaffeemaschine | a coffee machine
-Bettdecken | duvets | eine Bettdecke | a duvet
-Regale | shelves | ein Regal | a shelf
-Laptoptaschen | laptop bags | eine Laptoptasche | a laptop bag
-Winterjacken | winter jackets | eine Winterjacke | a winter jacket
-Fahrradhelme | bicycle helmets | einen Fahrradhelm | a bicycle helmet
-Handtücher | towels | ein Handtuch | a towel
-Küchenwaagen | kitchen scales | eine Küchenwaage | a set of kitchen scales
-Staubsauger | vacuum cleaners | einen Staubsauger | a vacuum cleaner
-"""
-)
-CRATES = _rows(
-    """
-Mineralwasser | mineral water
-Apfelschorle | apple spritzer
-Orangensaft | orange juice
-Bier | beer
-Limonade | lemonade
-"""
-)
-DEPARTMENTS = _rows(
-    """
-die Buchhaltung | the accounts department
-die Personalabteilung | the human resources department
-den Kundenservice | customer service
-die Geschäftsleitung | the management
-den Vertrieb | the sales department
-die Hausverwaltung | the property management
-"""
-)
-SALUTATIONS = _rows(
-    """
-Sehr geehrte Frau {surname}, | Dear Ms {surname},
-Sehr geehrter Herr {surname}, | Dear Mr {surname},
-Sehr geehrte Damen und Herren, | Dear Sir or Madam,
-Liebe {woman}, | Dear {woman},
-Lieber {man}, | Dear {man},
-Hallo {woman}, | Hi {woman},
-Hallo Herr {surname}, | Hello Mr {surname},
-Guten Tag Frau {surname}, | Hello Ms {surname},
-Liebe Kolleginnen und Kollegen, | Dear colleagues,
-"""
-)
-CLOSINGS = _rows(
-    """
-Mit freundlichen Grüßen | Kind regards
-Mit freundlichen Grüßen | Yours sincerely
-Freundliche Grüße | Kind regards
-Viele Grüße | Best wishes
-Beste Grüße | Best regards
-Liebe Grüße | Love
-Herzliche Grüße | Warm regards
-Mit besten Grüßen | Best regards
-"""
-)
-# Sentences of letters, e-mails, forms and shops: German | English, slots in braces.
-TEMPLATES = _rows(
-    """
-Vielen Dank für {thanks_de}. | Thank you for {thanks_en}.
-Herzlichen Dank für {thanks_de}! | Many thanks for {thanks_en}!
-Anbei erhalten Sie {doc_de}. | Please find attached {doc_en}.
-Im Anhang finden Sie {doc_de}. | You will find {doc_en} attached.
-Könnten Sie mir {doc_de} bis {weekday_de} schicken? | Could you send me {doc_en} by {weekday_en}?
-Bitte senden Sie {doc_de} unterschrieben zurück. | Please return {doc_en} signed.
-Leider muss ich {meeting_de} am {weekday_de} um {hour_de} Uhr absagen. | Unfortunately I have to cancel {meeting_en} on {weekday_en} at {hour_en}.
-Können wir {meeting_de} auf {weekday_de} verschieben? | Can we move {meeting_en} to {weekday_en}?
-Passt Ihnen {weekday_de} um {hour_de} Uhr? | Does {weekday_en} at {hour_en} suit you?
-Hiermit bestätige ich {meeting_de} am {date_de}. | I hereby confirm {meeting_en} on {date_en}.
-Ich bin vom {date_de} bis zum {date2_de} nicht im Büro. | I am out of the office from {date_en} to {date2_en}.
-Ab dem {date_de} bin ich wieder erreichbar. | I can be reached again from {date_en}.
-In dringenden Fällen wenden Sie sich bitte an Frau {surname}. | In urgent cases, please contact Ms {surname}.
-Während meiner Abwesenheit vertritt mich Herr {surname}. | Mr {surname} is standing in for me during my absence.
-Ich leite Ihre Anfrage an {dept_de} weiter. | I will forward your enquiry to {dept_en}.
-Bitte wenden Sie sich an {dept_de}. | Please contact {dept_en}.
-Bitte überweisen Sie {amount_de} bis zum {date_de}. | Please transfer {amount_en} by {date_en}.
-Der Rechnungsbetrag von {amount_de} ist bis zum {date_de} fällig. | The invoice amount of {amount_en} is due by {date_en}.
-Leider haben wir Ihre Zahlung von {amount_de} noch nicht erhalten. | Unfortunately we have not yet received your payment of {amount_en}.
-Der Preis von {amount_de} versteht sich zuzüglich Mehrwertsteuer. | The price of {amount_en} is exclusive of VAT.
-Der Preis beträgt {amount_de} inklusive Mehrwertsteuer. | The price is {amount_en} including VAT.
-Wir haben {count_de} {goods_pl_de} bestellt. | We have ordered {count_en} {goods_pl_en}.
-Ich möchte {goods_sg_de} zurückschicken. | I would like to return {goods_sg_en}.
-Bitte liefern Sie {count_de} {goods_pl_de} bis {weekday_de}. | Please deliver {count_en} {goods_pl_en} by {weekday_en}.
-Die Lieferung dauert etwa {count_de} Werktage. | Delivery takes about {count_en} working days.
-Die {goods_pl_de} sind leider erst in {count_de} Wochen lieferbar. | Unfortunately the {goods_pl_en} will not be available for {count_en} weeks.
-Bitte bestellen Sie {count_de} Kisten {crate_de}. | Please order {count_en} crates of {crate_en}.
-Ihre Bestellung Nr. {order} wurde heute versandt. | Your order no. {order} was dispatched today.
-Bitte geben Sie bei Rückfragen Ihre Kundennummer {order} an. | Please quote your customer number {order} if you have any questions.
-Das Paket wurde am {date_de} bei Ihrem Nachbarn abgegeben. | The parcel was left with your neighbour on {date_en}.
-Der Techniker kommt am {weekday_de} zwischen {hour_de} und {hour2_de} Uhr. | The technician will come on {weekday_en} between {hour_en} and {hour2_en}.
-Wir haben am {weekday_de} von {hour_de} bis {hour2_de} Uhr geöffnet. | On {weekday_en} we are open from {hour_en} to {hour2_en}.
-Die Besprechung findet am {date_de} um {hour_de} Uhr statt. | The meeting will take place on {date_en} at {hour_en}.
-Bitte melden Sie sich bis spätestens {weekday_de} an. | Please register by {weekday_en} at the latest.
-Ich melde mich am {weekday_de} wieder bei Ihnen. | I will get back to you on {weekday_en}.
-Frau {surname} ruft Sie am {weekday_de} zurück. | Ms {surname} will call you back on {weekday_en}.
-Herr {surname} ist bis {weekday_de} im Urlaub. | Mr {surname} is on holiday until {weekday_en}.
-Kannst du am {weekday_de} die Kinder abholen? | Can you pick up the children on {weekday_en}?
-Hast du am {weekday_de} Zeit für einen Kaffee? | Do you have time for a coffee on {weekday_en}?
-Wir treffen uns am {weekday_de} um {hour_de} Uhr am Bahnhof. | We'll meet at the station on {weekday_en} at {hour_en}.
-Vergiss bitte nicht, {goods_sg_de} zu kaufen. | Please don't forget to buy {goods_sg_en}.
-Die Wohnungsübergabe ist am {date_de} um {hour_de} Uhr. | The handover of the flat is on {date_en} at {hour_en}.
-Die Frist endet am {date_de}. | The deadline is {date_en}.
-Der Antrag muss bis zum {date_de} eingereicht werden. | The application must be submitted by {date_en}.
-Bitte reichen Sie {doc_de} bis zum {date_de} ein. | Please submit {doc_en} by {date_en}.
-Ich habe {doc_de} noch nicht erhalten. | I have not yet received {doc_en}.
-Ich habe {doc_de} unterschrieben zurückgeschickt. | I have returned {doc_en} signed.
-Entschuldigen Sie bitte die Verspätung. | Please excuse the delay.
-Ich freue mich auf Ihre Antwort. | I look forward to your reply.
-Für Fragen zu Ihrer Bestellung Nr. {order} stehe ich Ihnen gerne zur Verfügung. | I am happy to answer any questions about your order no. {order}.
-"""
+from trainer.register_tables import (
+    CHILDREN,
+    CITIES,
+    CLOSINGS,
+    COUNTS,
+    CRATES,
+    DEPARTMENTS,
+    DOCUMENTS,
+    FIELDS,
+    FIXTURES,
+    GOODS,
+    LABELS,
+    MEETINGS,
+    MEN,
+    MONTHS,
+    MORE_GOODS,
+    MORE_TEMPLATES,
+    PLACES,
+    PRIVATE_THANKS,
+    REASONS,
+    ROOMS,
+    SALUTATIONS,
+    SURNAMES,
+    TEMPLATES,
+    THANKS_FOR,
+    WEEKDAYS,
+    WOMEN,
+    WORK_VERBS,
+    WORKERS,
 )
 
 
@@ -293,15 +84,24 @@ def _fill(rng: random.Random) -> dict[str, str]:
         ("count", COUNTS),
         ("crate", CRATES),
         ("dept", DEPARTMENTS),
+        ("field", FIELDS),
+        ("label", LABELS),
+        ("verb", WORK_VERBS),
+        ("fixture", FIXTURES),
+        ("worker", WORKERS),
+        ("place", PLACES),
+        ("reason", REASONS),
+        ("city", CITIES),
+        ("child", CHILDREN),
+        ("private", PRIVATE_THANKS),
     ):
         slots[f"{key}_de"], slots[f"{key}_en"] = rng.choice(table)
-    pl_de, pl_en, sg_de, sg_en = rng.choice(GOODS)
-    slots |= {
-        "goods_pl_de": pl_de,
-        "goods_pl_en": pl_en,
-        "goods_sg_de": sg_de,
-        "goods_sg_en": sg_en,
-    }
+    for key, table in (("goods_pl", GOODS), ("more_pl", MORE_GOODS), ("room", ROOMS)):
+        four = rng.choice(table)  # German, English, and a second German/English form
+        second = key.replace("_pl", "_sg") if key.endswith("_pl") else f"{key}_in"
+        slots[f"{key}_de"], slots[f"{key}_en"] = four[:2]
+        slots[f"{second}_de"], slots[f"{second}_en"] = four[2:]
+    slots["digits"], slots["year"] = str(rng.randint(8, 12)), str(rng.randint(2022, 2026))
     slots["date_de"], slots["date_en"] = _date(rng)
     slots["date2_de"], slots["date2_en"] = _date(rng)
     slots["hour_de"], slots["hour_en"], first = _hour(rng)
@@ -311,6 +111,7 @@ def _fill(rng: random.Random) -> dict[str, str]:
     return slots
 
 
+ALL_TEMPLATES = TEMPLATES + MORE_TEMPLATES
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -324,7 +125,7 @@ def _capitalised(text: str) -> str:
 
 # First words that keep their capital after a salutation's comma: German nouns and the
 # polite pronoun, English "I", titles and names of days.
-_KEEP_CAPITAL = {"Frau", "Herr", "Ihre", "Ihr", "Ihren", "Ihnen", "I", "Mr", "Ms"} | {
+_KEEP_CAPITAL = {"Frau", "Herr", "Frühstück", "Ihre", "Ihr", "Ihren", "Ihnen", "I", "Mr", "Ms"} | {
     en for _, en in WEEKDAYS
 }
 
@@ -367,7 +168,7 @@ def register_pairs(n: int, seed: int = 1) -> Iterator[tuple[str, str]]:
             name = f"{rng.choice(WOMEN + MEN)} {slots['surname']}"
             de, en = f"{de}, {name}", f"{en}, {name}"
         else:
-            de, en = (_render(t, slots) for t in rng.choice(TEMPLATES))
+            de, en = (_render(t, slots) for t in rng.choice(ALL_TEMPLATES))
             if kind < 0.25:
                 fitting = [s for s in SALUTATIONS if _fits(s[0], de)]
                 sal_de, sal_en = (_render(t, slots) for t in rng.choice(fitting))
