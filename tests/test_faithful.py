@@ -18,8 +18,8 @@ from translator_app.core import ConfigError
 from translator_app.core.engine.document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.engine.translator import prefer_faithful
+from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.number_check import (
-    missing_facts,
     repeated_numbers,
     source_facts,
     target_keys,

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.core.cli_common import run_main
+from translator_app.core.faithful.fact_check import describe
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.app import add_arguments as add_gui_arguments
 
@@ -147,6 +148,11 @@ def _sentence_json(t) -> dict:
         "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest],
         # Numbers, times and dates of the source that the translation does not keep.
         "missing_numbers": [f.text for f in t.missing_numbers],
+        # The same facts with their kind (number, unit, date, negation, limit, ...) and
+        # the English each needs.
+        "missing_facts": [
+            {"text": f.text, "kind": f.kind, "english": f.english} for f in t.missing_numbers
+        ],
         "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
     }
 
@@ -167,7 +173,7 @@ def _warn_missing(doc) -> int:
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
         elif t is not None and t.missing_numbers:
-            lost = ", ".join(f.text for f in t.missing_numbers)
+            lost = ", ".join(describe(f) for f in t.missing_numbers)
             print(
                 f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
                 file=sys.stderr,

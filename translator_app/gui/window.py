@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.faithful.fact_check import describe
 from translator_app.core.platform.paths import (
     remove_orphans,
     user_cache_dir,
@@ -346,9 +347,9 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         if not final:
             return
-        lost = doc.missing_numbers()
+        lost = doc.lost_facts()
         if lost:
-            facts = ", ".join(text for _, _, text in lost[:3]) + (" …" if len(lost) > 3 else "")
+            facts = ", ".join(describe(f) for *_, f in lost[:3]) + (" …" if len(lost) > 3 else "")
             self.show_message(
                 f"Check the translation: it may not keep {facts} (underlined in red)", 15000
             )

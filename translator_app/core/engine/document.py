@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import find_target
+from translator_app.core.faithful.number_check import Fact
 from translator_app.core.text.segment import Segment, join_with_spans, split_sentences
 
 
@@ -40,15 +41,20 @@ class DocumentTranslation:
                 return i
         return None
 
-    def missing_numbers(self) -> list[tuple[int, int, str]]:
-        """(start, end, text) in ``source`` of each number, time or date that its
-        sentence's translation does not keep (see core/faithful/number_check.py)."""
+    def lost_facts(self) -> list[tuple[int, int, Fact]]:
+        """(start, end) in ``source`` and the fact, for each number, time, date, unit,
+        negation or limit that its sentence's translation does not keep (see
+        core/faithful/fact_check.py)."""
         return [
-            (seg.start + f.start, seg.start + f.end, f.text)
+            (seg.start + f.start, seg.start + f.end, f)
             for seg, t in zip(self.segments, self.translations, strict=True)
             if t is not None
             for f in t.missing_numbers
         ]
+
+    def missing_numbers(self) -> list[tuple[int, int, str]]:
+        """(start, end, text) in ``source`` of each fact lost (:meth:`lost_facts`)."""
+        return [(start, end, f.text) for start, end, f in self.lost_facts()]
 
     def glossary_marks(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
         """(spans in ``source`` of glossary terms the English does not use, spans in

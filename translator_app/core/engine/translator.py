@@ -31,6 +31,7 @@ from translator_app.core.engine.search import (
     with_choices,
 )
 from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import (
     Glossary,
     TermUse,
@@ -39,7 +40,7 @@ from translator_app.core.faithful.glossary import (
     map_spans,
     merged,
 )
-from translator_app.core.faithful.number_check import Fact, missing_facts, repeated_numbers
+from translator_app.core.faithful.number_check import Fact, repeated_numbers
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import (
     entity_uses,
@@ -613,7 +614,8 @@ def _facts_lost(t: Translation) -> tuple[int, int]:
     many: „69,30 €“ lost as "69.30" is worse than doubled as "69,30 €69.30"."""
     strict = lost_protected(t.source, t.text, t.terms)
     lenient = (
-        len(t.missing_numbers)
+        # facts in words (a negation, a unit) are not annotated: a retry cannot help them
+        sum(f.kind == "number" for f in t.missing_numbers)
         + repeated_numbers(t.source, t.text)
         + sum(not u.kept for u in t.terms)
     )

@@ -115,9 +115,18 @@ HOURS_DE = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", 
 HOURS_DE += ["zehn", "elf", "zwölf"]
 _HOURS_DE_RE = "|".join(HOURS_DE)
 _HOURS_EN_RE = "|".join(CARDINALS[1:13])
-# Codes copied as they are: an invoice or order number (2024-7218, 12/345) and a phone
-# number (0171 2345678, 0171-2345678): one fact, never numbers of their own.
-_CODE = r"(?P<code>(?<![\w.,])(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+(?![\w]|[.,]\d)|(?<![\w.,])0\d{2,4}[ /-]\d{3,}(?![\w]|[.,]\d))"
+# Codes copied as they are: an IBAN (DE89 3704 0044 0532 0130 00), a phone number
+# (+49 (0)221 98 76 54-0, 0171 2345678, (0621) 123 45 67, 030 9027-0) and an invoice or
+# order number (2024-7218, 12/345): each one fact, whole, never numbers of their own.
+_IBAN = r"(?<![\w.,])[A-Z]{2}\d{2}(?:\s?\d{4}){2,7}(?:\s?\d{1,3})?(?![\w]|[.,]\d)"
+_PHONE = (
+    r"(?<![\w.,+])(?:\+\s?\d{1,3}\s?(?:\(0\)\s?)?\d{1,5}|\(0\d{2,5}\)|0\d{2,5})"
+    r"(?:(?:\s?[/-]\s?|\s)\d+)+(?![\w]|[.,]\d)"
+)
+_CODE = (
+    rf"(?P<code>{_IBAN}|{_PHONE}"
+    r"|(?<![\w.,])(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+(?![\w]|[.,]\d))"
+)
 _DE_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
@@ -166,6 +175,7 @@ class Fact:
     end: int
     keys: frozenset[str]
     english: str = ""  # the fact as English writes it: 1,150; 12.50; 2 p.m.; 3 May
+    kind: str = "number"  # or, for facts in words (fact_words.py): unit, date, negation, ...
 
 
 def english_hour(h: int, m: int = 0) -> str:
@@ -195,10 +205,13 @@ def _time_keys(h: int, m: int) -> set[str]:
 
 
 def _code_key(code: str) -> str:
-    """A code's key: its digits and hyphens/slashes as written; a phone number's digits
-    (its spacing varies: 0171 2345678, 0171-2345678, 0171/2345678)."""
-    if re.fullmatch(r"0\d{2,4}[ /-]\d{3,}", code):
-        return "p" + re.sub(r"\D", "", code)
+    """A code's key: an IBAN's letters and digits; a phone number's digits (its spacing
+    varies: 0171 2345678, 0171-2345678, 0171/2345678; "+49 (0)221" is "+49 221" as
+    well); other codes' digits and hyphens/slashes as written."""
+    if re.fullmatch(_IBAN, code):
+        return "i" + re.sub(r"\s", "", code)
+    if re.fullmatch(_PHONE, code):
+        return "p" + re.sub(r"\D", "", code.replace("(0)", ""))
     return "c" + code
 
 
@@ -244,7 +257,10 @@ def source_facts(text: str) -> list[Fact]:
             keys, english = {f"d{day}.{month}"}, f"{day} {MONTHS_EN[month - 1]}"
             if g["y"]:
                 start = m.start("y")
-                year = Fact(g["y"], start, m.end("y"), frozenset({"n" + g["y"]}), g["y"])
+                years = {"n" + g["y"]} | (
+                    {f"n20{g['y']}", f"n19{g['y']}"} if len(g["y"]) == 2 else set()
+                )
+                year = Fact(g["y"], start, m.end("y"), frozenset(years), g["y"])
                 date = Fact(text[m.start() : start], m.start(), start, frozenset(keys), english)
                 facts += [year, date]
                 continue
@@ -271,12 +287,13 @@ def target_keys(text: str) -> Counter:
         elif g["quarter"]:
             n, d = CARDINALS.index(g["qw"].lower()), g["qd"].lower()
             keys.update(_word_time(n, d, 15 if d == "past" else 45)[0])
-        elif g["ampm"]:
+        elif g["ampm"]:  # "9 a.m." also keeps the bare hour of „von 9 bis 17 Uhr“
             h, mi = int(g["h"]) % 12, int(g["m"] or 0)
             keys.update(_time_keys(h + (12 if g["ap"].lower() == "p" else 0), mi))
+            keys[f"n{int(g['h'])}"] += 0 if mi else 1
         elif g["oclock"]:
             h = int(g["h2"])
-            keys.update(_time_keys(h, 0) | _time_keys(h + 12, 0))
+            keys.update(_time_keys(h, 0) | _time_keys(h + 12, 0) | {f"n{h}"})
         elif g["clock"]:
             h, mi = int(g["h3"]), int(g["m3"])
             keys.update(_time_keys(h, mi) | (_time_keys(h + 12, mi) if h < 12 else set()))
@@ -297,12 +314,16 @@ def target_keys(text: str) -> Counter:
     return keys
 
 
-def missing_facts(source: str, translation: str) -> list[Fact]:
-    """The facts of ``source`` that ``translation`` does not keep."""
-    facts = source_facts(source)
-    if not facts:
-        return []
-    found = target_keys(translation)
+def missing_number_facts(source: str, translation: str) -> list[Fact]:
+    """The facts in digits of ``source`` that ``translation`` does not keep (see
+    core/faithful/fact_check.py for every kind of fact)."""
+    return unmatched(source_facts(source), target_keys(translation))
+
+
+def unmatched(facts: list[Fact], found: Counter) -> list[Fact]:
+    """The facts none of whose keys is left in ``found`` (each key found once serves
+    one fact)."""
+    found = found.copy()
     missing = []
     for fact in facts:
         key = next((k for k in sorted(fact.keys) if found[k] > 0), None)

@@ -17,7 +17,7 @@ from safetensors import SafetensorError, safe_open
 from safetensors.numpy import save
 
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.number_check import missing_facts
+from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.platform.paths import write_atomic
 
 META_KEY = "translations"

@@ -1,0 +1,147 @@
+"""Facts beyond digits (issue 48, section 2): number words, units, clock times and days
+in words, phone numbers and IBANs whole, negation and limits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from translator_app.core.faithful.fact_check import all_facts, describe, missing_facts
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
+import bench_trust  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "de, right, wrong, lost",
+    [
+        (
+            "Die Lieferung dauert zehn Werktage.",
+            "Delivery takes ten working days.",
+            "Delivery takes ten minutes.",
+            ["Werktage"],
+        ),
+        ("Das dauert zehn Minuten.", "That takes 10 minutes.", "That takes two minutes.", ["zehn"]),
+        (
+            "Wir treffen uns um Viertel nach drei.",
+            "We'll meet at quarter past three.",
+            "We'll meet at quarter to three.",
+            ["Viertel nach drei"],
+        ),
+        (
+            "Der Laden öffnet um acht Uhr.",
+            "The shop opens at 8 a.m.",
+            "The shop opens at nine o'clock.",
+            ["acht Uhr"],
+        ),
+        (
+            "Bitte zahlen Sie spätestens am Freitag.",
+            "Please pay by Friday at the latest.",
+            "Please pay late on Friday.",
+            ["spätestens"],
+        ),
+        (
+            "Alle Preise zuzüglich Mehrwertsteuer.",
+            "All prices plus VAT.",
+            "All prices VAT.",
+            ["zuzüglich"],
+        ),
+        ("Ich habe keine Zeit.", "I don't have time.", "I have time.", ["keine"]),
+        (
+            "Ab Montag gilt der neue Plan.",
+            "The new plan applies from Monday.",
+            "The new plan applies on Monday.",
+            ["Ab"],
+        ),
+        (
+            "Wir haben von 9 bis 17 Uhr geöffnet.",
+            "We are open from 9 a.m. to 5 p.m.",
+            "We are open at 9 a.m. and 5 p.m.",
+            ["bis"],
+        ),
+        (
+            "Sie erreichen uns unter +49 (0)221 98 76 54-0.",
+            "You can reach us at +49 221 98 76 54-0.",
+            "You can reach us at + 49 (0) 221 98 76 54.",
+            ["+49 (0)221 98 76 54-0"],
+        ),
+        (
+            "IBAN: DE89 3704 0044 0532 0130 00",
+            "IBAN: DE89370400440532013000",
+            "IBAN: DE89 3704 0044 0532 0130",
+            ["DE89 3704 0044 0532 0130 00"],
+        ),
+        (
+            "Die Wohnung ist ab 1.4.25 frei.",
+            "The flat is available from 1 April 2025.",
+            "The flat is available from 4 January 2025.",
+            ["1.4."],
+        ),
+        ("Im März ziehen wir um.", "We are moving in March.", "We are moving in May.", ["März"]),
+        ("Ich rufe dich morgen an.", "I'll call you tomorrow.", "I'll call you today.", ["morgen"]),
+        (
+            "Das Zimmer kostet 80 Euro pro Nacht.",
+            "The room costs 80 euros a night.",
+            "The room costs 80 euros a week.",
+            ["Nacht"],
+        ),
+    ],
+)
+def test_a_fact_kept_or_lost(de, right, wrong, lost):
+    assert missing_facts(de, right) == []
+    assert [f.text for f in missing_facts(de, wrong)] == lost
+
+
+@pytest.mark.parametrize(
+    "de",
+    [
+        "Bitte achten Sie auf die Stufe.",  # „achten“: pay attention, not the eighth
+        "Guten Morgen, Frau Koch!",  # „Morgen“: morning, not tomorrow
+        "Bis bald und viele Grüße!",  # „bis“ before no date, time or number
+        "Ab und zu gehen wir essen.",
+        "Innerhalb der Stadt ist es ruhig.",  # „halb“ inside a word
+        "Das ist deshalb wichtig.",
+    ],
+)
+def test_words_that_look_like_facts_are_not(de):
+    assert all_facts(de) == []
+
+
+def test_one_fact_where_words_overlap():
+    assert [f.text for f in all_facts("Wir essen um halb acht.")] == ["halb acht"]
+    assert [f.text for f in all_facts("Der Zug fährt um acht Uhr.")] == ["acht Uhr"]
+    kinds = {f.text: f.kind for f in all_facts("Ich warte zehn Werktage.")}
+    assert kinds == {"zehn": "number word", "Werktage": "unit"}
+
+
+def test_english_readings():
+    # "May" the month, not the verb; an order number is not a negation
+    assert missing_facts("Wir kommen im Mai.", "We may come.") != []
+    assert missing_facts("Das geht nicht.", "Order No. 5 is ready.") != []
+    # one English negation keeps two German ones („weder … noch“)
+    assert missing_facts("Weder er noch sie kam nicht.", "Neither he nor she came.") == []
+
+
+def test_a_lost_fact_says_what_the_english_needs():
+    (f,) = missing_facts("Es dauert drei Werktage.", "It takes three minutes.")
+    assert describe(f) == "Werktage (working days)"
+    (f,) = missing_facts("Bitte spätestens morgen.", "Please tomorrow.")
+    assert f.kind == "limit" and describe(f) == "spätestens (at the latest)"
+
+
+def test_the_check_meets_the_trust_floors_on_the_bench_set():
+    """bench/bench_trust.py's figures, from the same sets: recall >= 90 % and precision
+    >= 80 % per category, with at least 40 sentences in each."""
+    scores = bench_trust.score(bench_trust.read_items())
+    assert len(scores) == 8
+    for category, row in scores.items():
+        assert row["items"] >= 40, category
+        assert row["recall"] >= 0.9 and row["precision"] >= 0.8, (category, row)
+
+
+def test_a_malformed_bench_line_is_named(tmp_path):
+    (tmp_path / "trust-x.tsv").write_text("# header\nGerman only\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"trust-x.tsv:2"):
+        bench_trust.read_items(tmp_path)

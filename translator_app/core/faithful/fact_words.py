@@ -1,0 +1,317 @@
+"""Facts said in words (issue 48): number words, the unit or noun a number counts, clock
+times in words, weekdays, months and relative days, negation, and limits (spätestens,
+mindestens, höchstens, bis, ab, zuzüglich, inklusive).
+
+Each German fact gets one key; the English is read into keys with English patterns, and a
+fact is kept when its key is found (as many times as the German has it, except negation:
+one English negation keeps any number of German ones, since "weder … noch" and "kein …
+und kein …" become one English "neither … nor" or "no … or").
+
+core/faithful/number_check.py does the same for facts in digits; the two are combined in
+core/faithful/fact_check.py, which resolves overlaps: „halb acht“ is a clock time there,
+not the number word „halb“ here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from translator_app.core.faithful.number_check import (
+    CARDINALS,
+    HOURS_DE,
+    MONTHS_DE,
+    MONTHS_EN,
+    Fact,
+)
+
+# ------------------------------------------------------------------ number words
+NUMBER_WORDS_DE = {w: i + 1 for i, w in enumerate(HOURS_DE)} | {
+    "zwanzig": 20,
+    "dreißig": 30,
+    "vierzig": 40,
+    "fünfzig": 50,
+    "sechzig": 60,
+    "siebzig": 70,
+    "achtzig": 80,
+    "neunzig": 90,
+    "hundert": 100,
+    "tausend": 1000,
+    "Dutzend": 12,
+}
+del NUMBER_WORDS_DE["eins"]  # „eins“ and „ein“ are mostly "one"/"a": not checked
+_ORDINAL_STEMS_DE = {
+    "zweit": 2,
+    "dritt": 3,
+    "viert": 4,
+    "fünft": 5,
+    "sechst": 6,
+    "siebt": 7,
+    "neunt": 9,
+    "zehnt": 10,
+    "elft": 11,
+    "zwölft": 12,
+}
+_NUMBER_WORD = "|".join(sorted(NUMBER_WORDS_DE, key=len, reverse=True))
+_ORDINAL_WORD = rf"(?:{'|'.join(_ORDINAL_STEMS_DE)})e[nmrs]?"
+_HALF = r"halbe[nmrs]?|halb"
+_EN_NUMBER_WORDS = {"thousand": 1000, "half": 0.5, "halves": 0.5}
+
+# ------------------------------------------------------------------ units and counted nouns
+# (key, German word forms after a number, English pattern that keeps it)
+UNITS = [
+    ("workday", r"Werktag(?:e|en)?|Arbeitstag(?:e|en)?", r"work(?:ing)?[ -]?days?|business days?"),
+    ("day", r"Tag(?:e|en)?", r"days?"),
+    ("week", r"Woche(?:n)?", r"weeks?"),
+    ("month", r"Monat(?:e|en)?", r"months?"),
+    ("year", r"Jahr(?:e|en)?", r"years?|yrs?|aged?|olds?"),
+    ("hour", r"Stunde(?:n)?|Std\.", r"hours?|hrs?|h"),
+    ("minute", r"Minute(?:n)?|Min\.", r"minutes?|mins?"),
+    ("second", r"Sekunde(?:n)?|Sek\.", r"seconds?|secs?"),
+    ("night", r"Nacht|Nächte(?:n)?|Übernachtung(?:en)?", r"nights?|overnight stays?"),
+    ("piece", r"Stück|Stk\.", r"pieces?|pcs\.?|items?|units?|each|x|at a time|of them"),
+    ("kg", r"kg|Kilo(?:gramm)?", r"kg|kilos?|kilograms?|kilogrammes?"),
+    ("g", r"g|Gramm", r"g|grams?|grammes?"),
+    ("km", r"km|Kilometer(?:n)?", r"km|kilomet(?:re|er)s?"),
+    ("m", r"m|Meter(?:n)?", r"m|met(?:re|er)s?"),
+    ("cm", r"cm|Zentimeter(?:n)?", r"cm|centimet(?:re|er)s?"),
+    ("l", r"l|Liter(?:n)?", r"l|lit(?:re|er)s?"),
+    ("percent", r"%|Prozent", r"%|per ?cent|pct"),
+    (
+        "person",
+        r"Person(?:en)?|Leute(?:n)?|Gäste(?:n)?",
+        r"persons?|people|guests?|adults?|of (?:us|you|them)",
+    ),
+    ("child", r"Kind(?:er|ern)?", r"child(?:ren)?|kids?"),
+    ("page", r"Seite(?:n)?", r"pages?"),
+    ("time", r"Mal", r"times?|once|twice"),
+    ("degree", r"Grad|°C?", r"degrees?|°C?"),
+    ("bottle", r"Flasche(?:n)?", r"bottles?"),
+    ("crate", r"Kiste(?:n)?", r"crates?|cases?|boxes"),
+    ("pack", r"Packung(?:en)?|Päckchen|Paket(?:e|en)?", r"packs?|packets?|packages?|parcels?"),
+    ("room", r"Zimmer(?:n)?", r"rooms?"),
+]
+
+UNIT_NAMES = {
+    "workday": "working days",
+    "day": "days",
+    "week": "weeks",
+    "month": "months",
+    "year": "years",
+    "hour": "hours",
+    "minute": "minutes",
+    "second": "seconds",
+    "night": "nights",
+    "piece": "pieces",
+    "kg": "kg",
+    "g": "g",
+    "km": "km",
+    "m": "metres",
+    "cm": "cm",
+    "l": "litres",
+    "percent": "per cent",
+    "person": "people",
+    "child": "children",
+    "page": "pages",
+    "time": "times",
+    "degree": "degrees",
+    "bottle": "bottles",
+    "crate": "crates",
+    "pack": "packs",
+    "room": "rooms",
+}
+
+# ------------------------------------------------------------------ days and times
+WEEKDAYS_DE = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
+WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+# (key, German, English that keeps it); lower-case „morgen“ only: „Morgen“ is also "morning"
+RELATIVE_DAYS = [
+    ("tomorrow", r"morgen", r"tomorrow"),
+    ("day-after", r"übermorgen", r"day after tomorrow|in two days"),
+    ("yesterday", r"gestern", r"yesterday|last night"),
+    ("day-before", r"vorgestern", r"day before yesterday|two days ago"),
+    ("today", r"heute", r"today|tonight|this (?:morning|afternoon|evening)|now|nowadays"),
+]
+_EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
+
+# ------------------------------------------------------------------ negation and limits
+_NEGATION_DE = (
+    r"nicht|nichts|kein|keine|keinen|keinem|keiner|keines|nie|niemals|niemand(?:en|em)?"
+    r"|nirgends|nirgendwo|keinesfalls|keineswegs|weder"
+)
+_NEGATION_EN = (
+    r"\b(?:not|cannot|no(?!\.?\s*\d)|never|nothing|nobody|none|neither|nor|nowhere|no-one"
+    r"|without|impossible|unable|unavailable|unknown|invalid|incorrect|unnecessary)\b"
+    r"|n['’]t\b"
+)
+# What a limit may stand before: a digit, a number word, a day, a month, a time of day.
+_FACT_AHEAD = (
+    r"(?=\s+(?:(?:zu|zum|zur|dem|den|am|um|Ende|spätestens|einschließlich|nächste[nmrs]?"
+    r"|kommende[nmrs]?|ca\.|etwa)\s+){0,2}"
+    rf"(?:\d|(?:{_NUMBER_WORD}|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
+    r"|morgen|übermorgen|heute|Mitternacht|Mittag|Ende|Monatsende|Jahresende"
+    r"|Wochenende|Feierabend)\b))"
+)
+_EN_WHEN = rf"\d|a\.m\.|p\.m\.|o'clock|noon|midnight|{'|'.join(WEEKDAYS_EN)}|{'|'.join(MONTHS_EN)}"
+# (key, German, English that keeps it, the English to suggest)
+LIMITS = [
+    (
+        "latest",
+        r"spätestens",
+        r"\b(?:at the latest|no later than|not later than|latest|by)\b",
+        "at the latest",
+    ),
+    (
+        "least",
+        r"mindestens|wenigstens",
+        r"\b(?:at least|minimum|min\.|no less than|not less than|or more|no fewer than"
+        r"|upwards of)",
+        "at least",
+    ),
+    (
+        "most",
+        r"höchstens|maximal|max\.",
+        r"\b(?:at (?:the )?most|maximum|max\b|no more than|not more than|up to|or less"
+        r"|or fewer|not (?:to )?exceed)",
+        "at most",
+    ),
+    (
+        "until",
+        rf"bis{_FACT_AHEAD}",
+        rf"\b(?:until|till|til|by|through|thru|up to|before|ending)\b"
+        rf"|(?:{_EN_WHEN})\.?\s*(?:to\b|[-–])",
+        "until",
+    ),
+    (
+        "from",
+        rf"ab{_FACT_AHEAD}",
+        r"\b(?:from|as of|starting|after|onwards?|beginning|effective|over|above|upwards"
+        r"|or more|and up|and over|since)\b",
+        "from",
+    ),
+    (
+        "plus",
+        r"zuzüglich|zzgl\.",
+        r"\b(?:plus|excluding|excl\b|exclusive of|not including|in addition|additional"
+        r"|on top)|\+",
+        "plus",
+    ),
+    (
+        "incl",
+        r"inklusive|inkl\.|einschließlich|incl\.",
+        r"\b(?:including|incl\b|inclusive|included|includes|with)\b",
+        "including",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str  # number word, unit, time, date, negation, limit
+    keys: frozenset[str]  # one of them must be in the English
+    english: str  # what the English should say, for the mark's tooltip
+
+
+def _rule(kind: str, english: str, *keys: str) -> _Rule:
+    return _Rule(kind, frozenset(keys), english)
+
+
+def _de(pattern: str, flags: int = 0) -> re.Pattern:
+    return re.compile(rf"(?<![\w.-])(?:{pattern})(?![\w-])", flags)
+
+
+def _en(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern:
+    """An English pattern as whole words; a unit may follow a digit ("20%", "5km")."""
+    return re.compile(rf"(?<![^\W\d_]|-)(?:{pattern})(?![\w-])", flags)
+
+
+def _lower_or_first(word: str) -> str:
+    """A German word in lower case, or capitalised at the start of the sentence."""
+    return rf"{word}|^{word[:1].upper()}{word[1:]}"
+
+
+# A number the unit stands after: digits, a number word, or a half.
+_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
+
+
+def _source_rules() -> list[tuple[re.Pattern, _Rule, str | None]]:
+    """(German pattern, rule, the group that is the fact) for every word fact."""
+    rules: list[tuple[re.Pattern, _Rule, str | None]] = []
+    for word, value in NUMBER_WORDS_DE.items():
+        pattern = word if word == "Dutzend" else _lower_or_first(word)
+        rules.append((_de(pattern), _rule("number word", str(value), f"n{value}"), None))
+    for stem, value in _ORDINAL_STEMS_DE.items():
+        pattern = _lower_or_first(f"{stem}e[nmrs]?")
+        rules.append((_de(pattern), _rule("number word", str(value), f"n{value}"), None))
+    rules.append((_de(_lower_or_first(_HALF)), _rule("number word", "half", "n0.5"), None))
+    for key, de, _ in UNITS:
+        pattern = rf"{_COUNT}\s*(?P<unit>{de})"
+        english = UNIT_NAMES.get(key, key)
+        rules.append((_de(pattern, re.IGNORECASE), _rule("unit", english, f"u:{key}"), "unit"))
+        per = rf"(?:pro|je)\s+(?P<unit>{de})"  # a rate: „80 Euro pro Nacht“
+        rules.append((_de(per), _rule("unit", f"per {english}", f"u:{key}"), "unit"))
+    for hour, word in enumerate(HOURS_DE, start=1):
+        keys = (f"t{hour}:00", f"t{(hour + 12) % 24}:00")
+        rules.append((_de(rf"{word}\s+Uhr"), _rule("time", f"{hour} o'clock", *keys), None))
+    rules.append((_de("Mitternacht"), _rule("time", "midnight", "t0:00"), None))
+    for i, day in enumerate(WEEKDAYS_DE):
+        pattern = f"{day}s?|{day.lower()}s"
+        rules.append((_de(pattern), _rule("date", WEEKDAYS_EN[i], f"w{i}"), None))
+    for i, month in enumerate(MONTHS_DE):
+        rules.append((_de(month), _rule("date", MONTHS_EN[i], f"M{i + 1}"), None))
+    for key, de, _ in RELATIVE_DAYS:
+        english = key.replace("-", " ")
+        rules.append((_de(de, re.IGNORECASE), _rule("date", english, f"r:{key}"), None))
+    negation = _rule("negation", "a negation: not, no, never", "x:neg")
+    rules.append((_de(_NEGATION_DE, re.IGNORECASE), negation, None))
+    for key, de, _, english in LIMITS:
+        rules.append((_de(de, re.IGNORECASE), _rule("limit", english, f"l:{key}"), None))
+    return rules
+
+
+def _target_rules() -> list[tuple[re.Pattern, str]]:
+    rules = [(_en(en), f"u:{key}") for key, _, en in UNITS]
+    rules += [(_en(f"{day}s?"), f"w{i}") for i, day in enumerate(WEEKDAYS_EN)]
+    rules += [(_en(en), f"r:{key}") for key, _, en in RELATIVE_DAYS]
+    # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.")
+    rules += [(_en(f"{m}|{m[:3]}\\.", 0), f"M{i + 1}") for i, m in enumerate(MONTHS_EN)]
+    # Limits and negation as written: their patterns say where words end.
+    rules += [(re.compile(en, re.IGNORECASE), f"l:{key}") for key, _, en, _ in LIMITS]
+    rules.append((re.compile(_NEGATION_EN, re.IGNORECASE), "x:neg"))
+    rules.append((_en(rf"(?P<h>{_EN_HOUR_WORDS})\s+o'clock"), "oclock"))
+    rules += [(_en(word), f"n{value:g}") for word, value in _EN_NUMBER_WORDS.items()]
+    return rules
+
+
+SOURCE_RULES = _source_rules()
+TARGET_RULES = _target_rules()
+
+
+def word_facts(text: str) -> list[Fact]:
+    """The facts a German sentence says in words, with their kind and the English
+    each needs (``Fact.english``). Overlapping facts are all kept here; the caller drops
+    those inside a fact written in digits."""
+    facts = []
+    for pattern, rule, group in SOURCE_RULES:
+        for m in pattern.finditer(text):
+            start, end = m.span(group) if group else m.span()
+            if "r:tomorrow" in rule.keys and text[start].isupper():
+                continue  # „Morgen“ is also "morning"
+            facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
+    return sorted(facts, key=lambda f: (f.start, f.end))
+
+
+def target_word_keys(text: str) -> Counter:
+    """The word-fact keys found in an English sentence, with their counts."""
+    keys: Counter = Counter()
+    for pattern, key in TARGET_RULES:
+        for m in pattern.finditer(text):
+            if key == "oclock":
+                hour = CARDINALS.index(m.group("h").lower())
+                keys.update({f"t{hour}:00", f"t{hour + 12}:00"})
+            else:
+                keys[key] += 1
+    if keys["x:neg"]:
+        keys["x:neg"] = 1_000  # one English negation keeps every German one
+    return keys
