@@ -66,7 +66,8 @@ def score(items: list[Item]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for it in items:
         row = out.setdefault(
-            it.category, {"items": 0, "marked_wrong": 0, "marked_right": 0, "missed": [], "false": []}
+            it.category,
+            {"items": 0, "marked_wrong": 0, "marked_right": 0, "missed": [], "false": []},
         )
         row["items"] += 1
         if missing_facts(it.german, it.wrong):
