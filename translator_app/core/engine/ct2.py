@@ -381,13 +381,17 @@ class Ct2Engine:
         """One ``translate_batch`` call (tokens as the vocabulary's pieces); ``extra``
         options add to or replace the search's."""
         v = self.vocab
+        forced = bool(prefixes and any(prefixes))
         return self.translator.translate_batch(
             [[v[t] for t in s] for s in sources],
-            [[v[t] for t in p] for p in prefixes] if prefixes and any(prefixes) else None,
+            [[v[t] for t in p] for p in prefixes] if forced else None,
             **{"beam_size": beam, "num_hypotheses": options.nbest, **extra},
             length_penalty=options.length_penalty,
             suppress_sequences=self._suppress,
-            use_vmap=self.use_vmap,
+            # The shortlist only where nothing is forced: a forced word outside it came
+            # out garbled ("unfortunately" forced gave "recognition must be postponed"),
+            # and it hid most of a word's alternatives (bundled model, issue 48).
+            use_vmap=self.use_vmap and not forced and "return_alternatives" not in extra,
             return_end_token=True,
             max_decoding_length=max(limits),
             max_input_length=0,

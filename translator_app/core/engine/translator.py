@@ -415,9 +415,25 @@ class Translator:
         ).tolist()
         prefixes = [j.prefix for j in batch] if any(j.prefix for j in batch) else None
         hyps = self.engine.search([j.src for j in batch], options, limits, prefixes)
+        if prefixes:
+            hyps = self._keep_prefixes(batch, hyps, options, should_stop)
         if options.all_layers and self.config.arch == "transformer":
             hyps = self._with_layers(batch, hyps)
         return hyps
+
+    def _keep_prefixes(self, batch, hyps, options: SearchOptions, should_stop):
+        """Only hypotheses that begin with their job's forced prefix: a word the user
+        chose must never come back as another (CTranslate2 with its vocabulary
+        shortlist once garbled forced words). Where none does, the PyTorch model decodes
+        that sentence."""
+        out = []
+        for job, row in zip(batch, hyps, strict=True):
+            n = len(job.prefix)
+            kept = [h for h in row if tuple(h.tokens[:n]) == job.prefix]
+            if not kept:
+                kept = self._search_torch([job], options, should_stop)[0]
+            out.append(kept)
+        return out
 
     def _with_layers(self, batch, hyps: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
         """Every layer's and head's cross-attention of each sentence's best decode by
