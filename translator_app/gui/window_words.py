@@ -26,7 +26,7 @@ from translator_app.gui.positions import from_qt, to_qt
 
 # Word menus whose model alternatives are kept (reopening one shows them at once).
 ALTERNATIVES_KEPT = 32
-MENU_ALTERNATIVES = 8
+MENU_ALTERNATIVES = 5  # "up to five" (issue 48): the likeliest, then the sentence they make
 LOOKING = "Looking for alternatives…"
 NONE_HERE = "None likely here"
 
