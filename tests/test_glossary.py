@@ -286,3 +286,30 @@ def test_a_bundle_carries_taught_terms_applied_under_the_users(tmp_path, spm_byt
     (path / "terms.tsv").write_text("Topf\n", "utf-8")
     with pytest.raises(BundleError, match=r"terms.tsv: line 1: needs a German term"):
         load_bundle(path, "cpu")
+
+
+def test_import_skips_a_header_and_asks_about_differing_terms(qtbot, tmp_path, monkeypatch):
+    """Issue 48 §6: a first row „Deutsch<TAB>Englisch“ is no term; a term in both with
+    another English is the user's choice, never silently replaced; success is no error."""
+    from translator_app.gui.glossary_dialog import GlossaryDialog
+
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "data"))
+    path = tmp_path / "terms.tsv"
+    path.write_text("Deutsch\tEnglisch\nTopf\tpan\nHerd\tcooker\n", "utf-8")
+    assert parse_glossary(path.read_text("utf-8")) == parse_glossary("Topf\tpan\nHerd\tcooker\n")
+    asked = []
+    for answer, topf in ((False, "pot"), (True, "pan"), (None, "pot")):
+        dialog = GlossaryDialog(parse_glossary("Topf\tpot\n"), True)
+        qtbot.addWidget(dialog)
+        monkeypatch.setattr(
+            dialog, "choose_for_conflicts", lambda c, name, a=answer: asked.append(c) or a
+        )
+        dialog.import_file(path)
+        terms = {t.source: t.target for t in dialog.current().terms}
+        assert terms["Topf"] == topf and "Deutsch" not in terms
+        assert ("Herd" in terms) is (answer is not None)
+        assert "color: #c00000" not in dialog.error.styleSheet(), dialog.error.text()
+    assert [[(a.target, b.target) for a, b in c] for c in asked] == [[("pot", "pan")]] * 3
+    path.write_text("Topf\n", "utf-8")
+    dialog.import_file(path)
+    assert "terms.tsv" in dialog.error.text() and "#c00000" in dialog.error.styleSheet()

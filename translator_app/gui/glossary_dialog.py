@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -74,7 +75,6 @@ class GlossaryDialog(QDialog):
         self.info.setWordWrap(True)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c00000")
         self.table = QTableWidget(0, 2)
         self.table.setAccessibleName("Glossary terms")
         self.table.setHorizontalHeaderLabels(["German", "English"])
@@ -146,21 +146,71 @@ class GlossaryDialog(QDialog):
         )
         if not path:
             return
+        self.import_file(path)
+
+    def import_file(self, path: str | Path) -> None:
+        """Add a file's terms to the table; where a German term is in both with another
+        English, the user chooses which to keep (:meth:`choose_for_conflicts`)."""
         try:
             extra = read_glossary(path)
-            merged = {t.source.casefold(): t for t in self.current().terms}
-            merged |= {t.source.casefold(): t for t in extra.terms}  # the file wins
+            mine = {t.source.casefold(): t for t in self.current().terms}
         except (DataError, RowError) as e:
-            self.error.setText(str(e))
+            self.say(str(e), ok=False)
             return
+        conflicts = [
+            (mine[k], t)
+            for t in extra.terms
+            if (k := t.source.casefold()) in mine and mine[k].target != t.target
+        ]
+        take_file = self.choose_for_conflicts(conflicts, Path(path).name) if conflicts else True
+        if take_file is None:
+            self.say("Import cancelled; the glossary is unchanged.", ok=True)
+            return
+        merged = dict(mine)
+        for t in extra.terms:
+            k = t.source.casefold()
+            if k not in mine or take_file:
+                merged[k] = t
         self.fill(Glossary(tuple(merged.values())))
-        self.error.setText(f"{len(extra.terms)} terms read from {Path(path).name}")
+        new = sum(t.source.casefold() not in mine for t in extra.terms)
+        said = f"Imported {Path(path).name}: {_terms(new)} new"
+        if conflicts:
+            which = "taken from the file" if take_file else "kept as they were"
+            said += f"; {_terms(len(conflicts))} with other English {which}"
+        self.say(said + ".", ok=True)
+
+    def choose_for_conflicts(self, conflicts, name: str) -> bool | None:
+        """Ask whether the file's English replaces the glossary's for terms in both:
+        True (the file's), False (keep mine) or None (cancel the import)."""
+        box = QMessageBox(self)
+        box.setWindowTitle("Terms in both")
+        box.setIcon(QMessageBox.Question)
+        shown = "\n".join(f"{a.source}: {a.target} / {b.target}" for a, b in conflicts[:10])
+        more = f"\n… and {len(conflicts) - 10} more" if len(conflicts) > 10 else ""
+        box.setText(
+            f"{len(conflicts)} German terms of {name} are in your glossary with another "
+            f"English (yours / the file's):\n\n{shown}{more}"
+        )
+        file_button = box.addButton("Use the file's", QMessageBox.AcceptRole)
+        mine_button = box.addButton("Keep mine", QMessageBox.RejectRole)
+        box.addButton(QMessageBox.Cancel)
+        box.exec()
+        if box.clickedButton() is file_button:
+            return True
+        if box.clickedButton() is mine_button:
+            return False
+        return None
+
+    def say(self, text: str, ok: bool) -> None:
+        """A message under the table: a success in the normal colour, a problem in red."""
+        self.error.setStyleSheet("" if ok else "color: #c00000")
+        self.error.setText(text)
 
     def export_dialog(self) -> None:
         try:
             glossary = self.current()
         except RowError as e:
-            self.error.setText(str(e))
+            self.say(str(e), ok=False)
             return
         path, _ = QFileDialog.getSaveFileName(
             self, "Export glossary", "glossary.tsv", "Glossary (*.tsv)"
@@ -169,17 +219,21 @@ class GlossaryDialog(QDialog):
             try:
                 write_glossary(path, glossary)
             except OSError as e:
-                self.error.setText(f"Could not write {path}: {e.strerror or e}")
+                self.say(f"Could not write {path}: {e.strerror or e}", ok=False)
 
     def save_and_close(self) -> None:
         try:
             glossary = self.current()
             write_glossary(glossary_path(), glossary)
         except RowError as e:
-            self.error.setText(str(e))
+            self.say(str(e), ok=False)
             return
         except OSError as e:
-            self.error.setText(f"Could not save the glossary: {e.strerror or e}")
+            self.say(f"Could not save the glossary: {e.strerror or e}", ok=False)
             return
         self.glossary = glossary
         self.accept()
+
+
+def _terms(n: int) -> str:
+    return f"{n} term" if n == 1 else f"{n} terms"

@@ -154,13 +154,31 @@ def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
 
 
 # ------------------------------------------------------------------------ files
+# Column titles a spreadsheet's export puts in its first row („Deutsch“ / „Englisch“).
+HEADER_WORDS = {
+    "de", "deutsch", "german", "source", "quelle", "term", "begriff", "terme",
+    "en", "englisch", "english", "target", "ziel", "translation", "übersetzung",
+}  # fmt: skip
+
+
+def is_header(german: str, english: str) -> bool:
+    """Whether a first row is the columns' titles, not a term."""
+    return german.strip().casefold() in HEADER_WORDS and english.strip().casefold() in HEADER_WORDS
+
+
 def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
-    """A glossary from TSV text; a bad line is a :class:`DataError` naming it."""
+    """A glossary from TSV text; a bad line is a :class:`DataError` naming it. A first
+    row of column titles („Deutsch<TAB>Englisch“) is skipped."""
     terms, seen = [], {}
+    first = True
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split("\t")
+        if first and len(parts) == 2 and is_header(*parts):
+            first = False
+            continue
+        first = False
         if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
             raise DataError(where, number, "needs a German term, a tab and its English")
         de, en = parts[0].strip(), parts[1].strip()
