@@ -518,3 +518,31 @@ def test_the_alignment_panel_gives_a_low_screen_to_the_map(qtbot):
     panel.resize(420, 500)
     qtbot.waitUntil(lambda: panel.controls.direction() == QBoxLayout.TopToBottom)
     assert panel.explanation.isVisible() and panel.title.toolTip() == ""
+
+
+def test_open_recent_lists_what_was_opened_newest_first(qtbot, open_window, tmp_path):
+    """File → Open Recent (issue 48 §7): texts and documents opened, newest first, once
+    each, kept in the settings; an entry whose file is gone says so and leaves."""
+    from translator_app.gui.recent_files import MAX_RECENT, remembered
+    from translator_app.gui.settings import Settings
+
+    w = open_window()
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("Guten Morgen!", "utf-8")
+    second.write_text("Wie geht es dir?", "utf-8")
+    for path in (first, second, first):
+        assert w.open_file(str(path))
+    w.recent.menu.aboutToShow.emit()
+    entries = [a.data() for a in w.recent.menu.actions() if a.data()]
+    assert entries == [str(first), str(second)]
+    assert Settings.load().recent_files == entries  # saved at once, not only on close
+    second.unlink()
+    [gone] = [a for a in w.recent.menu.actions() if a.data() == str(second)]
+    gone.trigger()
+    assert w.settings.recent_files == [str(first)]
+    assert "no longer there" in w.statusBar().currentMessage()
+    paths = [f"/x/{i}.txt" for i in range(20)]
+    kept = []
+    for p in paths:
+        kept = remembered(kept, p)
+    assert kept == paths[::-1][:MAX_RECENT]

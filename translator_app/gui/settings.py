@@ -28,6 +28,7 @@ class Settings:
     device: str = "auto"
     model: str = ""  # bundle folder; empty: the bundled model
     extra_models: list[str] = field(default_factory=list)  # folders the user opened
+    recent_files: list[str] = field(default_factory=list)  # File → Open Recent, newest first
     # None: the model's (its bundle's search settings, the one place for defaults).
     beam: int | None = None
     nbest: int | None = None
@@ -97,6 +98,8 @@ class Settings:
         self.debounce_ms = min(max(self.debounce_ms, 0), 5000)
         self.font_size = min(max(self.font_size, 6), 48)
         self.extra_models = [m for m in self.extra_models if isinstance(m, str)]
+        recent = [p for p in self.recent_files if isinstance(p, str) and p]
+        self.recent_files = list(dict.fromkeys(recent))[:10]
 
     def save(self) -> None:
         """Atomic write: a crash mid-save leaves the previous file intact."""

@@ -59,6 +59,7 @@ class FilesMixin:
         self.document = None
         self.source_edit.setPlainText(text)
         self.show_message(f"Opened {path}")
+        self.recent.add(path)
         self.translate_now()
         return True
 
@@ -70,6 +71,7 @@ class FilesMixin:
             return False
         self.document = (path, document)
         self.source_edit.setPlainText(document_text(document))
+        self.recent.add(str(path))
         self.show_message(
             f"Opened {path}: one line per paragraph; File → Save translation… writes a "
             f"{path.suffix.lower()} with the same layout"

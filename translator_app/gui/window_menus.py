@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.gui.models import discover
+from translator_app.gui.recent_files import RecentFiles
 
 
 class MenusMixin:
@@ -37,6 +38,13 @@ class MenusMixin:
         bar = self.menuBar()
         m = bar.addMenu("&File")
         self._action(m, "&Open text or document…", self.open_file_dialog, QKeySequence.Open)
+        self.recent = RecentFiles(
+            self.settings,
+            m.addMenu("Open &Recent"),
+            self.open_file,
+            say=self.show_message,
+            changed=self.save_settings,
+        )
         self._action(m, "&Save translation…", self.save_file_dialog, QKeySequence.Save)
         m.addSeparator()
         self._action(m, "&Quit", self.close, QKeySequence.Quit)
