@@ -145,3 +145,39 @@ def test_a_malformed_bench_line_is_named(tmp_path):
     (tmp_path / "trust-x.tsv").write_text("# header\nGerman only\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"trust-x.tsv:2"):
         bench_trust.read_items(tmp_path)
+
+
+def _words_translation(de: str, en: str, aligned: dict[int, int]):
+    """A one-sentence translation split at spaces, each English word attending to the
+    German word ``aligned`` names (else to the first)."""
+    import numpy as np
+
+    from translator_app.core.engine.translation import Candidate, Translation
+    from translator_app.core.faithful.fact_check import missing_facts
+
+    def spans(text):
+        out, i = [], 0
+        for w in text.split(" "):
+            out.append((i, i + len(w)))
+            i += len(w) + 1
+        return tuple(out)
+
+    src, out = spans(de), spans(en)
+    att = np.zeros((len(out) + 1, len(src)), np.float32)  # + EOS
+    for j in range(len(out) + 1):
+        att[j, aligned.get(j, 0)] = 1.0
+    cand = Candidate(en, tuple(range(len(out) + 1)), (), out + ((len(en), len(en)),), att, 0, 0)
+    return Translation(de, (), (), src, (cand,), tuple(missing_facts(de, en)))
+
+
+def test_a_lost_fact_is_marked_on_both_sides_with_what_it_is():
+    from translator_app.core.engine.document import translate_document
+    from translator_app.gui.linking import fact_marks
+
+    de, en = "Ich habe keine Zeit.", "I have some time."
+    # "some" (English word 2) was written for „keine“ (German word 2)
+    doc = translate_document(de, lambda sents: [_words_translation(de, en, {2: 2})])
+    (mark,) = fact_marks(doc)
+    assert doc.source[slice(*mark.source)] == "keine"
+    assert doc.output[slice(*mark.output)] == "some"
+    assert mark.message == "May be lost in the English: keine (a negation: not, no, never)"

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip
 
 from translator_app.core.engine.document import DocumentTranslation
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.linking import Link, link_from_output, link_from_source, weak_coverage
+from translator_app.gui.linking import (
+    FactMark,
+    Link,
+    fact_marks,
+    link_from_output,
+    link_from_source,
+    weak_coverage,
+)
 from translator_app.gui.positions import from_qt, to_qt
 from translator_app.gui.scroll_sync import ScrollSync
 
@@ -43,6 +50,7 @@ class LinkHighlighter(QObject):
         # it costs no Qt call and no redraw.
         self._shown_link: tuple | None = None
         self._coverage: tuple[DocumentTranslation | None, list] = (None, [])
+        self._facts: tuple[DocumentTranslation | None, list[FactMark]] = (None, [])
         self._setting_output = False
         # The two boxes scroll together; the program's own scrolls move one box only.
         self.scroll_sync = ScrollSync(source, output)
@@ -202,9 +210,15 @@ class LinkHighlighter(QObject):
                 self._coverage = (d, weak_coverage(d))
             for start, end in self._coverage[1]:
                 src_sel.append(_selection(self.source, d.source, start, end, wavy=True))
-        # Always shown: a number the English does not keep is a fact the user must check.
-        for start, end, _ in d.missing_numbers():
-            src_sel.append(_selection(self.source, d.source, start, end, wavy=NUMBER_MARK))
+        # Always shown: a fact the English may not keep (a number, a unit, a negation, a
+        # limit) is marked on both sides, in its own style (not a spelling mark), and
+        # hovering either tells what may be lost.
+        if self._facts[0] is not d:
+            self._facts = (d, fact_marks(d))
+        for mark in self._facts[1]:
+            src_sel.append(_selection(self.source, d.source, *mark.source, fact=True))
+            if mark.output is not None:
+                out_sel.append(_selection(self.output, d.output, *mark.output, fact=True))
         # Glossary terms: the English used is marked green, a term not used red.
         missed, used = d.glossary_marks()
         for start, end in missed:
@@ -228,6 +242,7 @@ class LinkHighlighter(QObject):
             (s.cursor.selectionStart(), s.cursor.selectionEnd())
             for s in edit.extraSelections()
             if s.format.background().style() != Qt.NoBrush
+            and s.format.background().color() != QColor(FACT_BACKGROUND)  # marks, not links
         ]
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
@@ -236,21 +251,49 @@ class LinkHighlighter(QObject):
         for viewport, side, edit in self._viewports:
             if obj is viewport:
                 if kind == QEvent.MouseMove and not event.buttons():
-                    self.update(side, edit.cursorForPosition(event.position().toPoint()).position())
+                    pos = edit.cursorForPosition(event.position().toPoint()).position()
+                    self.update(side, pos)
+                    self._fact_tip(side, pos, event.globalPosition().toPoint(), viewport)
                 elif kind == QEvent.Leave:
                     self.update()
         return False
 
+    def fact_tip(self, side: str, pos: int) -> str:
+        """What the fact mark at Qt position ``pos`` of ``side``'s box says ("" where
+        there is none)."""
+        d = self._facts[0]
+        if d is None or d is not self.shown or self.stale:
+            return ""
+        text = d.source if side == "source" else d.output
+        for mark in self._facts[1]:
+            span = mark.source if side == "source" else mark.output
+            if span is not None and to_qt(text, span[0]) <= pos < to_qt(text, span[1]):
+                return mark.message
+        return ""
 
-# The wavy underline of a number that the translation does not keep (red, not the
-# coverage hint's orange: this one is a fact to check, not a hint).
+    def _fact_tip(self, side: str, pos: int, where, viewport) -> None:
+        tip = self.fact_tip(side, pos)
+        if tip:
+            QToolTip.showText(where, tip, viewport)
+        elif QToolTip.isVisible():
+            QToolTip.hideText()
+
+
+# The wavy underline of a glossary term the translation does not use (red).
 NUMBER_MARK = "#d02020"
 TERM_MARK = "#20a040"  # the English of a glossary term, as the glossary asked
+# A fact the English may have lost: an amber background with a dotted brown underline,
+# on both sides; not red and wavy, which reads as a spelling mark.
+FACT_BACKGROUND = "#ffe3a3"
+FACT_UNDERLINE = "#a05a00"
 
 
-def _selection(edit, text: str, start: int, end: int, background=None, underline=False, wavy=False):
+def _selection(
+    edit, text: str, start: int, end: int, background=None, underline=False, wavy=False, fact=False
+):
     """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``;
-    ``wavy``: True for the coverage hint's underline, or a colour name."""
+    ``wavy``: True for the coverage hint's underline, or a colour name; ``fact``: the
+    mark of a fact to check."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
     cursor.setPosition(to_qt(text, start))
@@ -264,6 +307,10 @@ def _selection(edit, text: str, start: int, end: int, background=None, underline
     if wavy:
         fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
         fmt.setUnderlineColor(QColor(wavy if isinstance(wavy, str) else "#d08000"))
+    if fact:
+        fmt.setBackground(QColor(FACT_BACKGROUND))
+        fmt.setUnderlineStyle(QTextCharFormat.DotLine)
+        fmt.setUnderlineColor(QColor(FACT_UNDERLINE))
     sel.format = fmt
     return sel
 

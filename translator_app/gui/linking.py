@@ -13,6 +13,7 @@ import numpy as np
 
 from translator_app.core.engine.document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
+from translator_app.core.faithful.fact_check import describe
 from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.positions import piece_at
 
@@ -247,3 +248,27 @@ def alternatives(translation, piece: int, candidates=None, eos_id: int = 3) -> l
         else:
             other.append(Alternative(label, shown, prefix + (cand.target_ids[piece],)))
     return sharing + other
+
+
+@dataclass(frozen=True)
+class FactMark:
+    """A fact of the German that the English may have lost (issue 48 §4): where it is in
+    the German, the English word the model wrote for it (by attention; None where
+    nothing is aligned) and what to tell the user."""
+
+    source: tuple[int, int]
+    output: tuple[int, int] | None
+    message: str
+
+
+def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
+    """A mark for every lost fact of the shown translation, both sides."""
+    marks = []
+    for start, end, fact in rendered.lost_facts():
+        link = link_from_source(rendered, start)
+        out = None
+        if link is not None and link.ranges:
+            s, e, _ = max(link.ranges, key=lambda r: r[2])
+            out = (s, e)
+        marks.append(FactMark((start, end), out, f"May be lost in the English: {describe(fact)}"))
+    return marks

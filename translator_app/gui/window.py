@@ -349,9 +349,12 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             return
         lost = doc.lost_facts()
         if lost:
-            facts = ", ".join(describe(f) for *_, f in lost[:3]) + (" …" if len(lost) > 3 else "")
+            # Short enough for the status bar; every mark's tooltip says what it is.
+            more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
             self.show_message(
-                f"Check the translation: it may not keep {facts} (underlined in red)", 15000
+                f"Check: the English may not keep {describe(lost[0][2])}{more} "
+                "(marked in amber; point at a mark for details)",
+                15000,
             )
         if (
             doc.source.strip()
