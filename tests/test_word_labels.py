@@ -3,6 +3,7 @@ the sentence short enough for the screen."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from translator_app.gui.linking import excerpt, word_at
@@ -32,3 +33,38 @@ def test_the_excerpt_starts_near_the_choice_and_fits():
     assert shown.startswith("…") and shown.endswith("…") and len(shown) <= 42
     assert "celebrating" in shown and " we're" in shown
     assert excerpt("Short one.", 0) == "Short one."
+
+
+def test_the_attended_list_names_whole_german_words():
+    """Issue 48 §5: "Bürostühle 0.85", never "ühl 0.29" and "st 0.06"; a protected
+    fact's annotation and its pieces are one "1.249,90 €"."""
+    from translator_app.core.engine.document import translate_document
+    from translator_app.core.engine.translation import Candidate, Translation
+    from translator_app.gui.linking import alignment_pairs
+
+    de = "Bürostühle kosten 1.249,90 €."
+    pieces = (
+        "▁Büro",
+        "st",
+        "ühl",
+        "e",
+        "▁kosten",
+        "▁1.249",
+        ",",
+        "90",
+        "▁€",
+        "<term>",
+        ".",
+        "</s>",
+    )
+    spans = ((0, 4), (4, 6), (6, 9), (9, 10), (10, 17), (17, 23), (23, 24), (24, 26),
+             (26, 28), (17, 28), (28, 29), (29, 29))  # fmt: skip
+    att = np.zeros((2, len(pieces)), np.float32)
+    att[0, :4] = (0.4, 0.1, 0.3, 0.05)  # "offices" on the pieces of „Bürostühle“
+    att[0, 5:10] = (0.02, 0.01, 0.02, 0.02, 0.03)
+    att[0, 4] = 0.07
+    cand = Candidate("offices", (7, 3), ("▁offices", "</s>"), ((0, 7), (7, 7)), att, 0, 0)
+    t = Translation(de, tuple(range(len(pieces))), pieces, spans, (cand,), ())
+    doc = translate_document(de, lambda _: [t])
+    pairs = [(w, round(x, 2)) for w, x in alignment_pairs(doc, 0, 0)]
+    assert pairs == [("Bürostühle", 0.85), ("1.249,90 €", 0.1), ("kosten", 0.07)]

@@ -115,21 +115,55 @@ def weak_coverage(rendered: DocumentTranslation, threshold: float = 0.3) -> list
 
 
 def alignment_pairs(rendered: DocumentTranslation, sentence: int, piece: int, top: int = 5):
-    """For the English piece ``piece``: the German pieces it attended to, ranked,
-    as (text, weight)."""
+    """For the English piece ``piece``: the German words it attended to, ranked, as
+    (word, weight); a word's weight is the sum of its pieces' ("Bürostühle", never "ühl";
+    issue 48 §5). The end marker is no word; weights that round to 0.00 say nothing."""
     t = rendered.translations[sentence]
     if t is None or t.best is None:
         return []
     row = np.asarray(t.best.attention)[piece]
-    order = np.argsort(-row)[:top]
-    out = []
-    for k in order:
-        if t.source_pieces[k] == EOS_PIECE or round(float(row[k]), 2) == 0.0:
-            continue  # the end marker is no German word, and 0.00 says nothing
-        start, end = t.source_spans[k]
-        label = t.source[start:end] if end > start else t.source_pieces[k]
-        out.append((label.strip() or t.source_pieces[k], float(row[k])))
-    return out
+    words: dict[tuple[int, int], float] = {}
+    for k, (start, end) in enumerate(t.source_spans[: len(row)]):
+        if t.source_pieces[k] == EOS_PIECE or end <= start:
+            continue
+        bounds = _source_word(t.source, start, end)
+        words[bounds] = words.get(bounds, 0.0) + float(row[k])
+    # A word inside a longer one (a protected fact's annotation spans "1.249,90 €", its
+    # pieces "1.249,90") is that one.
+    for inner in sorted(words, key=lambda b: b[1] - b[0]):
+        outer = [b for b in words if b != inner and b[0] <= inner[0] and inner[1] <= b[1]]
+        if outer:
+            words[min(outer, key=lambda b: b[1] - b[0])] += words.pop(inner)
+    ranked = sorted(words.items(), key=lambda kv: -kv[1])[:top]
+    return [(t.source[a:b], w) for (a, b), w in ranked if round(w, 2) > 0.0]
+
+
+_EDGE_PUNCTUATION = ".,;:!?\"'„“”‚‘’()[]«»"
+
+
+def _source_word(text: str, start: int, end: int) -> tuple[int, int]:
+    """The German word a piece at ``text[start:end]`` belongs to: the run of non-spaces
+    around it without punctuation at its edges ("1.249,90" whole, "Eingang" without its
+    full stop); a span holding a space (a protected fact's annotation) stays whole;
+    punctuation alone is its own word."""
+    while start < end and text[start].isspace():  # a piece's span holds its word-start space
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start == end or " " in text[start:end]:
+        return start, end
+    a, b = start, end
+    while a > 0 and not text[a - 1].isspace():
+        a -= 1
+    while b < len(text) and not text[b].isspace():
+        b += 1
+    while a < b and text[a] in _EDGE_PUNCTUATION:
+        a += 1
+    while b > a and text[b - 1] in _EDGE_PUNCTUATION:
+        b -= 1
+    if a >= b or not (a <= start < b or a < end <= b):
+        return start, end  # punctuation: its own word
+    return a, b
 
 
 def _lead(text: str) -> int:
