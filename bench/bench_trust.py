@@ -1,6 +1,6 @@
 """Does the fact check see a broken fact, and leave a kept one alone? (issue 48, section 2)
 
-    .venv/bin/python bench/bench_trust.py [--show 5] [--model DIR] [--json FILE]
+    .venv/bin/python bench/bench_trust.py [--show 5] [--translate [--model DIR]] [--json FILE]
 
 Each file bench/data/trust-CATEGORY.tsv holds German sentences written for this bench,
 each with a right English and a wrong one in which the category's fact is broken (a
@@ -11,7 +11,7 @@ sentences the check marks (recall) and how many of its marks fall on wrong ones
 core/faithful/fact_check.py that the app uses. Floors (issue 48): recall >= 90 % and
 precision >= 80 % in every category.
 
-``--model DIR`` also translates every German sentence with the app's default search and
+``--translate`` also translates every German sentence with the app's default search and
 prints the translations the check marks, for a person to read: how often the bundled
 model itself breaks these facts, and whether the marks are right.
 """
@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from app_search import add_arguments  # noqa: E402
+
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
+from translator_app.core.platform.hardware import facts  # noqa: E402
 
 DATA = Path(__file__).with_name("data")
 FLOORS = {"recall": 0.90, "precision": 0.80}
@@ -102,48 +103,51 @@ def print_table(scores: dict[str, dict], show: int) -> bool:
     return ok_all
 
 
-def model_marks(items: list[Item], model: str, precision: str) -> list[tuple[str, str, list[str]]]:
-    """The bundled model's translations that the check marks: (German, English, lost)."""
+def model_marks(items: list[Item], args, argv) -> tuple[list[tuple[str, str, list[str]]], dict]:
+    """The bundled model's translations (the app's default search) that the check
+    marks: (German, English, lost), and the report header (command, model, machine)."""
     from app_search import app_translator
 
-    translator, options = app_translator(model, precision)
+    translator, searches, header = app_translator(args, "bench_trust.py", argv)
     germans = list(dict.fromkeys(it.german for it in items))
     marked = []
-    for t in translator.translate(germans, options):
+    for t in translator.translate(germans, searches["app default"]):
         if t.missing_numbers:
             marked.append((t.source, t.text, [f.text for f in t.missing_numbers]))
-    return marked
+    return marked, header
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--show", type=int, default=3, help="misses and false marks to print")
-    ap.add_argument("--model", help="also translate with this bundle and print its marks")
-    ap.add_argument("--precision", default="auto")
-    ap.add_argument("--json", help="write the figures to this file")
+    add_arguments(ap)  # --model, --precision, --show, --json as the other benches
+    ap.add_argument(
+        "--translate", action="store_true", help="also list the model's own marked translations"
+    )
     args = ap.parse_args(argv)
+    args.show = args.show or 3
     items = read_items()
     scores = score(items)
     ok = print_table(scores, args.show)
     report = {
-        "command": " ".join(["bench/bench_trust.py", *(argv or sys.argv[1:])]),
-        "cpu": platform.processor() or platform.machine(),
-        "when": time.strftime("%Y-%m-%d %H:%M"),
+        "command": " ".join(
+            ["bench/bench_trust.py", *(argv if argv is not None else sys.argv[1:])]
+        ),
+        "machine": facts(),
         "floors": FLOORS,
         "categories": {
             c: {k: r[k] for k in ("items", "marked_wrong", "marked_right", "recall", "precision")}
             for c, r in scores.items()
         },
     }
-    if args.model:
-        marked = model_marks(items, args.model, args.precision)
+    if args.translate:
+        marked, header = model_marks(items, args, argv)
         n = len({it.german for it in items})
         print(f"\nthe model's own translations marked: {len(marked)} of {n}")
         for de, en, lost in marked:
             print(f"    {de} -> {en}   lost: {', '.join(lost)}")
-        report["model_marked"] = len(marked)
+        report |= header | {"model_marked": len(marked), "model_sentences": n}
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+        args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     return 0 if ok else 1
 
 
