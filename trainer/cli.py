@@ -158,7 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     ft.add_argument("--batch-tokens", type=int, default=2048)
     ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
     ft.add_argument(
-        "--patience", type=int, default=2, help="evaluations without improvement before stopping (0: never)"
+        "--patience",
+        type=int,
+        default=2,
+        help="evaluations without improvement before stopping (0: never)",
     )
     ft.add_argument("--seed", type=int, default=1)
     ft.add_argument("--bf16", choices=BF16_SETTINGS, default="auto")
