@@ -1,4 +1,4 @@
-"""One long-lived worker thread per session (the window's): loading and translating off the GUI thread.
+"""One long-lived worker thread per session: loading and translating off the GUI thread.
 
 "Latest request wins" (as in translateLocally): a new translation request replaces any
 queued one, and a decode that is running for an older request is abandoned through the
