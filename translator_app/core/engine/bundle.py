@@ -494,108 +494,13 @@ def load_bundle(
     ``should_stop`` is polled between the steps (and while hashing): when it returns True
     the load is abandoned with :class:`LoadCancelled` (the app closing, a newer load)."""
     path = Path(path)
-    if not path.exists():
-        raise BundleError(path, "no such model directory")
-    if not path.is_dir():
-        raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
-    cfg_path = _inside(path, CONFIG_FILE)
-    cfg = _read_json(cfg_path)
-    if cfg.get("format") != FORMAT_NAME:
-        raise BundleError(cfg_path, f"is not a translator bundle (format {cfg.get('format')!r})")
-    version = cfg.get("format_version")
-    if version not in READABLE_VERSIONS:
-        raise BundleError(
-            cfg_path,
-            f"has format version {version!r}; this program reads versions "
-            f"{', '.join(map(str, READABLE_VERSIONS))}",
-        )
-    pair = (cfg.get("tokenizer") or {}).get("type") == PAIR_TYPE
-    tokenizer_names = PAIR_FILES if pair else (SPM_FILE,)
-    for name in (*COMMON_FILES, *tokenizer_names):
-        _inside(path, name)
-    try:
-        config = ModelConfig.from_dict(cfg.get("model"))
-    except (ConfigError, TypeError) as e:
-        raise BundleError(cfg_path, str(e)) from None
-
-    files = cfg.get("files") or {}
-    if not isinstance(files, dict):
-        raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
-    for name, meta in files.items():
-        if name not in (WEIGHTS_FILE, *tokenizer_names):
-            continue
-        if not isinstance(meta, dict):
-            raise BundleError(cfg_path, f'"files"."{name}" must be a JSON object')
-        size = (path / name).stat().st_size
-        if meta.get("bytes") is not None and size != meta["bytes"]:
-            raise BundleError(
-                path / name,
-                f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)",
-            )
-        if meta.get("sha256") and _sha256(path / name, should_stop) != meta["sha256"]:
-            raise BundleError(
-                path / name, "checksum does not match config.json (file is corrupt or was replaced)"
-            )
-
+    cfg_path, cfg, config, tokenizer_names = _read_config(path)
+    _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
     raise_if_cancelled(should_stop)
-    spm_path = path / tokenizer_names[0]
-    contents = {}
-    for name in tokenizer_names:
-        contents[name] = _read_bounded(path / name, MAX_SPM_BYTES)
-        if not contents[name]:
-            raise BundleError(path / name, "is empty; not a tokenizer file")
-    try:
-        tokenizer = tokenizer_from_files(contents)
-    except VocabularyError as e:
-        raise BundleError(path / PAIR_FILES[-1], str(e)) from None
-    except (RuntimeError, OSError) as e:
-        raise BundleError(
-            spm_path, f"is not a valid SentencePiece model ({_first_line(e)})"
-        ) from None
-    if pair and tokenizer.vocab_size > config.vocab_size:
-        raise BundleError(
-            spm_path, f"has {tokenizer.vocab_size} pieces but the model only {config.vocab_size}"
-        )
-    if not pair and tokenizer.vocab_size != config.vocab_size:
-        raise BundleError(
-            spm_path, f"has {tokenizer.vocab_size} pieces but the model expects {config.vocab_size}"
-        )
-    ids = tokenizer.special_ids()
-    for key, value in ids.items():
-        if getattr(config, key) != value:
-            raise BundleError(
-                spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
-            )
-
+    tokenizer = _load_tokenizer(path, tokenizer_names, config)
     raise_if_cancelled(should_stop)
-    tensors = _check_weights(path / WEIGHTS_FILE, _expected_shapes(config, cfg_path))
-    raise_if_cancelled(should_stop)
-    try:
-        model = build_model(config)
-    except (RuntimeError, MemoryError) as e:  # the weights file was just as large
-        raise BundleError(
-            cfg_path, f"the model does not fit in memory ({_first_line(e)})"
-        ) from None
-
-    model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
-    model.eval()
-    raise_if_cancelled(should_stop)
-
-    try:
-        target, notes = resolve_device(device)
-    except ValueError as e:
-        raise BundleError(path, str(e)) from None
-    if target.type == "cuda":
-        try:
-            model.to(target)
-            torch.zeros(1, device=target).add_(1).item()
-        except (RuntimeError, AssertionError) as e:  # driver, OOM or arch mismatch
-            model.to("cpu")
-            target = torch.device("cpu")
-            notes.append(f"could not use CUDA ({str(e).splitlines()[0]}); using the CPU")
-    for note in notes:
-        warnings.warn(note, DeviceFallbackWarning, stacklevel=2)
-
+    model = _load_model(path / WEIGHTS_FILE, cfg_path, config, should_stop)
+    model, target, notes = _place(model, path, device)
     card_path = path / CARD_FILE
     try:
         card = _read_bounded(card_path, MAX_CARD_BYTES).decode("utf-8")
@@ -623,6 +528,135 @@ def load_bundle(
         terms=terms,
         shortlist=shortlist,
     )
+
+
+def _read_config(path: Path) -> tuple[Path, dict[str, Any], ModelConfig, tuple[str, ...]]:
+    """config.json of a bundle folder, checked: (its path, its content, the model
+    config, the tokenizer's file names); every file the bundle needs is present."""
+    if not path.exists():
+        raise BundleError(path, "no such model directory")
+    if not path.is_dir():
+        raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
+    cfg_path = _inside(path, CONFIG_FILE)
+    cfg = _read_json(cfg_path)
+    if cfg.get("format") != FORMAT_NAME:
+        raise BundleError(cfg_path, f"is not a translator bundle (format {cfg.get('format')!r})")
+    version = cfg.get("format_version")
+    if version not in READABLE_VERSIONS:
+        raise BundleError(
+            cfg_path,
+            f"has format version {version!r}; this program reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}",
+        )
+    pair = (cfg.get("tokenizer") or {}).get("type") == PAIR_TYPE
+    tokenizer_names = PAIR_FILES if pair else (SPM_FILE,)
+    for name in (*COMMON_FILES, *tokenizer_names):
+        _inside(path, name)
+    try:
+        config = ModelConfig.from_dict(cfg.get("model"))
+    except (ConfigError, TypeError) as e:
+        raise BundleError(cfg_path, str(e)) from None
+    return cfg_path, cfg, config, tuple(tokenizer_names)
+
+
+def _check_sizes_and_checksums(
+    path: Path,
+    cfg_path: Path,
+    cfg: dict[str, Any],
+    tokenizer_names: tuple[str, ...],
+    should_stop: Callable[[], bool] | None,
+) -> None:
+    """The weights' and tokenizer's sizes and SHA-256 as config.json records them."""
+    files = cfg.get("files") or {}
+    if not isinstance(files, dict):
+        raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
+    for name, meta in files.items():
+        if name not in (WEIGHTS_FILE, *tokenizer_names):
+            continue
+        if not isinstance(meta, dict):
+            raise BundleError(cfg_path, f'"files"."{name}" must be a JSON object')
+        size = (path / name).stat().st_size
+        if meta.get("bytes") is not None and size != meta["bytes"]:
+            raise BundleError(
+                path / name,
+                f"is {size} bytes, config.json says {meta['bytes']} (truncated or replaced)",
+            )
+        if meta.get("sha256") and _sha256(path / name, should_stop) != meta["sha256"]:
+            raise BundleError(
+                path / name, "checksum does not match config.json (file is corrupt or was replaced)"
+            )
+
+
+def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelConfig):
+    """The bundle's tokenizer, checked against the model config (size, special ids)."""
+    pair = tokenizer_names == tuple(PAIR_FILES)
+    spm_path = path / tokenizer_names[0]
+    contents = {}
+    for name in tokenizer_names:
+        contents[name] = _read_bounded(path / name, MAX_SPM_BYTES)
+        if not contents[name]:
+            raise BundleError(path / name, "is empty; not a tokenizer file")
+    try:
+        tokenizer = tokenizer_from_files(contents)
+    except VocabularyError as e:
+        raise BundleError(path / PAIR_FILES[-1], str(e)) from None
+    except (RuntimeError, OSError) as e:
+        raise BundleError(
+            spm_path, f"is not a valid SentencePiece model ({_first_line(e)})"
+        ) from None
+    if pair and tokenizer.vocab_size > config.vocab_size:
+        raise BundleError(
+            spm_path, f"has {tokenizer.vocab_size} pieces but the model only {config.vocab_size}"
+        )
+    if not pair and tokenizer.vocab_size != config.vocab_size:
+        raise BundleError(
+            spm_path, f"has {tokenizer.vocab_size} pieces but the model expects {config.vocab_size}"
+        )
+    for key, value in tokenizer.special_ids().items():
+        if getattr(config, key) != value:
+            raise BundleError(
+                spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
+            )
+    return tokenizer
+
+
+def _load_model(
+    weights: Path, cfg_path: Path, config: ModelConfig, should_stop: Callable[[], bool] | None
+) -> EncoderDecoder:
+    """The model with the checked weights, in eval mode on the CPU."""
+    tensors = _check_weights(weights, _expected_shapes(config, cfg_path))
+    raise_if_cancelled(should_stop)
+    try:
+        model = build_model(config)
+    except (RuntimeError, MemoryError) as e:  # the weights file was just as large
+        raise BundleError(
+            cfg_path, f"the model does not fit in memory ({_first_line(e)})"
+        ) from None
+    model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
+    model.eval()
+    raise_if_cancelled(should_stop)
+    return model
+
+
+def _place(
+    model: EncoderDecoder, path: Path, device: str | torch.device
+) -> tuple[EncoderDecoder, torch.device, list[str]]:
+    """The model on ``device`` (CUDA falls back to the CPU, with a note and a warning)."""
+    try:
+        target, notes = resolve_device(device)
+    except ValueError as e:
+        raise BundleError(path, str(e)) from None
+    if target.type == "cuda":
+        try:
+            model.to(target)
+            torch.zeros(1, device=target).add_(1).item()
+        except (RuntimeError, AssertionError) as e:  # driver, OOM or arch mismatch
+            model.to("cpu")
+            target = torch.device("cpu")
+            notes.append(f"could not use CUDA ({str(e).splitlines()[0]}); using the CPU")
+    for note in notes:
+        warnings.warn(note, DeviceFallbackWarning, stacklevel=3)
+    return model, target, notes
 
 
 def _read_shortlist(path: Path) -> str:
