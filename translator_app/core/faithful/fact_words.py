@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from translator_app.core.faithful.number_check import (
     CARDINALS,
@@ -235,57 +236,94 @@ def _lower_or_first(word: str) -> str:
 _COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
 
 
-def _source_rules() -> list[tuple[re.Pattern, _Rule, str | None]]:
-    """(German pattern, rule, the group that is the fact) for every word fact."""
-    rules: list[tuple[re.Pattern, _Rule, str | None]] = []
-    for word, value in NUMBER_WORDS_DE.items():
-        pattern = word if word == "Dutzend" else _lower_or_first(word)
-        rules.append((_de(pattern), _rule("number word", str(value), f"n{value}"), None))
-    for stem, value in _ORDINAL_STEMS_DE.items():
-        pattern = _lower_or_first(f"{stem}e[nmrs]?")
-        rules.append((_de(pattern), _rule("number word", str(value), f"n{value}"), None))
-    rules.append((_de(_lower_or_first(_HALF)), _rule("number word", "half", "n0.5"), None))
-    for key, de, _ in UNITS:
-        pattern = rf"{_COUNT}\s*(?P<unit>{de})"
-        english = UNIT_NAMES.get(key, key)
-        rules.append((_de(pattern, re.IGNORECASE), _rule("unit", english, f"u:{key}"), "unit"))
-        per = rf"(?:pro|je)\s+(?P<unit>{de})"  # a rate: „80 Euro pro Nacht“
-        rules.append((_de(per), _rule("unit", f"per {english}", f"u:{key}"), "unit"))
-    for hour, word in enumerate(HOURS_DE, start=1):
-        keys = (f"t{hour}:00", f"t{(hour + 12) % 24}:00")
-        rules.append((_de(rf"{word}\s+Uhr"), _rule("time", f"{hour} o'clock", *keys), None))
-    rules.append((_de("Mitternacht"), _rule("time", "midnight", "t0:00"), None))
-    for i, day in enumerate(WEEKDAYS_DE):
-        pattern = f"{day}s?|{day.lower()}s"
-        rules.append((_de(pattern), _rule("date", WEEKDAYS_EN[i], f"w{i}"), None))
-    for i, month in enumerate(MONTHS_DE):
-        rules.append((_de(month), _rule("date", MONTHS_EN[i], f"M{i + 1}"), None))
-    for key, de, _ in RELATIVE_DAYS:
-        english = key.replace("-", " ")
-        rules.append((_de(de, re.IGNORECASE), _rule("date", english, f"r:{key}"), None))
-    negation = _rule("negation", "a negation: not, no, never", "x:neg")
-    rules.append((_de(_NEGATION_DE, re.IGNORECASE), negation, None))
-    for key, de, _, english in LIMITS:
-        rules.append((_de(de, re.IGNORECASE), _rule("limit", english, f"l:{key}"), None))
-    return rules
+def _grouped(alternatives: list[tuple[str, object]]) -> tuple[str, dict[str, object]]:
+    """One alternation of ``(pattern, value)`` pairs, each a named group ``g0``, ``g1``
+    …, and the value of each group: a category is one regex, compiled once, not one per
+    word (the start-up cost of the faithfulness checks, issue 49)."""
+    parts, values = [], {}
+    for i, (pattern, value) in enumerate(alternatives):
+        parts.append(f"(?P<g{i}>{pattern})")
+        values[f"g{i}"] = value
+    return "|".join(parts), values
 
 
-def _target_rules() -> list[tuple[re.Pattern, str]]:
-    rules = [(_en(en), f"u:{key}") for key, _, en in UNITS]
-    rules += [(_en(f"{day}s?"), f"w{i}") for i, day in enumerate(WEEKDAYS_EN)]
-    rules += [(_en(en), f"r:{key}") for key, _, en in RELATIVE_DAYS]
-    # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.")
-    rules += [(_en(f"{m}|{m[:3]}\\.", 0), f"M{i + 1}") for i, m in enumerate(MONTHS_EN)]
+def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
+    """For each category of word facts: its German regex (the fact is the named group
+    that matched) and the rule of each group."""
+    numbers = [
+        (
+            word if word == "Dutzend" else _lower_or_first(word),
+            _rule("number word", str(value), f"n{value}"),
+        )
+        for word, value in NUMBER_WORDS_DE.items()
+    ]
+    numbers += [
+        (_lower_or_first(f"{stem}e[nmrs]?"), _rule("number word", str(value), f"n{value}"))
+        for stem, value in _ORDINAL_STEMS_DE.items()
+    ]
+    numbers.append((_lower_or_first(_HALF), _rule("number word", "half", "n0.5")))
+    units = [(de, _rule("unit", UNIT_NAMES.get(k, k), f"u:{k}")) for k, de, _ in UNITS]
+    rates = [(de, _rule("unit", f"per {UNIT_NAMES.get(k, k)}", f"u:{k}")) for k, de, _ in UNITS]
+    times = [
+        (rf"{word}\s+Uhr", _rule("time", f"{h} o'clock", f"t{h}:00", f"t{(h + 12) % 24}:00"))
+        for h, word in enumerate(HOURS_DE, start=1)
+    ] + [("Mitternacht", _rule("time", "midnight", "t0:00"))]
+    days = [
+        (f"{day}s?|{day.lower()}s", _rule("date", WEEKDAYS_EN[i], f"w{i}"))
+        for i, day in enumerate(WEEKDAYS_DE)
+    ] + [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
+    relative = [(de, _rule("date", k.replace("-", " "), f"r:{k}")) for k, de, _ in RELATIVE_DAYS]
+    negation = [(_NEGATION_DE, _rule("negation", "a negation: not, no, never", "x:neg"))]
+    limits = [(de, _rule("limit", english, f"l:{k}")) for k, de, _, english in LIMITS]
+    out = []
+    for alternatives, flags, template in (
+        (numbers, 0, "{}"),
+        (units, re.IGNORECASE, rf"{_COUNT}\s*(?:{{}})"),  # „zehn Werktage“: the unit
+        (rates, 0, r"(?:pro|je)\s+(?:{})"),  # a rate: „80 Euro pro Nacht“
+        (times, 0, "{}"),
+        (days, 0, "{}"),
+        (relative, re.IGNORECASE, "{}"),
+        (negation, re.IGNORECASE, "{}"),
+        (limits, re.IGNORECASE, "{}"),
+    ):
+        pattern, values = _grouped(alternatives)
+        out.append((_de(template.format(pattern), flags), values))
+    return out
+
+
+def _target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
+    """For each category: its English regex and the key of each named group. Limits
+    and the negation are one regex each: a word may serve two ("by": until, at the
+    latest; "no later than": a limit, not a negation)."""
+    categories = [
+        (_grouped([(en, f"u:{k}") for k, _, en in UNITS]), re.IGNORECASE),
+        (_grouped([(f"{d}s?", f"w{i}") for i, d in enumerate(WEEKDAYS_EN)]), re.IGNORECASE),
+        (_grouped([(en, f"r:{k}") for k, _, en in RELATIVE_DAYS]), re.IGNORECASE),
+        # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.")
+        (_grouped([(f"{m}|{m[:3]}\\.", f"M{i + 1}") for i, m in enumerate(MONTHS_EN)]), 0),
+        (_grouped([(w, f"n{v:g}") for w, v in _EN_NUMBER_WORDS.items()]), re.IGNORECASE),
+        (_grouped([(rf"(?:{_EN_HOUR_WORDS})\s+o'clock", "oclock")]), re.IGNORECASE),
+    ]
+    out = [(_en(pattern, flags), values) for (pattern, values), flags in categories]
     # Limits and negation as written: their patterns say where words end.
-    rules += [(re.compile(en, re.IGNORECASE), f"l:{key}") for key, _, en, _ in LIMITS]
-    rules.append((re.compile(_NEGATION_EN, re.IGNORECASE), "x:neg"))
-    rules.append((_en(rf"(?P<h>{_EN_HOUR_WORDS})\s+o'clock"), "oclock"))
-    rules += [(_en(word), f"n{value:g}") for word, value in _EN_NUMBER_WORDS.items()]
-    return rules
+    out += [(re.compile(en, re.IGNORECASE), {"g0": f"l:{k}"}) for k, _, en, _ in LIMITS]
+    out.append((re.compile(_NEGATION_EN, re.IGNORECASE), {"g0": "x:neg"}))
+    return out
 
 
-SOURCE_RULES = _source_rules()
-TARGET_RULES = _target_rules()
+@cache
+def source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
+    return _source_rules()
+
+
+@cache
+def target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
+    return _target_rules()
+
+
+def _matched(m: re.Match) -> str:
+    """The named group ``g<i>`` that matched (a pattern's own groups are unnamed)."""
+    return next(name for name, value in m.groupdict().items() if value is not None)
 
 
 def word_facts(text: str) -> list[Fact]:
@@ -293,9 +331,11 @@ def word_facts(text: str) -> list[Fact]:
     each needs (``Fact.english``). Overlapping facts are all kept here; the caller drops
     those inside a fact written in digits."""
     facts = []
-    for pattern, rule, group in SOURCE_RULES:
+    for pattern, rules in source_rules():
         for m in pattern.finditer(text):
-            start, end = m.span(group) if group else m.span()
+            group = _matched(m)
+            rule = rules[group]
+            start, end = m.span(group)
             if "r:tomorrow" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
@@ -305,13 +345,16 @@ def word_facts(text: str) -> list[Fact]:
 def target_word_keys(text: str) -> Counter:
     """The word-fact keys found in an English sentence, with their counts."""
     keys: Counter = Counter()
-    for pattern, key in TARGET_RULES:
+    for pattern, values in target_rules():
         for m in pattern.finditer(text):
+            key = values[_matched(m)] if len(values) > 1 else values["g0"]
             if key == "oclock":
-                hour = CARDINALS.index(m.group("h").lower())
+                hour = CARDINALS.index(m.group().split()[0].lower())
                 keys.update({f"t{hour}:00", f"t{hour + 12}:00"})
             else:
                 keys[key] += 1
+                if key == "u:workday":  # "ten working days" also says days
+                    keys["u:day"] += 1
     if keys["x:neg"]:
         keys["x:neg"] = 1_000  # one English negation keeps every German one
     return keys
