@@ -16,7 +16,7 @@ from translator_app.core.limits import MAX_HEADS, MAX_LAYERS, MAX_POSITIONS, MAX
 from translator_app.core.models.from_dict import from_dict
 
 ARCHITECTURES = ("rnn", "transformer")
-RNN_TYPES = ("gru", "lstm")
+RNN_TYPES = ("gru", "lstm", "lstm_peephole", "lstm_coupled")  # the last two: models/cells.py
 SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
 DECODER_STYLES = ("bahdanau", "luong")
 # "sinusoidal": sines and cosines interleaved (Vaswani et al.); "sinusoidal_halves": all

@@ -18,11 +18,17 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from translator_app.core.models.attention import build_scorer
+from translator_app.core.models.cells import CELL_TYPES, CellRNN
 from translator_app.core.models.config import ModelConfig
 from translator_app.core.models.seq2seq import EncoderDecoder, State, StepOutput
 
 
 def _rnn(kind: str, input_size: int, hidden: int, layers: int, dropout: float, bidirectional: bool):
+    """PyTorch's fused GRU or LSTM, or an LSTM variant of models/cells.py."""
+    if kind in CELL_TYPES:
+        return CellRNN(
+            kind, input_size, hidden, layers, dropout if layers > 1 else 0.0, bidirectional
+        )
     cls = nn.GRU if kind == "gru" else nn.LSTM
     return cls(
         input_size,
@@ -48,9 +54,12 @@ class RNNEncoder(nn.Module):
     def forward(self, emb: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """emb: [B, S, E] -> memory [B, S, 2He], initial decoder hidden [B, Ld, Hd]."""
         lengths = mask.sum(1).clamp(min=1).cpu()
-        packed = pack_padded_sequence(emb, lengths, batch_first=True, enforce_sorted=False)
-        out, final = self.rnn(packed)
-        memory, _ = pad_packed_sequence(out, batch_first=True, total_length=emb.size(1))
+        if isinstance(self.rnn, CellRNN):  # holds each sentence still on its padding
+            memory, final = self.rnn(emb, lengths=lengths)
+        else:
+            packed = pack_padded_sequence(emb, lengths, batch_first=True, enforce_sorted=False)
+            out, final = self.rnn(packed)
+            memory, _ = pad_packed_sequence(out, batch_first=True, total_length=emb.size(1))
         h_n = final[0] if isinstance(final, tuple) else final  # [layers*2, B, He]
         last = torch.cat([h_n[-2], h_n[-1]], dim=-1)  # [B, 2He]
         init = torch.tanh(self.bridge(last)).view(-1, self.dec_layers, self.dec_hidden)
@@ -61,7 +70,7 @@ class RNNDecoder(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
         self.style = cfg.decoder_style
-        self.is_lstm = cfg.rnn_type == "lstm"
+        self.is_lstm = cfg.rnn_type.startswith("lstm")  # a cell state besides the hidden
         key_dim = 2 * cfg.enc_hidden
         self.scorer = build_scorer(cfg.attention, cfg.dec_hidden, key_dim, cfg.attn_dim)
         self.dropout = nn.Dropout(cfg.dropout)
