@@ -19,6 +19,7 @@ from translator_app.core import (
 )
 from translator_app.core.data.corpus import DataError
 from translator_app.core.engine.bundle import BundleError
+from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import (
     Glossary,
     Term,
@@ -145,10 +146,11 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
 
     def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
         calls.append(protect)
-        lost = () if protect else ("9 Uhr",)
         english = "At 9 o'clock." if protect else "At half past."
         best = Candidate(english, (), (), (), None, 0.0, 0.0)
-        return [Translation(x, (), (), (), (best,), lost) for x in texts]
+        return [
+            Translation(x, (), (), (), (best,), tuple(missing_facts(x, english))) for x in texts
+        ]
 
     translator._translate = fake
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
@@ -156,7 +158,7 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     calls.clear()
     translator.protect_facts = "off"
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
-    assert calls == [False] and t.missing_numbers == ("9 Uhr",)
+    assert calls == [False] and [f.text for f in t.missing_numbers] == ["9 Uhr"]
     calls.clear()
     translator.protect_facts = "always"  # a model trained on annotated facts
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)

@@ -380,8 +380,8 @@ def test_every_menu_has_distinct_access_keys(qtbot, open_window):
     for menu in w.menuBar().findChildren(type(w.model_menu)):
         keys = {}
         for action in menu.actions():
-            if action.isSeparator() or action in w.model_actions:
-                continue
+            if action.isSeparator() or action in w.model_actions or not action.isEnabled():
+                continue  # a disabled note ("No recent files") is no command
             m = re.search(r"&(\w)", action.text())
             assert m, f"{action.text()!r} in {menu.title()!r} has no access key"
             key = m.group(1).lower()
