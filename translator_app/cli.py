@@ -154,6 +154,11 @@ def _sentence_json(t) -> dict:
             {"text": f.text, "kind": f.kind, "english": f.english} for f in t.missing_numbers
         ],
         "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
+        # Content words of the source that no English word seems to carry (character
+        # offsets in "source"); null where the sentence could not be checked.
+        "not_carried": None
+        if t.not_carried is None
+        else [{"text": w.text, "start": w.span[0], "end": w.span[1]} for w in t.not_carried],
     }
 
 
@@ -189,10 +194,12 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> int:
     if not args.json:
         out.write("\n".join(outputs) + "\n")
     else:
+        checked = iter(translator.check_dropped([t for t in doc.translations if t is not None]))
+        translations = [t if t is None else next(checked) for t in doc.translations]
         for i, line in enumerate(lines):
             sentences = [
                 _sentence_json(t)
-                for seg, t in zip(doc.segments, doc.translations, strict=True)
+                for seg, t in zip(doc.segments, translations, strict=True)
                 if seg.line == i
             ]
             record = {"source": line, "translation": outputs[i], "sentences": sentences}

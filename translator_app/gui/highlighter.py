@@ -216,9 +216,9 @@ class LinkHighlighter(QObject):
         if self._facts[0] is not d:
             self._facts = (d, fact_marks(d))
         for mark in self._facts[1]:
-            src_sel.append(_selection(self.source, d.source, *mark.source, fact=True))
+            src_sel.append(_selection(self.source, d.source, *mark.source, fact=mark.kind))
             if mark.output is not None:
-                out_sel.append(_selection(self.output, d.output, *mark.output, fact=True))
+                out_sel.append(_selection(self.output, d.output, *mark.output, fact=mark.kind))
         # Glossary terms: the English used is marked green, a term not used red.
         missed, used = d.glossary_marks()
         for start, end in missed:
@@ -286,14 +286,21 @@ TERM_MARK = "#20a040"  # the English of a glossary term, as the glossary asked
 # on both sides; not red and wavy, which reads as a spelling mark.
 FACT_BACKGROUND = "#ffe3a3"
 FACT_UNDERLINE = "#a05a00"
+# A German word no English word seems to carry (issue 48 §3): lilac, German side only.
+DROPPED_BACKGROUND = "#e8dcff"
+DROPPED_UNDERLINE = "#6a3fb0"
+CHECK_STYLES = {
+    "fact": (FACT_BACKGROUND, FACT_UNDERLINE),
+    "dropped": (DROPPED_BACKGROUND, DROPPED_UNDERLINE),
+}
 
 
 def _selection(
-    edit, text: str, start: int, end: int, background=None, underline=False, wavy=False, fact=False
+    edit, text: str, start: int, end: int, background=None, underline=False, wavy=False, fact=""
 ):
     """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``;
     ``wavy``: True for the coverage hint's underline, or a colour name; ``fact``: the
-    mark of a fact to check."""
+    kind of a mark to check ("fact" or "dropped", :data:`CHECK_STYLES`)."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
     cursor.setPosition(to_qt(text, start))
@@ -308,9 +315,10 @@ def _selection(
         fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
         fmt.setUnderlineColor(QColor(wavy if isinstance(wavy, str) else "#d08000"))
     if fact:
-        fmt.setBackground(QColor(FACT_BACKGROUND))
+        back, under = CHECK_STYLES[fact]
+        fmt.setBackground(QColor(back))
         fmt.setUnderlineStyle(QTextCharFormat.DotLine)
-        fmt.setUnderlineColor(QColor(FACT_UNDERLINE))
+        fmt.setUnderlineColor(QColor(under))
     sel.format = fmt
     return sel
 

@@ -293,10 +293,13 @@ class FactMark:
     source: tuple[int, int]
     output: tuple[int, int] | None
     message: str
+    kind: str = "fact"  # or "dropped": a content word no English word seems to carry
 
 
 def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
-    """A mark for every lost fact of the shown translation, both sides."""
+    """A mark for every lost fact of the shown translation, both sides, and for every
+    German word its English does not seem to carry (German side: nothing in the
+    English stands for it)."""
     marks = []
     for start, end, fact in rendered.lost_facts():
         link = link_from_source(rendered, start)
@@ -305,4 +308,15 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
             s, e, _ = max(link.ranges, key=lambda r: r[2])
             out = (s, e)
         marks.append(FactMark((start, end), out, f"May be lost in the English: {describe(fact)}"))
+    facts = [m.source for m in marks]
+    for start, end, word in rendered.not_carried():
+        if any(s < end and start < e for s, e in facts):
+            continue  # a lost fact says more
+        marks.append(FactMark((start, end), None, dropped_message(word), kind="dropped"))
     return marks
+
+
+def dropped_message(word: str) -> str:
+    return (
+        f"May be missing from the English: „{word}“ (no word of the English seems to translate it)"
+    )

@@ -24,6 +24,7 @@ from translator_app.gui.worker import (
     GROUP_SIZES,
     AlternativesRequest,
     AlternativesResult,
+    CheckRequest,
     ExplainRequest,
     ExplainResult,
     Failure,
@@ -58,6 +59,9 @@ class TranslationSession(QObject):
     explained = Signal(object, object)
     # A translation, a target position and the model's alternatives there (Candidates).
     alternatives_found = Signal(object, int, object)
+    # The text's translation again, once the worker has checked its sentences for
+    # content the English drops (issue 48 §3): marks only, the English is unchanged.
+    checked = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +74,7 @@ class TranslationSession(QObject):
         self.worker.failed.connect(self._on_failed)
         self.worker.explained.connect(self._on_explained)
         self.worker.alternatives_found.connect(self._on_alternatives)
+        self.worker.checked.connect(self._on_checked)
         self.cache = TranslationCache()
         # The text, its sentences and their translations as known so far (the same
         # incremental document the command line fills in at once).
@@ -85,6 +90,8 @@ class TranslationSession(QObject):
         # gets one id: its split (on the worker for a long text) and its translation
         # share it.
         self._load_id = self._wanted_id = self._explain_id = self._alternatives_id = -1
+        # The translation whose check for dropped content is wanted, and its sentences.
+        self._check_id, self._checked = -1, ()
         self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
@@ -128,6 +135,7 @@ class TranslationSession(QObject):
             return
         self.beam, self.nbest = beam, nbest
         self._wanted_id = self._new_id()
+        self._check_id = -1
         if len(text) > SPLIT_ON_WORKER:
             self._set_busy(True)
             self.worker.split(SplitRequest(self._wanted_id, text))
@@ -199,6 +207,16 @@ class TranslationSession(QObject):
             joined = self._add(result)
             self._finish()
             self.updated.emit(joined, result.seconds, True)
+            self._check_id, self._checked = result.request_id, self._asked
+            self.worker.check(CheckRequest(result.request_id, self._asked, result.translations))
+
+    def _on_checked(self, result: TranslateResult) -> None:
+        """The checked translations go into the cache, and the text shows its marks."""
+        info = self.model_info
+        if result.request_id == self._check_id and info and result.model_path == info.path:
+            self._check_id = -1
+            pairs = zip(self._checked, result.translations, strict=True)
+            self.checked.emit(self.document.add(pairs))
 
     def _add(self, result: TranslateResult):
         """The text with the result's translations (of the first sentences asked for: a
@@ -238,6 +256,7 @@ class TranslationSession(QObject):
 
     def cancel(self) -> None:
         self.worker.cancel()
+        self._check_id = -1
         self._finish()
 
     def clear(self) -> None:

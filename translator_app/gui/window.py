@@ -73,6 +73,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.session.model_loaded.connect(self._on_model_loaded)
         self.session.load_failed.connect(self._on_load_failed)
         self.session.updated.connect(self._show)
+        self.session.checked.connect(self._show_checked)
         self.session.progress.connect(self._show_progress)
         self.session.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
@@ -367,6 +368,21 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             except Exception as e:  # noqa: BLE001 - a history problem must not stop translating
                 self.show_error(f"Could not write the history: {e}")
         self.translation_shown.emit(doc.output)
+
+    def _show_checked(self, doc: DocumentTranslation) -> None:
+        """The same English with marks on the German words it may drop (the check runs
+        after the English shows); said in the status bar unless a lost fact is."""
+        if not self.highlighter.show(doc):
+            return
+        dropped = doc.not_carried()
+        if dropped and not doc.lost_facts():
+            words = ", ".join(f"„{w}“" for _, _, w in dropped[:3])
+            more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
+            self.show_message(
+                f"Check: the English may leave out {words}{more} "
+                "(marked in lilac; point at a mark for details)",
+                15000,
+            )
 
     def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
         return self.highlighter.highlighted_ranges(side)

@@ -100,6 +100,17 @@ class AlternativesResult:
 
 
 @dataclass(frozen=True)
+class CheckRequest:
+    """Which content words do a request's translations not carry (issue 48 §3)? Asked
+    once their English shows, and served after everything else: one teacher-forced pass
+    per sentence; a newer translation abandons it."""
+
+    id: int
+    sentences: tuple[str, ...]
+    translations: tuple[Translation, ...]
+
+
+@dataclass(frozen=True)
 class LoadRequest:
     id: int
     path: str
@@ -190,6 +201,7 @@ class TranslationWorker(QObject):
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
     explained = Signal(object)  # ExplainResult
     alternatives_found = Signal(object)  # AlternativesResult
+    checked = Signal(object)  # TranslateResult: the translations with not_carried set
     failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -200,6 +212,7 @@ class TranslationWorker(QObject):
         self._translate: TranslateRequest | None = None
         self._explain: ExplainRequest | None = None
         self._alternatives: AlternativesRequest | None = None
+        self._check: CheckRequest | None = None
         self._latest_translate_id = -1
         self._closing = False
         self._translator: Translator | None = None
@@ -241,11 +254,19 @@ class TranslationWorker(QObject):
             self._alternatives = request
             self._cond.notify()
 
+    def check(self, request: CheckRequest) -> None:
+        """Check translations for content they drop, when nothing else waits; replaces
+        a queued check."""
+        with self._cond:
+            self._check = request
+            self._cond.notify()
+
     def cancel(self) -> None:
         """Drop the queued request and stop the running one."""
         with self._cond:
             self._split = None
             self._translate = None
+            self._check = None
             self._latest_translate_id = -1
 
     def shutdown(self, timeout: float = 3.0) -> None:
@@ -279,6 +300,8 @@ class TranslationWorker(QObject):
                     self._do_explain(job)
                 elif isinstance(job, AlternativesRequest):
                     self._do_alternatives(job)
+                elif isinstance(job, CheckRequest):
+                    self._do_check(job)
                 else:
                     self._do_translate(job)
             except engine.LoadCancelled:
@@ -292,8 +315,9 @@ class TranslationWorker(QObject):
 
     # The queued requests in the order they are served: loads first (the requests that
     # follow are for the new model), then the text that translations are for, its
-    # translation, a word menu's alternatives and the panel's explanation.
-    _ORDER = ("_load", "_split", "_translate", "_alternatives", "_explain")
+    # translation, a word menu's alternatives, the panel's explanation and last the check
+    # for dropped content (the English is already shown).
+    _ORDER = ("_load", "_split", "_translate", "_alternatives", "_explain", "_check")
 
     def _next_job_ready(self) -> bool:
         return any(getattr(self, slot) is not None for slot in self._ORDER)
@@ -390,6 +414,22 @@ class TranslationWorker(QObject):
         found = translator.alternatives(job.translation, job.piece)
         self.alternatives_found.emit(
             AlternativesResult(job.id, self._model_path, job.translation, job.piece, found)
+        )
+
+    def _do_check(self, job: CheckRequest) -> None:
+        """Check a group of sentences at a time; a newer text, a queued request or
+        closing stops it (the unchecked rest shows no marks)."""
+        translator = self._translator
+        if translator is None:
+            raise RuntimeError("no model is loaded")
+        checked: list[Translation] = []
+        for group in sentence_groups(len(job.translations)):
+            if self._closing or self._latest_translate_id != job.id:
+                return
+            checked += translator.check_dropped([job.translations[i] for i in group])
+        done = tuple(checked)
+        self.checked.emit(
+            TranslateResult(job.id, self._model_path, done, 0.0, len(done), len(done))
         )
 
     def _result(self, job: TranslateRequest, results, start: float, total: int):

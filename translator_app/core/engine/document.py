@@ -52,6 +52,16 @@ class DocumentTranslation:
             for f in t.missing_numbers
         ]
 
+    def not_carried(self) -> list[tuple[int, int, str]]:
+        """(start, end, word) in ``source`` of each content word its sentence's
+        translation does not seem to carry (core/faithful/dropped.py)."""
+        return [
+            (seg.start + w.span[0], seg.start + w.span[1], w.text)
+            for seg, t in zip(self.segments, self.translations, strict=True)
+            if t is not None and t.not_carried
+            for w in t.not_carried
+        ]
+
     def missing_numbers(self) -> list[tuple[int, int, str]]:
         """(start, end, text) in ``source`` of each fact lost (:meth:`lost_facts`)."""
         return [(start, end, f.text) for start, end, f in self.lost_facts()]

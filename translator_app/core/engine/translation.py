@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from translator_app.core.faithful.dropped import SourceWord
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.number_check import Fact
 from translator_app.core.text.tokenizer import Span
@@ -53,6 +54,9 @@ class Translation:
     nbest: tuple[Candidate, ...]
     missing_numbers: tuple[Fact, ...] = ()
     terms: tuple[TermUse, ...] = ()  # glossary terms of the source, and whether kept
+    # Content words of the source the first candidate does not seem to carry
+    # (Translator.check_dropped, core/faithful/dropped.py); None: not checked yet.
+    not_carried: tuple[SourceWord, ...] | None = None
 
     @property
     def best(self) -> Candidate | None:

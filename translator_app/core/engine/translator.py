@@ -30,6 +30,7 @@ from translator_app.core.engine.search import (
     max_lengths,
     with_choices,
 )
+from translator_app.core.engine.support import words_not_carried
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import (
@@ -486,6 +487,29 @@ class Translator:
         (layers,) = self._attention_layers([translation.source_ids], [best.target_ids])
         explained = replace(best, layers=frozen_array(layers))
         return replace(translation, nbest=(explained, *translation.nbest[1:]))
+
+    def check_dropped(self, translations: Sequence[Translation]) -> list[Translation]:
+        """``translations`` with the content words of each source that its best
+        candidate does not seem to carry (``not_carried``; core/engine/support.py), from
+        one teacher-forced pass per sentence. Left unchecked (None) where the sentence
+        was translated in parts or its text is not the decode of its ids."""
+        out = []
+        for t in translations:
+            best = t.best
+            if (
+                t.not_carried is not None
+                or best is None
+                or not best.target_ids
+                or len(t.source_ids) > self.max_source_tokens
+                or self._text_of(best.target_ids) != best.text
+            ):
+                out.append(t)
+                continue
+            words = words_not_carried(
+                self.model, t.source, t.source_ids, t.source_spans, best.target_ids
+            )
+            out.append(replace(t, not_carried=tuple(words)))
+        return out
 
     # ----------------------------------------------------------------- word choices
     def alternatives(

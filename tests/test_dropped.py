@@ -1,0 +1,152 @@
+"""Dropped content (issue 48 §3): German content words that no English word carries are
+found by leaving each out and scoring the same English with the bundled model, and the
+window marks them in the German (lilac, with a tooltip and a status message)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from translator_app.core.engine.translation import Candidate
+from translator_app.core.faithful.dropped import (
+    SUPPORT_THRESHOLD,
+    SourceWord,
+    content_words,
+    is_content_word,
+    not_carried,
+)
+from translator_app.core.text.tokenizer import EOS_PIECE
+
+BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+TIMEOUT = 60_000
+
+VAT = "Der Preis versteht sich zuzüglich Mehrwertsteuer."
+ROOF = "Morgen montieren wir das neue Dach über dem Eingang."
+
+
+def test_content_words_leave_function_words_out_and_group_pieces():
+    assert is_content_word("Mehrwertsteuer") and is_content_word("montieren")
+    assert not any(is_content_word(w) for w in ("der", "sich", "über", "wir", "zu", "12"))
+    # three pieces make one word; "Der" and "sich" are function words
+    spans = [(0, 3), (4, 9), (10, 18), (19, 23), (24, 27), (27, 30), (30, 33), (34, 48), (48, 49)]
+    words = content_words(VAT[:49], spans)
+    assert [w.text for w in words] == ["Preis", "versteht", "zuzüglich", "Mehrwertsteuer"]
+    assert words[2].pieces == (4, 5, 6) and words[3].pieces == (7,)
+
+
+def test_words_below_the_threshold_are_not_carried():
+    words = [SourceWord("Preis", (4, 9), (1,)), SourceWord("zuzüglich", (19, 28), (3,))]
+    assert not_carried(words, [6.0, SUPPORT_THRESHOLD - 0.5]) == [words[1]]
+    assert not_carried(words, [6.0, SUPPORT_THRESHOLD + 0.5]) == []
+
+
+@pytest.fixture(scope="module")
+def translator():
+    from translator_app.core import Translator
+
+    return Translator.load(BUNDLE)
+
+
+def _with_english(translator, translation, english: str):
+    """``translation`` as if the model had written ``english``: a candidate of the real
+    tokenizer's ids (its attention is not used by the check)."""
+    tok = translator.tokenizer
+    ids = (*tok.encode(english).ids, tok.eos_id)
+    dec = tok.decode(ids)
+    cand = Candidate(
+        text=dec.text,
+        target_ids=ids,
+        target_pieces=(*dec.pieces, EOS_PIECE),
+        target_spans=(*dec.spans, (len(dec.text), len(dec.text))),
+        attention=np.zeros((len(ids), len(translation.source_ids)), np.float32),
+        score=0.0,
+        logprob=0.0,
+    )
+    return replace(translation, nbest=(cand,), not_carried=None)
+
+
+@pytest.mark.parametrize(
+    ("german", "whole", "dropping", "dropped"),
+    [
+        # a phrase dropped whole: leaving out either word alone, the other still asks
+        # for the phrase, so at least one of them is marked
+        (VAT, "The price is exclusive of VAT.", "The price is.", {"zuzüglich"}),
+        (
+            ROOF,
+            "Tomorrow we will install the new roof over the entrance.",
+            "Tomorrow the new roof over the entrance.",
+            {"montieren"},
+        ),
+    ],
+)
+def test_the_bundled_model_finds_the_dropped_words_and_leaves_kept_ones(
+    translator, german, whole, dropping, dropped
+):
+    (t,) = translator.translate([german])
+    kept, lost = translator.check_dropped(
+        [_with_english(translator, t, whole), _with_english(translator, t, dropping)]
+    )
+    assert kept.not_carried == ()
+    assert dropped <= {w.text for w in lost.not_carried}, lost.not_carried
+    for w in lost.not_carried:
+        assert german[w.span[0] : w.span[1]] == w.text
+
+
+def test_the_models_own_translation_is_checked_once(translator):
+    (t,) = translator.translate([ROOF])
+    (checked,) = translator.check_dropped([t])
+    assert checked.not_carried is not None
+    assert translator.check_dropped([checked])[0] is checked
+
+
+# ----------------------------------------------------------------- the window
+@pytest.fixture
+def real_window(qtbot, tmp_path, monkeypatch):
+    pytest.importorskip("PySide6")
+    pytest.importorskip("pytestqt")
+    from translator_app.gui.settings import Settings
+    from translator_app.gui.window import MainWindow
+
+    for name in ("CONFIG", "DATA", "CACHE"):
+        monkeypatch.setenv(f"TRANSLATOR_{name}_DIR", str(tmp_path / name.lower()))
+    monkeypatch.setenv("TRANSLATOR_MODEL", str(BUNDLE))
+    s = Settings.load()
+    s.debounce_ms = 10
+    w = MainWindow(s)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.model_info is not None, timeout=TIMEOUT)
+    yield w
+    w.session.worker.shutdown()
+
+
+def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_window, translator):
+    from translator_app.gui.linking import fact_marks
+    from translator_app.gui.positions import to_qt
+
+    w = real_window
+    # The model's own English of a plain sentence: checked after it shows, no mark.
+    with qtbot.waitSignal(w.session.checked, timeout=TIMEOUT) as blocker:
+        w.source_edit.setPlainText(VAT)
+    doc = blocker.args[0]
+    assert doc.output == w.output_edit.toPlainText()
+    assert all(t.not_carried is not None for t in doc.translations)
+    assert not [m for m in fact_marks(doc) if m.kind == "dropped"], doc.not_carried()
+    # The same German with an English that drops „zuzüglich Mehrwertsteuer“ (as the
+    # model once did): the check of the bundled model marks the German word, the
+    # tooltip says what may be missing, and the status bar tells the user.
+    (bad,) = translator.check_dropped(
+        [_with_english(translator, doc.translations[0], "The price is.")]
+    )
+    shown = w.session.document.add([(VAT, bad)])
+    w.session.checked.emit(shown)
+    marks = [m for m in fact_marks(w.highlighter.shown) if m.kind == "dropped"]
+    assert "zuzüglich" in {VAT[m.source[0] : m.source[1]] for m in marks}
+    start = VAT.index("zuzüglich")
+    tip = w.highlighter.fact_tip("source", to_qt(VAT, start + 2))
+    assert "zuzüglich" in tip and "missing" in tip
+    assert "may leave out" in w.statusBar().currentMessage()
+    assert w.output_edit.toPlainText() == "The price is."
