@@ -17,7 +17,11 @@ from translator_app.core.models.from_dict import from_dict
 
 ARCHITECTURES = ("rnn", "transformer")
 RNN_TYPES = ("gru", "lstm", "lstm_peephole", "lstm_coupled")  # the last two: models/cells.py
-SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
+SCORERS = ("additive", "dot", "general", "concat", "scaled_dot", "cosine")
+# Where the RNN decoder may attend (Luong et al. 2015): every source position, or a window
+# of 2 * window + 1 positions around the target step (local-m) or a predicted position
+# (local-p, with a Gaussian of sd window / 2).
+LOCALITIES = ("global", "local-m", "local-p")
 DECODER_STYLES = ("bahdanau", "luong")
 # "sinusoidal": sines and cosines interleaved (Vaswani et al.); "sinusoidal_halves": all
 # sines first, then all cosines (Marian and the OPUS-MT models).
@@ -62,6 +66,8 @@ class ModelConfig:
     attention: str = "additive"
     decoder_style: str = "bahdanau"
     attn_dim: int = 256  # hidden size of the additive / concat scorers
+    locality: str = "global"  # global, local-m or local-p (LOCALITIES)
+    window: int = 10  # D of local attention: positions on each side of the centre
 
     # Transformer.
     d_model: int = 256
@@ -127,7 +133,8 @@ class ModelConfig:
             choice("rnn_type", RNN_TYPES)
             choice("attention", SCORERS)
             choice("decoder_style", DECODER_STYLES)
-            positive("emb_dim", "enc_hidden", "dec_hidden", "attn_dim")
+            choice("locality", LOCALITIES)
+            positive("emb_dim", "enc_hidden", "dec_hidden", "attn_dim", "window")
             if self.attention in ("dot", "scaled_dot") and self.dec_hidden != 2 * self.enc_hidden:
                 p.append(
                     f"attention={self.attention!r} compares decoder and encoder states directly, "

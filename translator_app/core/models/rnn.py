@@ -72,7 +72,9 @@ class RNNDecoder(nn.Module):
         self.style = cfg.decoder_style
         self.is_lstm = cfg.rnn_type.startswith("lstm")  # a cell state besides the hidden
         key_dim = 2 * cfg.enc_hidden
-        self.scorer = build_scorer(cfg.attention, cfg.dec_hidden, key_dim, cfg.attn_dim)
+        self.scorer = build_scorer(
+            cfg.attention, cfg.dec_hidden, key_dim, cfg.attn_dim, cfg.locality, cfg.window
+        )
         self.dropout = nn.Dropout(cfg.dropout)
         if self.style == "bahdanau":
             self.rnn = _rnn(
@@ -103,16 +105,17 @@ class RNNDecoder(nn.Module):
 
     def step(self, emb: torch.Tensor, state: State) -> tuple[torch.Tensor, torch.Tensor, State]:
         """emb: [B, E] embedding of the previous token -> readout [B, E], weights [B, S]."""
-        memory, mask, keys = state["memory"], state["mask"], state["keys"]
+        memory, mask, keys, step = state["memory"], state["mask"], state["keys"], state["step"]
         new_state = dict(state)
+        new_state["step"] = step + 1  # the target position, for local attention
         if self.style == "bahdanau":
             query = state["hidden"][:, -1]
-            context, weights = self.scorer(query, memory, mask, keys)
+            context, weights = self.scorer(query, memory, mask, keys, step)
             out, rnn_state = self._run_rnn(torch.cat([emb, context], dim=-1), state)
             readout = torch.tanh(self.readout(torch.cat([out, context, emb], dim=-1)))
         else:
             out, rnn_state = self._run_rnn(torch.cat([emb, state["feed"]], dim=-1), state)
-            context, weights = self.scorer(out, memory, mask, keys)
+            context, weights = self.scorer(out, memory, mask, keys, step)
             readout = torch.tanh(self.readout(torch.cat([context, out], dim=-1)))
             new_state["feed"] = readout
         new_state.update(rnn_state)
@@ -143,6 +146,7 @@ class RNNSeq2Seq(EncoderDecoder):
             "mask": src_mask,
             "keys": self.decoder.scorer.prepare_keys(memory),
             "hidden": init,
+            "step": torch.zeros(src.size(0), device=src.device),
         }
         if self.decoder.is_lstm:
             state["cell"] = torch.zeros_like(init)
