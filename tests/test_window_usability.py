@@ -351,7 +351,7 @@ def test_an_apostrophe_inside_a_word_keeps_the_word_whole():
     spans = ((0, 1), (1, 5), (5, 6), (6, 7), (7, 10), (10, 12), (12, 15), (15, 16), (16, 17))
     spans += ((17, 17),)
     words = [w for w, _ in word_groups(pieces, spans, text)]
-    assert words == ["I", "don't", "go", "'", "now", "'."]  # quotes stay apart
+    assert words == ["I", "don't", "go", "'", "now", "'", "."]  # quotes stay apart
 
 
 def test_the_panel_marks_the_german_word_under_the_cursor_and_scrolls(qtbot, open_window):

@@ -68,3 +68,30 @@ def test_the_attended_list_names_whole_german_words():
     doc = translate_document(de, lambda _: [t])
     pairs = [(w, round(x, 2)) for w, x in alignment_pairs(doc, 0, 0)]
     assert pairs == [("Bürostühle", 0.85), ("1.249,90 €", 0.1), ("kosten", 0.07)]
+
+
+def test_the_heatmap_labels_each_word_once():
+    """Issue 48 §5: the panel's columns were "1.249,90 €" seven times plus "1,249", ".",
+    "90" and "€" (the number's pieces and its annotation's); rows likewise by word."""
+    from translator_app.core.engine.translation import Candidate, Translation
+    from translator_app.gui.alignment import heatmap_view
+
+    de = "Die Rechnung über 1.249,90 € zahlen Sie."
+    pieces = ("▁Die", "▁Rechnung", "▁über", "▁1.249", ",", "90", "▁€", "<t>", "▁€", "1", ",",
+              "249", ".", "90", "</t>", "▁zahlen", "▁Sie", ".", "</s>")  # fmt: skip
+    term = (18, 28)
+    spans = ((0, 3), (3, 12), (12, 17), (17, 23), (23, 24), (24, 26), (26, 28), *[term] * 8,
+             (28, 35), (35, 39), (39, 40), (40, 40))  # fmt: skip
+    en = "Please pay the invoice of €1,249.90."
+    t_pieces = ("▁Please", "▁pay", "▁the", "▁invoice", "▁of", "▁€", "1", ",", "249", ".",
+                "90", ".", "</s>")  # fmt: skip
+    t_spans = ((0, 6), (6, 10), (10, 14), (14, 22), (22, 25), (25, 27), (27, 28), (28, 29),
+               (29, 32), (32, 33), (33, 35), (35, 36), (36, 36))  # fmt: skip
+    att = np.full((len(t_pieces), len(pieces)), 1 / len(pieces), np.float32)
+    cand = Candidate(en, tuple(range(13)), t_pieces, t_spans, att, 0, 0)
+    t = Translation(de, tuple(range(len(pieces))), pieces, spans, (cand,), ())
+    view = heatmap_view(t, att)
+    assert view.cols == ("Die", "Rechnung", "über", "1.249,90 €", "zahlen", "Sie", ".")
+    assert view.rows == ("Please", "pay", "the", "invoice", "of", "€1,249.90", ".")
+    # the column holds the attention of all twelve pieces: the number's and the annotation's
+    assert np.isclose(view.matrix[0, 3], 12 / len(pieces))

@@ -12,7 +12,6 @@ the labels readable. The picture can be exported as PNG or SVG.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import Translation
 from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.dialogs import documents_dir
+from translator_app.gui.words import piece_words
 
 AVERAGE = -1
 DRAW_DELAY_MS = 40
@@ -54,57 +54,16 @@ USED = "highlights"
 
 
 ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
-_BYTE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 
 
 def display_piece(piece: str) -> str:
     return piece.replace(PIECE_MARK, "\u2423") if piece != EOS_PIECE else EOS_PIECE
 
 
-def _kind(piece: str) -> str:
-    if _BYTE.fullmatch(piece):
-        return "byte"  # part of a character the vocabulary lacks: always continues
-    return "word" if any(c.isalnum() for c in piece) else "punct"
-
-
-def _inner_apostrophe(pieces, i: int) -> bool:
-    """Piece ``i`` is an apostrophe inside a word: letters follow it without a space."""
-    nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
-    return pieces[i] in ("'", "\u2019") and _kind(nxt) == "word" and not nxt.startswith(PIECE_MARK)
-
-
 def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
-    """(word, its piece indices) for each word of ``text``: a word starts at a piece with
-    the SentencePiece space mark, or where letters turn into punctuation or back
-    ("entschieden" "." are two); byte pieces join their neighbour. The end marker is
-    left out: it is no word of the sentence."""
-    groups: list[list[int]] = []
-    last = ""
-    for i, piece in enumerate(pieces):
-        if piece == EOS_PIECE:
-            continue
-        kind = _kind(piece)
-        if kind == "punct" and last == "word" and _inner_apostrophe(pieces, i):
-            kind = "word"  # don't, geht's: one word, not three
-        joins = (
-            kind == "byte"
-            or (kind == last and not piece.startswith(PIECE_MARK))
-            # A lone space mark belongs to what follows it ("▁" "😀" as bytes).
-            or (groups and all(pieces[k] == PIECE_MARK for k in groups[-1]))
-        )
-        if groups and joins:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-        if kind != "byte":
-            last = "" if piece == PIECE_MARK else kind  # a lone space mark takes what follows
-    words = []
-    for members in groups:
-        start = min(spans[i][0] for i in members)
-        end = max(spans[i][1] for i in members)
-        label = text[start:end].strip() or "".join(pieces[i] for i in members).strip(PIECE_MARK)
-        words.append((label or "\u2423", tuple(members)))
-    return words
+    """(word, its piece indices) for each word of ``text`` (gui/words.py): a heatmap's
+    row or column labels, once per word."""
+    return [(text[a:b], members) for (a, b), members in piece_words(pieces, spans, text)]
 
 
 @dataclass(frozen=True)
@@ -253,10 +212,12 @@ class AlignmentPanel(QWidget):
         # by side (the Teach dialog's comparison) must still fit an 800-pixel screen, and
         # on a low screen every row given to controls is taken from the map.
         which = QHBoxLayout()
-        which.addWidget(QLabel("Layer"))
-        which.addWidget(self.layer_box)
-        which.addWidget(QLabel("Head"))
-        which.addWidget(self.head_box)
+        for text, box in (("Layer", self.layer_box), ("Head", self.head_box)):
+            label = QLabel(text)
+            label.setBuddy(box)
+            label.setToolTip(box.toolTip())  # the words say what a layer and a head are
+            which.addWidget(label)
+            which.addWidget(box)
         which.addStretch(1)
         look = QHBoxLayout()
         look.addWidget(self.pieces_box)
@@ -531,8 +492,20 @@ def plot_heatmap(
         ax.axvline(col + 0.5, color="#ff5555", linewidth=1.5)
     bar = fig.colorbar(image, ax=ax, fraction=0.05)
     bar.ax.tick_params(colors=fg, labelsize=8)
-    ax.set_xlabel("German", color=fg)
-    ax.set_ylabel("English", color=fg)
+    # One corner label for both axes, where neither the German labels (above) nor the
+    # English ones (left) are: at the top of the map it is seen however the map is
+    # scrolled; axis titles centred on a tall map were cut off ("lish").
+    ax.text(
+        -0.01,
+        1.01,
+        "English ↓\nGerman →",
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        color=fg,
+        fontsize=fontsize + 1,
+        fontweight="bold",
+    )
 
 
 def _index(owner: tuple[int, ...], piece: int | None) -> int | None:

@@ -14,8 +14,9 @@ import numpy as np
 from translator_app.core.engine.document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe
-from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
+from translator_app.core.text.tokenizer import PIECE_MARK
 from translator_app.gui.positions import piece_at
+from translator_app.gui.words import piece_words
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
 # exactly zero, and faint highlights everywhere would hide the ones that matter.
@@ -122,48 +123,12 @@ def alignment_pairs(rendered: DocumentTranslation, sentence: int, piece: int, to
     if t is None or t.best is None:
         return []
     row = np.asarray(t.best.attention)[piece]
-    words: dict[tuple[int, int], float] = {}
-    for k, (start, end) in enumerate(t.source_spans[: len(row)]):
-        if t.source_pieces[k] == EOS_PIECE or end <= start:
-            continue
-        bounds = _source_word(t.source, start, end)
-        words[bounds] = words.get(bounds, 0.0) + float(row[k])
-    # A word inside a longer one (a protected fact's annotation spans "1.249,90 €", its
-    # pieces "1.249,90") is that one.
-    for inner in sorted(words, key=lambda b: b[1] - b[0]):
-        outer = [b for b in words if b != inner and b[0] <= inner[0] and inner[1] <= b[1]]
-        if outer:
-            words[min(outer, key=lambda b: b[1] - b[0])] += words.pop(inner)
-    ranked = sorted(words.items(), key=lambda kv: -kv[1])[:top]
-    return [(t.source[a:b], w) for (a, b), w in ranked if round(w, 2) > 0.0]
-
-
-_EDGE_PUNCTUATION = ".,;:!?\"'„“”‚‘’()[]«»"
-
-
-def _source_word(text: str, start: int, end: int) -> tuple[int, int]:
-    """The German word a piece at ``text[start:end]`` belongs to: the run of non-spaces
-    around it without punctuation at its edges ("1.249,90" whole, "Eingang" without its
-    full stop); a span holding a space (a protected fact's annotation) stays whole;
-    punctuation alone is its own word."""
-    while start < end and text[start].isspace():  # a piece's span holds its word-start space
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if start == end or " " in text[start:end]:
-        return start, end
-    a, b = start, end
-    while a > 0 and not text[a - 1].isspace():
-        a -= 1
-    while b < len(text) and not text[b].isspace():
-        b += 1
-    while a < b and text[a] in _EDGE_PUNCTUATION:
-        a += 1
-    while b > a and text[b - 1] in _EDGE_PUNCTUATION:
-        b -= 1
-    if a >= b or not (a <= start < b or a < end <= b):
-        return start, end  # punctuation: its own word
-    return a, b
+    words = [
+        (t.source[a:b], float(row[[k for k in members if k < len(row)]].sum()))
+        for (a, b), members in piece_words(t.source_pieces, t.source_spans, t.source)
+    ]
+    ranked = sorted(words, key=lambda kv: -kv[1])[:top]
+    return [(word, w) for word, w in ranked if round(w, 2) > 0.0]
 
 
 def _lead(text: str) -> int:

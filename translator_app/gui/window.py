@@ -244,7 +244,11 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         super().showEvent(event)
         if self._first_layout:
             self._first_layout = False
-            self.resizeDocks([self.alignment_dock], [max(120, self.height() // 3)], Qt.Vertical)
+            # Nearly half the height: the map then shows 8 or more English rows at 100 %
+            # zoom on a 1024x640 screen, and the text boxes still 10 lines each.
+            self.resizeDocks(
+                [self.alignment_dock], [max(120, self.height() * 9 // 20)], Qt.Vertical
+            )
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
