@@ -420,18 +420,44 @@ def test_clear_button_and_character_count(qtbot, open_window):
 
 def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     """Every window opens inside the available screen (the offscreen one is 800x600
-    logical pixels, the smallest the app supports) and can be made that small (#32)."""
+    logical pixels, the smallest the app supports) and can be made that small (#32);
+    every dialog can be made as small as 1400x900 at QT_SCALE_FACTOR=2 leaves (700x450
+    logical pixels) with its buttons in sight (issue 48 §7: Teach asked for 764x476
+    and its Start and Close were off screen)."""
     from translator_app.core.faithful.glossary import Glossary
+    from translator_app.gui.corrections import CorrectionsDialog
+    from translator_app.gui.dialogs import (
+        AboutDialog,
+        HistoryDialog,
+        ModelCardDialog,
+        SettingsDialog,
+        ShortcutsDialog,
+    )
     from translator_app.gui.glossary_dialog import GlossaryDialog
 
     w = open_window()
     available = w.screen().availableGeometry()
-    glossary = GlossaryDialog(Glossary(), False, w)
-    qtbot.addWidget(glossary)
-    for widget in (w, w.teach_dialog(), glossary):
+    dialogs = [
+        GlossaryDialog(Glossary(), False, w),
+        SettingsDialog(w.settings, w, (4, 4)),
+        HistoryDialog(w.history, w),
+        ShortcutsDialog(w.actions(), w),
+        ModelCardDialog("Model", "# A card\n" + "A line of the card.\n" * 80, w),
+        AboutDialog("model", "cpu", w),
+        CorrectionsDialog(w.corrections, w),
+    ]
+    for d in dialogs:
+        qtbot.addWidget(d)
+    teach = w.teach_dialog()
+    for widget in (w, teach, *dialogs):
         assert widget.width() <= available.width() and widget.height() <= available.height()
         hint = widget.minimumSizeHint()
-        assert hint.width() <= 800 and hint.height() <= 600, (type(widget).__name__, hint)
+        assert hint.width() <= 700 and hint.height() <= 450, (type(widget).__name__, hint)
+    teach.resize(700, 450)
+    qtbot.waitUntil(lambda: teach.size().height() <= 450)
+    for button in (teach.start_button,):
+        corner = button.mapTo(teach, button.rect().bottomRight())
+        assert teach.rect().contains(corner), (corner, teach.size())
 
 
 def test_the_english_box_says_the_model_is_loading(qtbot, open_window):

@@ -50,7 +50,7 @@ from translator_app.gui.finetune import (
     rename_bundle,
 )
 from translator_app.gui.models import discover
-from translator_app.gui.screen import fit_resize
+from translator_app.gui.screen import fit_resize, scrolling_page
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
 
@@ -167,7 +167,7 @@ class TeachDialog(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(self.start_button)
         bottom.addWidget(close)
-        layout = QVBoxLayout(page)
+        layout = QVBoxLayout()
         intro = QLabel(
             "Parallel German–English text: TSV (German<TAB>English), a .de file with "
             "its .en partner, or TMX. A tenth of the pairs (at most 200) is kept apart "
@@ -182,8 +182,7 @@ class TeachDialog(QDialog):
         layout.addWidget(QLabel("What was read:"))
         layout.addWidget(self.summary, 1)
         layout.addLayout(form)
-        layout.addLayout(bottom)
-        return page
+        return scrolling_page(page, layout, bottom)
 
     def add_files(self, paths: list[str]) -> None:
         present = {self.files.item(i).text() for i in range(self.files.count())}
@@ -252,7 +251,7 @@ class TeachDialog(QDialog):
         details.toggled.connect(self.log.setVisible)
         self.cancel_button = QPushButton("&Cancel")
         self.cancel_button.clicked.connect(self.cancel)
-        layout = QVBoxLayout(page)
+        layout = QVBoxLayout()
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
         layout.addWidget(details)
@@ -261,8 +260,7 @@ class TeachDialog(QDialog):
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.cancel_button)
-        layout.addLayout(row)
-        return page
+        return scrolling_page(page, layout, row)
 
     def start(self) -> None:
         if self.preview is None or self.preview.problem:
@@ -382,14 +380,13 @@ class TeachDialog(QDialog):
         row.addStretch(1)
         row.addWidget(use)
         row.addWidget(keep)
-        layout = QVBoxLayout(page)
+        layout = QVBoxLayout()
         layout.addWidget(self.result_label)
         layout.addWidget(self.scores)
         layout.addWidget(QLabel("Held-out sentences, translated by both models:"))
         layout.addWidget(self.sentence_box)
         layout.addLayout(grid, 1)
-        layout.addLayout(row)
-        return page
+        return scrolling_page(page, layout, row)
 
     def _show_result(self) -> None:
         held = self.run.result.heldout if self.run and self.run.result else {}
