@@ -245,10 +245,11 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         if self._first_layout:
             self._first_layout = False
             # Nearly half the height: the map then shows 8 or more English rows at 100 %
-            # zoom on a 1024x640 screen, and the text boxes still 10 lines each.
-            self.resizeDocks(
-                [self.alignment_dock], [max(120, self.height() * 9 // 20)], Qt.Vertical
-            )
+            # zoom on a 1024x640 screen, and the text boxes still 10 lines each; a third
+            # on a lower window (1400x900 at scale 2), where the text comes first.
+            share = 9 / 20 if self.height() >= 600 else 1 / 3
+            dock = max(120, int(self.height() * share))
+            self.resizeDocks([self.alignment_dock], [dock], Qt.Vertical)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
