@@ -62,10 +62,13 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.perf_counter() - start
             used = [term_used(item, en) for item, en in zip(items, outputs, strict=True)]
             share = sum(used) / len(used)
+            several = [ok for item, ok in zip(items, used, strict=True) if " " in item["target"]]
             key = f"{label}, {name}"
             report["runs"][key] = {
                 "beam": options.beam,
                 "terms_used": round(share, 4),
+                # the terms whose English has several words (issue 48 §6)
+                "multiword_terms_used": round(sum(several) / max(len(several), 1), 4),
                 "seconds": round(seconds, 1),
                 "misses": [
                     {"de": item["de"], "en": en, "term": item["target"]}
@@ -73,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
                     if not ok
                 ],
             }
-            print(f"{key:<32} terms used {100 * share:5.1f} %  ({seconds:.0f} s)")
+            multi = report["runs"][key]["multiword_terms_used"]
+            print(
+                f"{key:<32} terms used {100 * share:5.1f} % (English of several words "
+                f"{100 * multi:5.1f} %)  ({seconds:.0f} s)"
+            )
             for miss in report["runs"][key]["misses"][: args.show]:
                 print(f"    - {miss['de']}\n      {miss['en']}   (wanted: {miss['term']})")
     if args.json:

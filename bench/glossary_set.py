@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/glossary_set.py    # rewrites bench/glossary.jsonl
 
-35 terms no training data holds in this form: invented product names (Zauberpfanne ->
+43 terms no training data holds in this form: invented product names (Zauberpfanne ->
 MagicPan) and everyday German words with the English a company uses instead of the usual
-one (Besprechung -> huddle, not meeting). Each term appears in three sentences written
+one (Besprechung -> huddle, not meeting), nine of them with English of two words
+(Lieferschein -> packing slip, not delivery note). Each term appears in three sentences written
 from templates, singular and plural, in the cases that change German endings
 (der/den/dem Blitzkocher, die Zauberpfannen). The file is committed, so a change shows in a
 diff; keep it out of training.
@@ -55,6 +56,16 @@ TERMS = (
     ("Geschäft", "Geschäfte", "n", "storefront"),
     ("Handy", "Handys", "n", "handset"),
     ("Schrank", "Schränke", "m", "cupboard"),
+    # English of two lowercase words, which a model may paraphrase where it copies a
+    # one-word name (issue 48 §6: the sixth of six invented terms came out reworded)
+    ("Lieferschein", "Lieferscheine", "m", "packing slip"),
+    ("Besprechungsraum", "Besprechungsräume", "m", "huddle room"),
+    ("Kundendienst", "Kundendienste", "m", "care team"),
+    ("Mahnung", "Mahnungen", "f", "payment reminder"),
+    ("Hausmeister", "Hausmeister", "m", "building manager"),
+    ("Werkstatt", "Werkstätten", "f", "repair shop"),
+    ("Kasse", "Kassen", "f", "checkout counter"),
+    ("Zahlungsfrist", "Zahlungsfristen", "f", "payment window"),
 )
 ARTICLES = {
     "nom": {"m": "Der", "f": "Die", "n": "Das"},

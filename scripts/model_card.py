@@ -463,6 +463,12 @@ def main(argv=None) -> int:
     glossary = load(args.reports / "glossary.json")
     if glossary:
         metrics["glossary"] = {name: run["terms_used"] for name, run in glossary["runs"].items()}
+        metrics["glossary_terms"] = glossary["terms"]
+        metrics["glossary_multiword"] = {
+            name: run["multiword_terms_used"]
+            for name, run in glossary["runs"].items()
+            if "multiword_terms_used" in run
+        }
         lines += [
             "",
             "## Glossary",
@@ -478,11 +484,16 @@ def main(argv=None) -> int:
             f"training data holds in this form (`.venv/bin/python {glossary['command']}`), "
             "the share of sentences whose English uses the term:",
             "",
-            "| run | terms used |",
-            "|---|---|",
+            "| run | terms used | of them, English of several words |",
+            "|---|---|---|",
         ]
         lines += [
-            f"| {name} | {100 * run['terms_used']:.1f} % |"
+            f"| {name} | {100 * run['terms_used']:.1f} % | "
+            + (
+                f"{100 * run['multiword_terms_used']:.1f} % |"
+                if "multiword_terms_used" in run
+                else "– |"
+            )
             for name, run in glossary["runs"].items()
         ]
 

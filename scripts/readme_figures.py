@@ -59,7 +59,8 @@ def block(metrics: dict) -> str:
             best = used.get("with glossary, app default", next(iter(used.values())))
             lines += [
                 "",
-                f"Glossary (`bench/bench_glossary.py`, 35 terms no training data holds): "
+                f"Glossary (`bench/bench_glossary.py`, {metrics.get('glossary_terms', 35)} "
+                "terms no training data holds): "
                 f"{100 * best:.1f} % of sentences use the term with the glossary (app's "
                 f"default search), "
                 f"{100 * glossary.get('without glossary, app default', 0):.1f} % without.",
