@@ -34,6 +34,7 @@ from typing import Any
 import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
+from torch.overrides import TorchFunctionMode
 
 from translator_app.core.data.corpus import DataError
 from translator_app.core.engine.search import SearchOptions
@@ -413,11 +414,41 @@ def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, l
     return torch.device("cuda" if name == "auto" else name), []
 
 
+class _SkipInit(TorchFunctionMode):
+    """Initialisers do nothing: on the meta device their values are never used, and
+    PyTorch runs them there as Python decompositions that import its compiler (about
+    2 s of the app's start-up, issue 49)."""
+
+    NAMES = frozenset(
+        [
+            "normal_",
+            "uniform_",
+            "zero_",
+            "zeros_",
+            "ones_",
+            "fill_",
+            "constant_",
+            "trunc_normal_",
+            "kaiming_uniform_",
+            "kaiming_normal_",
+            "xavier_uniform_",
+            "xavier_normal_",
+            "orthogonal_",
+        ]
+    )
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if getattr(func, "__name__", "") in self.NAMES:
+            return args[0] if args else kwargs.get("tensor")
+        return func(*args, **kwargs)
+
+
 def _expected_shapes(config: ModelConfig, path: Path) -> dict[str, torch.Tensor]:
     """The tensors ``config`` needs, built on the meta device: shapes and dtypes only,
     nothing allocated, so a config asking for 64 layers of width 16,384 costs nothing."""
     try:
-        with torch.device("meta"):
+        with torch.device("meta"), _SkipInit():
             model = build_model(config)
     except (RuntimeError, ValueError, MemoryError) as e:
         raise BundleError(path, f"model config cannot be built ({_first_line(e)})") from None
@@ -627,7 +658,8 @@ def _load_model(
     tensors = _check_weights(weights, _expected_shapes(config, cfg_path))
     raise_if_cancelled(should_stop)
     try:
-        model = build_model(config)
+        with _SkipInit():  # every tensor is then loaded from the checked file
+            model = build_model(config)
     except (RuntimeError, MemoryError) as e:  # the weights file was just as large
         raise BundleError(
             cfg_path, f"the model does not fit in memory ({_first_line(e)})"

@@ -23,11 +23,17 @@ from torch import nn
 from translator_app.core.models.config import ModelConfig
 from translator_app.core.models.seq2seq import EncoderDecoder, State, StepOutput
 
+# The position tables are computed on the CPU even where a model is built under another
+# default device: on the meta device (the bundle's shape check) each of these ops would
+# run a Python decomposition that imports PyTorch's compiler (seconds at start-up).
+CPU = torch.device("cpu")
+
 
 def sinusoidal_table(length: int, dim: int) -> torch.Tensor:
-    position = torch.arange(length, dtype=torch.float32).unsqueeze(1)
-    div = torch.exp(torch.arange(0, dim, 2, dtype=torch.float32) * (-math.log(10000.0) / dim))
-    table = torch.zeros(length, dim)
+    position = torch.arange(length, dtype=torch.float32, device=CPU).unsqueeze(1)
+    steps = torch.arange(0, dim, 2, dtype=torch.float32, device=CPU)
+    div = torch.exp(steps * (-math.log(10000.0) / dim))
+    table = torch.zeros(length, dim, device=CPU)
     table[:, 0::2] = torch.sin(position * div)
     table[:, 1::2] = torch.cos(position * div[: dim // 2])
     return table
@@ -36,9 +42,9 @@ def sinusoidal_table(length: int, dim: int) -> torch.Tensor:
 def sinusoidal_halves_table(length: int, dim: int) -> torch.Tensor:
     """Marian's positions: the sines of all frequencies, then their cosines (for an odd
     ``dim`` one more sine than cosines). Computed in float64 as Marian's converter does."""
-    position = torch.arange(length, dtype=torch.float64).unsqueeze(1)
+    position = torch.arange(length, dtype=torch.float64, device=CPU).unsqueeze(1)
     n_sin, n_cos = (dim + 1) // 2, dim // 2
-    freq = torch.pow(10000.0, -2 * torch.arange(n_sin, dtype=torch.float64) / dim)
+    freq = torch.pow(10000.0, -2 * torch.arange(n_sin, dtype=torch.float64, device=CPU) / dim)
     return torch.cat(
         [torch.sin(position * freq), torch.cos(position * freq[:n_cos])], dim=1
     ).float()
