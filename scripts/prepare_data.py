@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from trainer.ding_pairs import ding_pairs  # noqa: E402
 from trainer.register_corpus import register_pairs  # noqa: E402
+from trainer.register_vocab import vocab_pairs  # noqa: E402
 from translator_app.core.data.corpus import Blocklist, DataError, read_all  # noqa: E402
 
 # (name, file under the data folder, tokenised?, licence as stated by the source)
@@ -93,8 +94,10 @@ REGISTER_TRAIN = [
     ("ding-phrases", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
     ("gettext", "debian-gettext-deen/gettext.deu-eng.tsv.xz", "each package's own (DFSG-free)"),
     ("register-own", "(made by trainer/register_corpus.py)", "the project's own"),
+    ("register-vocab", "(made by trainer/register_vocab.py)", "the project's own"),
 ]
 REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
+REGISTER_VOCAB_PAIRS = 7_000  # everyday words of forms, shops and services in sentences
 DING_WORDS = 30_000  # single-word (compound noun) entries kept beside every phrase entry
 GETTEXT_PAIRS = 25_000
 # The project's own register sets (issue 46): the test set is a test set like the others,
@@ -259,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         "ding-phrases": ding_phrases,
         "gettext": software_messages,
         "register-own": lambda _path, _rng: list(register_pairs(REGISTER_OWN_PAIRS, seed=1)),
+        "register-vocab": lambda _path, _rng: list(vocab_pairs(REGISTER_VOCAB_PAIRS, seed=1)),
     }
     for name, rel, licence in REGISTER_TRAIN:
         pairs = [clean(de, en) for de, en in readers[name](args.data / rel, rng)]

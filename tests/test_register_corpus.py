@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from trainer.register_corpus import register_pairs
+from trainer.register_vocab import vocab_pairs, with_determiner, zu_infinitive
 from translator_app.core.data.corpus import Blocklist, read_all
 
 ROOT = Path(__file__).parents[1]
@@ -36,3 +37,21 @@ def test_no_sentence_of_the_register_dev_or_test_set():
     held = Blocklist(read_all(sorted(REGISTER.glob("*.tsv"))))
     hits = [p for p in register_pairs(16000, seed=1) if held.match(*p)]
     assert hits == []
+
+
+def test_the_vocabulary_corpus_avoids_the_register_sets_and_inflects():
+    held = Blocklist(read_all(sorted(REGISTER.glob("*.tsv"))))
+    pairs = list(vocab_pairs(7000, seed=1))
+    assert len(set(pairs)) == 7000 and pairs == list(vocab_pairs(7000, seed=1))
+    assert [p for p in pairs if held.match(*p)] == []
+    for de, en in pairs:
+        assert "{" not in de + en and de[:1].isupper() and en[:1].isupper(), (de, en)
+    assert zu_infinitive("den Newsletter abbestellen") == "den Newsletter abzubestellen"
+    assert zu_infinitive("Urlaub beantragen") == "Urlaub zu beantragen"
+    assert zu_infinitive("mich krankmelden") == "mich krankzumelden"
+    assert zu_infinitive("die Heizung reparieren lassen") == "die Heizung reparieren zu lassen"
+    assert with_determiner("der Lebenslauf", "den Lebenslauf", "the CV", "my") == (
+        "mein Lebenslauf",
+        "meinen Lebenslauf",
+        "my CV",
+    )
