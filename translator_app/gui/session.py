@@ -90,7 +90,8 @@ class TranslationSession(QObject):
         # gets one id: its split (on the worker for a long text) and its translation
         # share it.
         self._load_id = self._wanted_id = self._explain_id = self._alternatives_id = -1
-        # The translation whose check for dropped content is wanted, and its sentences.
+        # The translation whose check for dropped content is wanted, and its sentences
+        # with the translations checked.
         self._check_id, self._checked = -1, ()
         self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
         # A sentence's translation before the user chose an alternative word, so the
@@ -207,7 +208,8 @@ class TranslationSession(QObject):
             joined = self._add(result)
             self._finish()
             self.updated.emit(joined, result.seconds, True)
-            self._check_id, self._checked = result.request_id, self._asked
+            self._check_id = result.request_id
+            self._checked = tuple(zip(self._asked, result.translations, strict=True))
             self.worker.check(CheckRequest(result.request_id, self._asked, result.translations))
 
     def _on_checked(self, result: TranslateResult) -> None:
@@ -215,8 +217,17 @@ class TranslationSession(QObject):
         info = self.model_info
         if result.request_id == self._check_id and info and result.model_path == info.path:
             self._check_id = -1
-            pairs = zip(self._checked, result.translations, strict=True)
-            self.checked.emit(self.document.add(pairs))
+            # Only where the sentence still shows what was checked: an undone word
+            # choice, or a newer translation, is never overwritten by a late check.
+            pairs = [
+                (sentence, checked)
+                for (sentence, original), checked in zip(
+                    self._checked, result.translations, strict=True
+                )
+                if self.document.get(sentence) is original
+            ]
+            if pairs:
+                self.checked.emit(self.document.add(pairs))
 
     def _add(self, result: TranslateResult):
         """The text with the result's translations (of the first sentences asked for: a
