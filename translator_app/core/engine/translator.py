@@ -8,7 +8,6 @@ attention matrices (read-only NumPy arrays) and the n-best list.
 
 from __future__ import annotations
 
-import copy
 import re
 import warnings
 from collections.abc import Callable, Sequence
@@ -20,7 +19,11 @@ import torch
 from translator_app.core.engine import ct2
 from translator_app.core.engine.batching import frozen_array, length_batches, pad_rows
 from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
+from translator_app.core.engine.candidates import candidate, merge_chunks, text_of
 from translator_app.core.engine.document import DocumentTranslation, translate_document
+from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
+from translator_app.core.engine.forced import attention_layers, likeliest_next
+from translator_app.core.engine.precision import auto_precision, quantize_dynamic_int8
 from translator_app.core.engine.search import (
     Hypothesis,
     SearchCancelled,
@@ -32,21 +35,17 @@ from translator_app.core.engine.search import (
 )
 from translator_app.core.engine.support import words_not_carried
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import (
     Glossary,
-    TermUse,
     annotate,
     check_uses,
     map_spans,
     merged,
 )
-from translator_app.core.faithful.number_check import Fact, repeated_numbers
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import (
     entity_uses,
     is_place,
-    lost_protected,
     merge_uses,
     protected_uses,
 )
@@ -67,9 +66,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
 # tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
 LONE_SURROGATES = re.compile(r"[\ud800-\udfff]")
-# A sentence's translation is one line: byte-fallback output of line breaks or control
-# characters becomes spaces (one for one, so piece spans stay valid).
-_OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class InvalidTextWarning(UserWarning):
@@ -227,7 +223,7 @@ class Translator:
         # other way round („kostet 30 Euro“ annotated gave "costs 30€30").
         first = self.protect_facts == "always"
         out = self._translate(texts, *args, protect=first)
-        lost = [_facts_lost(t) for t in out]
+        lost = [facts_lost(t) for t in out]
         retry = [i for i, (n, _) in enumerate(lost) if n]
         if retry:
             again = self._translate(
@@ -240,7 +236,7 @@ class Translator:
                 protect=not first,
             )
             for i, t in zip(retry, again, strict=True):
-                if _facts_lost(t) < lost[i]:
+                if facts_lost(t) < lost[i]:
                     out[i] = t
         return self._with_placeholders(texts, out, *args)
 
@@ -360,9 +356,9 @@ class Translator:
             n_chunks = sum(1 for key in results if key[0] == i)
             chunks = [results[(i, c)] for c in range(n_chunks)]
             if n_chunks == 1:
-                cands = tuple(self._candidate(h) for h in chunks[0])
+                cands = tuple(candidate(self.tokenizer, h) for h in chunks[0])
             else:
-                cands = (self._merge_chunks([c[0] for c in chunks], len(enc.ids) + 1),)
+                cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
             cands, missing = prefer_faithful(text, cands, checked[i])
             out.append(
                 Translation(
@@ -440,33 +436,14 @@ class Translator:
         """Every layer's and head's cross-attention of each sentence's best decode by
         CTranslate2, from one teacher-forced pass of the PyTorch model; its alignment is
         taken from the same pass, so it is the model's own."""
-        layers = self._attention_layers([j.src for j in batch], [row[0].tokens for row in hyps])
+        layers = attention_layers(
+            self.model, [j.src for j in batch], [row[0].tokens for row in hyps]
+        )
         out = []
         for mine, row in zip(layers, hyps, strict=True):
             align = self.model.alignment_of(mine[:, self.model.align_layer])  # [T, S]
             out.append([replace(row[0], layers=mine, attention=align), *row[1:]])
         return out
-
-    def _attention_layers(
-        self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]
-    ) -> list[torch.Tensor]:
-        """[T, L, H, S] cross-attention of each target (ids ending with EOS) read with its
-        source (ids ending with EOS), from one teacher-forced pass of the PyTorch model."""
-        start = self.config.start_id
-        src, mask = pad_rows([list(s) for s in sources], self.tokenizer.pad_id)
-        tgt, _ = pad_rows([[start, *t[:-1]] for t in targets], self.tokenizer.pad_id)
-        with torch.inference_mode():
-            layers = (
-                self.model.attention_layers(
-                    src.to(self.device), mask.to(self.device), tgt.to(self.device)
-                )
-                .float()
-                .cpu()
-            )
-        return [
-            layers[k, : len(t), :, :, : len(s)]
-            for k, (s, t) in enumerate(zip(sources, targets, strict=True))
-        ]
 
     def explain(self, translation: Translation) -> Translation:
         """``translation`` with every layer's and head's attention of its best candidate
@@ -484,7 +461,7 @@ class Translator:
             or best.attention.shape != (len(best.target_ids), len(translation.source_ids))
         ):
             return translation
-        (layers,) = self._attention_layers([translation.source_ids], [best.target_ids])
+        (layers,) = attention_layers(self.model, [translation.source_ids], [best.target_ids])
         explained = replace(best, layers=frozen_array(layers))
         return replace(translation, nbest=(explained, *translation.nbest[1:]))
 
@@ -501,7 +478,7 @@ class Translator:
                 or best is None
                 or not best.target_ids
                 or len(t.source_ids) > self.max_source_tokens
-                or self._text_of(best.target_ids) != best.text
+                or text_of(self.tokenizer, best.target_ids) != best.text
             ):
                 out.append(t)
                 continue
@@ -531,7 +508,7 @@ class Translator:
             or not 0 <= piece < len(best.target_ids)
             or not src
             or len(src) > self.max_source_tokens
-            or self._text_of(best.target_ids) != best.text
+            or text_of(self.tokenizer, best.target_ids) != best.text
         ):
             return ()
         prefix = best.target_ids[:piece]
@@ -546,86 +523,15 @@ class Translator:
                 src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB
             )
         else:
-            choices = self._likeliest_next(src, prefix, k + 1)
+            choices = likeliest_next(self.model, src, prefix, k + 1, ALTERNATIVE_MIN_PROB)
             jobs = [_Job(0, 0, src, (*prefix, token)) for token in choices]
             hyps = [row[0] for row in self._search(jobs, options, None)] if jobs else []
         out, seen = [], {best.target_ids[piece], self.tokenizer.eos_id}
         for h in hyps:
             if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
                 seen.add(h.tokens[piece])
-                out.append(self._candidate(h))
+                out.append(candidate(self.tokenizer, h))
         return tuple(out[:k])
-
-    def _likeliest_next(self, src: list[int], prefix: tuple[int, ...], k: int) -> list[int]:
-        """The ``k`` likeliest target ids after ``prefix`` (at least
-        :data:`ALTERNATIVE_MIN_PROB` each; never padding, BOS, UNK or EOS), from one
-        teacher-forced pass of the PyTorch model."""
-        cfg = self.config
-        src_t, mask = pad_rows([src], self.tokenizer.pad_id)
-        tgt = torch.tensor([[cfg.start_id, *prefix]], dtype=torch.long)
-        with torch.inference_mode():
-            logits, _ = self.model(src_t.to(self.device), mask.to(self.device), tgt.to(self.device))
-        last = logits[0, -1].float().cpu().clone()
-        # masked before the softmax, as CTranslate2 does, so both engines offer the same
-        last[[i for i in (cfg.pad_id, cfg.bos_id, cfg.unk_id) if i != cfg.eos_id]] = -torch.inf
-        probs = last.softmax(-1)
-        probs[cfg.eos_id] = 0.0  # ending the sentence is no alternative (nor in CTranslate2)
-        top = probs.topk(min(k, probs.numel()))
-        return [
-            int(i)
-            for p, i in zip(top.values, top.indices, strict=True)
-            if p >= ALTERNATIVE_MIN_PROB
-        ]
-
-    def _text_of(self, ids: Sequence[int]) -> str:
-        """The text that target ``ids`` decode to, as a candidate shows it."""
-        return _OUTPUT_CONTROL.sub(" ", self.tokenizer.decode(ids).text)
-
-    def _candidate(self, h: Hypothesis) -> Candidate:
-        dec = self.tokenizer.decode(h.tokens)
-        pieces, spans = dec.pieces, dec.spans
-        body = h.tokens[:-1] if h.tokens and h.tokens[-1] == self.tokenizer.eos_id else h.tokens
-        if len(pieces) != len(body):  # defensive: keep one piece per attention row
-            pieces = tuple(self.tokenizer.piece(t) for t in body)
-            spans = tuple((0, 0) for _ in body)
-        end = len(dec.text)
-        return Candidate(
-            text=_OUTPUT_CONTROL.sub(" ", dec.text),
-            target_ids=tuple(h.tokens),
-            target_pieces=pieces + (EOS_PIECE,),
-            target_spans=spans + ((end, end),),
-            attention=frozen_array(h.attention),
-            score=h.score,
-            logprob=h.logprob,
-            layers=frozen_array(h.layers),
-        )
-
-    def _merge_chunks(self, hyps: list[Hypothesis], src_len: int) -> Candidate:
-        """Join the translations of an over-long sentence's pieces into one candidate;
-        the attention is block-diagonal, each piece's EOS column folded into the final
-        EOS so rows still sum to one."""
-        eos = self.tokenizer.eos_id
-        tokens: list[int] = []
-        rows = []
-        col = 0
-        for k, h in enumerate(hyps):
-            last = k == len(hyps) - 1
-            toks = list(h.tokens) if last else [t for t in h.tokens if t != eos]
-            attn = h.attention[: len(toks)]
-            block = torch.zeros(len(toks), src_len)
-            n_src = attn.size(1) - 1  # this chunk's tokens without its EOS
-            block[:, col : col + n_src] = attn[:, :n_src]
-            block[:, src_len - 1] += attn[:, n_src]
-            rows.append(block)
-            tokens.extend(toks)
-            col += n_src
-        merged = Hypothesis(
-            tokens=tuple(tokens),
-            logprob=sum(h.logprob for h in hyps),
-            score=sum(h.score for h in hyps),
-            attention=torch.cat(rows, 0),
-        )
-        return self._candidate(merged)
 
     # ----------------------------------------------------------------- documents
     def translate_document(self, text: str, **kwargs) -> DocumentTranslation:
@@ -636,85 +542,3 @@ class Translator:
 
 def _only_eos(hyps: Sequence[Hypothesis]) -> bool:
     return all(len(h.tokens) <= 1 for h in hyps)
-
-
-def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
-    """The numbers of ``source`` the candidate does not keep, and how many of those and
-    of ``terms`` it loses in all (a number written twice counts as one lost)."""
-    facts = tuple(missing_facts(source, cand.text))
-    lost = len(facts) + repeated_numbers(source, cand.text)
-    return facts, lost + sum(not u.kept for u in check_uses(terms, cand.text))
-
-
-def _facts_lost(t: Translation) -> tuple[int, int]:
-    """How many numbers, dates and times the translation loses or writes twice, how
-    many glossary terms it does not use, and how many protected facts, names, places
-    and units it does not write as their annotations would (a number lost counts
-    twice); then that last count alone, which decides between decodes that lose as
-    many: „69,30 €“ lost as "69.30" is worse than doubled as "69,30 €69.30"."""
-    strict = lost_protected(t.source, t.text, t.terms)
-    lenient = (
-        # facts in words (a negation, a unit) are not annotated: a retry cannot help them
-        sum(f.kind == "number" for f in t.missing_numbers)
-        + repeated_numbers(t.source, t.text)
-        + sum(not u.kept for u in t.terms)
-    )
-    return lenient + strict, strict
-
-
-def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
-    """How many numbers of ``source`` and ``terms`` the candidate does not keep."""
-    return _lost(source, cand, terms)[1]
-
-
-def prefer_faithful(
-    source: str, cands: tuple[Candidate, ...], terms: Sequence[TermUse] = ()
-) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
-    """Put first the best-scored candidate among those that keep the most numbers of
-    ``source`` and glossary ``terms``; return the candidates and the numbers the first
-    one still misses. A price or a time silently changed is worse than a slightly less
-    fluent sentence."""
-    if not cands:
-        return cands, ()
-
-    missing, first_lost = _lost(source, cands[0], terms)
-    if not first_lost or len(cands) == 1:
-        return cands, missing
-    best, best_missing, best_lost = 0, missing, first_lost
-    for i, c in enumerate(cands[1:], start=1):
-        m, n = _lost(source, c, terms)
-        if n < best_lost:
-            best, best_missing, best_lost = i, m, n
-            if not n:
-                break
-    order = (cands[best],) + cands[:best] + cands[best + 1 :]
-    return order, best_missing
-
-
-def auto_precision(device: torch.device) -> str:
-    """int8 on the CPU where PyTorch has a quantized engine, else fp32. Measured on the
-    base model (bench/bench_translate.py --test, see its model card): int8 cuts greedy
-    latency 2-3x on 2 cores at the same BLEU; bf16 autocast helps only with AMX."""
-    if device.type == "cpu" and any(e in ("x86", "fbgemm") for e in _quantized_engines()):
-        return "int8"
-    return "fp32"
-
-
-def _quantized_engines() -> list[str]:
-    try:
-        return list(torch.backends.quantized.supported_engines)
-    except Exception:  # noqa: BLE001 - an exotic build: quantisation simply is not offered
-        return []
-
-
-def quantize_dynamic_int8(model: torch.nn.Module) -> torch.nn.Module:
-    """A copy of ``model`` whose Linear layers run with int8 weights and dynamically
-    quantised activations (CPU). The original model is left untouched."""
-    from torch.ao.quantization import quantize_dynamic
-
-    with warnings.catch_warnings():
-        # torch.ao.quantization is deprecated in favour of torchao, but still the one
-        # eager-mode dynamic quantisation that needs no extra package.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        return quantize_dynamic(copy.deepcopy(model), {torch.nn.Linear}, dtype=torch.qint8)

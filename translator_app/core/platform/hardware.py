@@ -7,7 +7,7 @@ import os
 import platform
 
 # Where a model runs ("auto": CUDA when present, else the CPU), how the translator
-# computes ("auto": see translator.auto_precision), and the trainer's bf16 switch.
+# computes ("auto": see engine/precision.auto_precision), and the trainer's bf16 switch.
 DEVICES = ("auto", "cpu", "cuda")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 # What decodes: CTranslate2 for Transformer models where it is installed (auto), or the

@@ -1,0 +1,74 @@
+"""Candidates from hypotheses: the text a hypothesis decodes to, with its pieces, their
+spans, its attention (read-only NumPy arrays), and one candidate joined from the
+translations of an over-long sentence's parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import torch
+
+from translator_app.core.engine.batching import frozen_array
+from translator_app.core.engine.search import Hypothesis
+from translator_app.core.engine.translation import Candidate
+from translator_app.core.text.tokenizer import EOS_PIECE, Tokenizer
+
+# A sentence's translation is one line: byte-fallback output of line breaks or control
+# characters becomes spaces (one for one, so piece spans stay valid).
+_OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def text_of(tokenizer: Tokenizer, ids: Sequence[int]) -> str:
+    """The text that target ``ids`` decode to, as a candidate shows it."""
+    return _OUTPUT_CONTROL.sub(" ", tokenizer.decode(ids).text)
+
+
+def candidate(tokenizer: Tokenizer, h: Hypothesis) -> Candidate:
+    """The candidate a hypothesis decodes to (text, pieces, spans, attention)."""
+    dec = tokenizer.decode(h.tokens)
+    pieces, spans = dec.pieces, dec.spans
+    body = h.tokens[:-1] if h.tokens and h.tokens[-1] == tokenizer.eos_id else h.tokens
+    if len(pieces) != len(body):  # defensive: keep one piece per attention row
+        pieces = tuple(tokenizer.piece(t) for t in body)
+        spans = tuple((0, 0) for _ in body)
+    end = len(dec.text)
+    return Candidate(
+        text=_OUTPUT_CONTROL.sub(" ", dec.text),
+        target_ids=tuple(h.tokens),
+        target_pieces=pieces + (EOS_PIECE,),
+        target_spans=spans + ((end, end),),
+        attention=frozen_array(h.attention),
+        score=h.score,
+        logprob=h.logprob,
+        layers=frozen_array(h.layers),
+    )
+
+
+def merge_chunks(tokenizer: Tokenizer, hyps: list[Hypothesis], src_len: int) -> Candidate:
+    """Join the translations of an over-long sentence's pieces into one candidate;
+    the attention is block-diagonal, each piece's EOS column folded into the final
+    EOS so rows still sum to one."""
+    eos = tokenizer.eos_id
+    tokens: list[int] = []
+    rows = []
+    col = 0
+    for k, h in enumerate(hyps):
+        last = k == len(hyps) - 1
+        toks = list(h.tokens) if last else [t for t in h.tokens if t != eos]
+        attn = h.attention[: len(toks)]
+        block = torch.zeros(len(toks), src_len)
+        n_src = attn.size(1) - 1  # this chunk's tokens without its EOS
+        block[:, col : col + n_src] = attn[:, :n_src]
+        block[:, src_len - 1] += attn[:, n_src]
+        rows.append(block)
+        tokens.extend(toks)
+        col += n_src
+    merged = Hypothesis(
+        tokens=tuple(tokens),
+        logprob=sum(h.logprob for h in hyps),
+        score=sum(h.score for h in hyps),
+        attention=torch.cat(rows, 0),
+    )
+    return candidate(tokenizer, merged)
