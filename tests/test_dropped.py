@@ -150,3 +150,43 @@ def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_wi
     assert "zuzüglich" in tip and "missing" in tip
     assert "may leave out" in w.statusBar().currentMessage()
     assert w.output_edit.toPlainText() == "The price is."
+
+
+def test_a_long_check_yields_to_a_word_menu(qtbot):
+    """The check runs last: a word menu asked for meanwhile is answered after the group
+    being checked, and the rest of the check is done afterwards (a stand-in translator
+    whose check takes 0.2 s a group)."""
+    pytest.importorskip("PySide6")
+    import time
+
+    from translator_app.gui.worker import AlternativesRequest, CheckRequest, TranslationWorker
+
+    events = []
+
+    class SlowChecker:
+        def check_dropped(self, translations):
+            time.sleep(0.2)
+            events.append(("checked", len(translations)))
+            return [replace(t, not_carried=()) for t in translations]
+
+        def alternatives(self, translation, piece):
+            events.append(("alternatives", piece))
+            return ()
+
+    from translator_app.core.engine.translation import Translation
+
+    worker = TranslationWorker()
+    worker._translator, worker._model_path = SlowChecker(), "stand-in"
+    worker._latest_translate_id = 7
+    sentences = tuple(f"Satz {i}." for i in range(20))
+    translations = tuple(Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in sentences)
+    results = []
+    worker.checked.connect(results.append)
+    worker.check(CheckRequest(7, sentences, translations))
+    qtbot.waitUntil(lambda: bool(events), timeout=5000)  # the first group is checked
+    worker.alternatives(AlternativesRequest(8, translations[0], 0))
+    qtbot.waitUntil(lambda: sum(len(r.sentences) for r in results) == 20, timeout=10_000)
+    worker.shutdown()
+    assert events.index(("alternatives", 0)) < len(events) - 1  # not after the whole check
+    assert [s for r in results for s in r.sentences] == list(sentences)
+    assert all(t.not_carried == () for r in results for t in r.translations)

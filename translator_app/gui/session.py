@@ -25,6 +25,7 @@ from translator_app.gui.worker import (
     AlternativesRequest,
     AlternativesResult,
     CheckRequest,
+    CheckResult,
     ExplainRequest,
     ExplainResult,
     Failure,
@@ -92,7 +93,7 @@ class TranslationSession(QObject):
         self._load_id = self._wanted_id = self._explain_id = self._alternatives_id = -1
         # The translation whose check for dropped content is wanted, and its sentences
         # with the translations checked.
-        self._check_id, self._checked = -1, ()
+        self._check_id, self._checked = -1, {}
         self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
@@ -209,25 +210,23 @@ class TranslationSession(QObject):
             self._finish()
             self.updated.emit(joined, result.seconds, True)
             self._check_id = result.request_id
-            self._checked = tuple(zip(self._asked, result.translations, strict=True))
+            self._checked = dict(zip(self._asked, result.translations, strict=True))
             self.worker.check(CheckRequest(result.request_id, self._asked, result.translations))
 
-    def _on_checked(self, result: TranslateResult) -> None:
-        """The checked translations go into the cache, and the text shows its marks."""
+    def _on_checked(self, result: CheckResult) -> None:
+        """The checked translations go into the cache, and the text shows its marks;
+        only where the sentence still shows what was checked (an undone word choice or
+        a newer translation is never overwritten by a late check)."""
         info = self.model_info
-        if result.request_id == self._check_id and info and result.model_path == info.path:
-            self._check_id = -1
-            # Only where the sentence still shows what was checked: an undone word
-            # choice, or a newer translation, is never overwritten by a late check.
-            pairs = [
-                (sentence, checked)
-                for (sentence, original), checked in zip(
-                    self._checked, result.translations, strict=True
-                )
-                if self.document.get(sentence) is original
-            ]
-            if pairs:
-                self.checked.emit(self.document.add(pairs))
+        if result.request_id != self._check_id or not info or result.model_path != info.path:
+            return
+        pairs = [
+            (sentence, checked)
+            for sentence, checked in zip(result.sentences, result.translations, strict=True)
+            if self.document.get(sentence) is self._checked.get(sentence)
+        ]
+        if pairs:
+            self.checked.emit(self.document.add(pairs))
 
     def _add(self, result: TranslateResult):
         """The text with the result's translations (of the first sentences asked for: a

@@ -111,6 +111,14 @@ class CheckRequest:
 
 
 @dataclass(frozen=True)
+class CheckResult:
+    request_id: int
+    model_path: str
+    sentences: tuple[str, ...]
+    translations: tuple[Translation, ...]  # with not_carried set
+
+
+@dataclass(frozen=True)
 class LoadRequest:
     id: int
     path: str
@@ -201,7 +209,7 @@ class TranslationWorker(QObject):
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
     explained = Signal(object)  # ExplainResult
     alternatives_found = Signal(object)  # AlternativesResult
-    checked = Signal(object)  # TranslateResult: the translations with not_carried set
+    checked = Signal(object)  # CheckResult
     failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -417,8 +425,9 @@ class TranslationWorker(QObject):
         )
 
     def _do_check(self, job: CheckRequest) -> None:
-        """Check a group of sentences at a time; a newer text, a queued request or
-        closing stops it (the unchecked rest shows no marks)."""
+        """Check a group of sentences at a time. A newer text or closing stops it; any
+        other request (a word menu, the panel) goes first: what is checked so far is
+        reported and the rest queued again."""
         translator = self._translator
         if translator is None:
             raise RuntimeError("no model is loaded")
@@ -426,11 +435,22 @@ class TranslationWorker(QObject):
         for group in sentence_groups(len(job.translations)):
             if self._closing or self._latest_translate_id != job.id:
                 return
+            if checked and self._requeue_rest(job, len(checked)):
+                break
             checked += translator.check_dropped([job.translations[i] for i in group])
-        done = tuple(checked)
+        done = len(checked)
         self.checked.emit(
-            TranslateResult(job.id, self._model_path, done, 0.0, len(done), len(done))
+            CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
         )
+
+    def _requeue_rest(self, job: CheckRequest, done: int) -> bool:
+        """Queue the unchecked rest of ``job`` again where another request waits."""
+        with self._cond:
+            waiting = any(getattr(self, slot) is not None for slot in self._ORDER[:-1])
+            if waiting and self._check is None:
+                rest = CheckRequest(job.id, job.sentences[done:], job.translations[done:])
+                self._check = rest
+            return waiting
 
     def _result(self, job: TranslateRequest, results, start: float, total: int):
         return TranslateResult(
