@@ -131,6 +131,36 @@ def tiny_model(tokenizer, variant: str = "transformer", seed: int = 0, **overrid
     return build_model(tiny_config(tokenizer, variant, **overrides)).eval()
 
 
+def train_tiny(tokenizer, steps: int, *, eos: bool = True, **overrides):
+    """A tiny RNN (gru-bahdanau-additive changed by ``overrides``) trained with Adam for
+    ``steps`` full-batch steps on four fixture pairs (targets end with EOS when ``eos``).
+    Returns (model in eval mode, config, src, src_mask, target id lists, losses)."""
+    from translator_app.core import build_model
+    from translator_app.core.engine.batching import pad_rows
+
+    torch.manual_seed(0)
+    cfg = tiny_config(tokenizer, "gru-bahdanau-additive", **overrides)
+    model = build_model(cfg).train()
+    pairs = tiny_pairs()[:4]
+    src, src_mask = pad_rows([tokenizer.encode_ids([de])[0] for de, _ in pairs], cfg.pad_id)
+    tgt = [tokenizer.encode_ids([en], side="target")[0] for _, en in pairs]
+    tgt = [[*t, cfg.eos_id] for t in tgt] if eos else tgt
+    tgt_in, _ = pad_rows([[cfg.bos_id, *t[:-1]] for t in tgt], cfg.pad_id)
+    gold, _ = pad_rows(tgt, cfg.pad_id)
+    opt = torch.optim.Adam(model.parameters(), lr=0.02)
+    losses = []
+    for _ in range(steps):
+        logits, _ = model(src, src_mask, tgt_in)
+        loss = torch.nn.functional.cross_entropy(
+            logits.flatten(0, 1), gold.flatten(), ignore_index=cfg.pad_id
+        )
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return model.eval(), cfg, src, src_mask, tgt, losses
+
+
 @pytest.fixture
 def make_bundle(tmp_path, spm_bytes, tokenizer):
     """make_bundle(variant="transformer", name="tiny", **config) -> bundle directory."""
@@ -262,3 +292,24 @@ def open_window(qtbot, app_env):
     yield make
     for w in windows:
         w.session.worker.shutdown()
+
+
+@pytest.fixture
+def real_window(qtbot, tmp_path, monkeypatch):
+    """The main window with the real bundled model and the app's default search, user
+    folders in tmp."""
+    from translator_app.core import bundled_model_dir
+    from translator_app.gui.settings import Settings
+    from translator_app.gui.window import MainWindow
+
+    for name in ("CONFIG", "DATA", "CACHE"):
+        monkeypatch.setenv(f"TRANSLATOR_{name}_DIR", str(tmp_path / name.lower()))
+    monkeypatch.setenv("TRANSLATOR_MODEL", str(bundled_model_dir()))
+    s = Settings.load()
+    s.debounce_ms = 10  # the app's default search: the bundle's beam and n-best
+    w = MainWindow(s)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.model_info is not None, timeout=60_000)
+    yield w
+    w.session.worker.shutdown()

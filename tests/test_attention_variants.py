@@ -9,9 +9,8 @@ import math
 import pytest
 import torch
 
-from conftest import tiny_config, tiny_pairs
-from translator_app.core import ModelConfig, build_model
-from translator_app.core.engine.batching import pad_rows
+from conftest import train_tiny
+from translator_app.core import ModelConfig
 from translator_app.core.engine.search import SearchOptions, beam_search, greedy_search
 from translator_app.core.models.attention import CosineScorer, LocalWindow, build_scorer
 from translator_app.core.models.config import ConfigError
@@ -83,29 +82,6 @@ def test_a_config_names_a_wrong_locality_or_window():
         ModelConfig(arch="rnn", locality="local-m", window=0)
 
 
-def _train(tokenizer, steps: int, **overrides):
-    torch.manual_seed(0)
-    cfg = tiny_config(tokenizer, "gru-bahdanau-additive", **overrides)
-    model = build_model(cfg).train()
-    pairs = tiny_pairs()[:4]
-    src, src_mask = pad_rows([tokenizer.encode_ids([de])[0] for de, _ in pairs], cfg.pad_id)
-    tgt = [[*tokenizer.encode_ids([en], side="target")[0], cfg.eos_id] for _, en in pairs]
-    tgt_in, _ = pad_rows([[cfg.bos_id, *t[:-1]] for t in tgt], cfg.pad_id)
-    gold, _ = pad_rows(tgt, cfg.pad_id)
-    opt = torch.optim.Adam(model.parameters(), lr=0.02)
-    losses = []
-    for _ in range(steps):
-        logits, _ = model(src, src_mask, tgt_in)
-        loss = torch.nn.functional.cross_entropy(
-            logits.flatten(0, 1), gold.flatten(), ignore_index=cfg.pad_id
-        )
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    return model.eval(), cfg, src, src_mask, tgt, losses
-
-
 @pytest.mark.parametrize(
     "overrides",
     [
@@ -117,7 +93,7 @@ def _train(tokenizer, steps: int, **overrides):
     ids=["cosine", "cosine-luong", "local-m", "local-p"],
 )
 def test_a_tiny_model_of_each_variant_learns_a_few_pairs_and_translates(tokenizer, overrides):
-    model, cfg, src, src_mask, tgt, losses = _train(tokenizer, 120, **overrides)
+    model, cfg, src, src_mask, tgt, losses = train_tiny(tokenizer, 120, **overrides)
     assert losses[-1] < 0.1 * losses[0], (losses[0], losses[-1])
     greedy = greedy_search(model, src, src_mask, SearchOptions(beam=1))
     beam = beam_search(model, src, src_mask, SearchOptions(beam=3, all_layers=True))

@@ -9,9 +9,7 @@ import math
 import pytest
 import torch
 
-from conftest import tiny_config, tiny_pairs
-from translator_app.core import build_model
-from translator_app.core.engine.batching import pad_rows
+from conftest import train_tiny
 from translator_app.core.models.cells import CellRNN, CoupledLSTMCell, PeepholeLSTMCell
 
 
@@ -88,26 +86,8 @@ def test_a_tiny_model_of_each_cell_learns_a_few_pairs(tokenizer, kind, style, sh
     """100 steps on four pairs: the Bahdanau decoder learns them (PyTorch's own LSTM
     ends at 0.01 from 5.9 here), the Luong decoder with general attention more slowly
     (the fused LSTM ends at 1.29, 22 % of its start)."""
-    torch.manual_seed(0)
     attention = "additive" if style == "bahdanau" else "general"
-    cfg = tiny_config(
-        tokenizer, "gru-bahdanau-additive", rnn_type=kind, decoder_style=style, attention=attention
+    *_, losses = train_tiny(
+        tokenizer, 100, eos=False, rnn_type=kind, decoder_style=style, attention=attention
     )
-    model = build_model(cfg).train()
-    pairs = tiny_pairs()[:4]
-    src, src_mask = pad_rows([tokenizer.encode_ids([de])[0] for de, _ in pairs], cfg.pad_id)
-    tgt = [tokenizer.encode_ids([en], side="target")[0] for _, en in pairs]
-    tgt_in, _ = pad_rows([[cfg.bos_id, *t[:-1]] for t in tgt], cfg.pad_id)
-    gold, _ = pad_rows(tgt, cfg.pad_id)
-    opt = torch.optim.Adam(model.parameters(), lr=0.02)
-    losses = []
-    for _ in range(100):
-        logits, _ = model(src, src_mask, tgt_in)
-        loss = torch.nn.functional.cross_entropy(
-            logits.flatten(0, 1), gold.flatten(), ignore_index=cfg.pad_id
-        )
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
     assert losses[-1] < share * losses[0], (losses[0], losses[-1])

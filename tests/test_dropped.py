@@ -103,26 +103,6 @@ def test_the_models_own_translation_is_checked_once(translator):
 
 
 # ----------------------------------------------------------------- the window
-@pytest.fixture
-def real_window(qtbot, tmp_path, monkeypatch):
-    pytest.importorskip("PySide6")
-    pytest.importorskip("pytestqt")
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
-
-    for name in ("CONFIG", "DATA", "CACHE"):
-        monkeypatch.setenv(f"TRANSLATOR_{name}_DIR", str(tmp_path / name.lower()))
-    monkeypatch.setenv("TRANSLATOR_MODEL", str(BUNDLE))
-    s = Settings.load()
-    s.debounce_ms = 10
-    w = MainWindow(s)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.model_info is not None, timeout=TIMEOUT)
-    yield w
-    w.session.worker.shutdown()
-
-
 def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_window, translator):
     from translator_app.gui.linking import fact_marks
     from translator_app.gui.positions import to_qt

@@ -14,8 +14,6 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.core import bundled_model_dir  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402
 from translator_app.gui.window_words import MENU_ALTERNATIVES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
@@ -50,24 +48,6 @@ def _click_at(shown: str, best, what: str) -> int:
         return shown.index("'") + 1
     assert what in shown, (what, shown)  # the model's words, or update CASES
     return shown.index(what)
-
-
-@pytest.fixture
-def real_window(qtbot, tmp_path, monkeypatch):
-    from translator_app.gui.window import MainWindow
-
-    monkeypatch.setenv("TRANSLATOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TRANSLATOR_MODEL", str(bundled_model_dir()))
-    s = Settings.load()
-    s.debounce_ms = 10  # the app's default search: the bundle's beam and n-best
-    w = MainWindow(s)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.model_info is not None, timeout=TIMEOUT)
-    yield w
-    w.session.worker.shutdown()
 
 
 def test_every_offered_alternative_gives_the_chosen_word_after_the_models(qtbot, real_window):

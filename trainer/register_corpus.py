@@ -119,7 +119,7 @@ def _render(template: str, slots: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: slots[m.group(1)], template)
 
 
-def _capitalised(text: str) -> str:
+def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -173,20 +173,25 @@ def register_pairs(n: int, seed: int = 1) -> Iterator[tuple[str, str]]:
                 fitting = [s for s in SALUTATIONS if _fits(s[0], de)]
                 sal_de, sal_en = (_render(t, slots) for t in rng.choice(fitting))
                 de, en = f"{sal_de} {_after_comma(de)}", f"{sal_en} {_after_comma(en)}"
-        pair = (_capitalised(de), _capitalised(_DOUBLE_STOP.sub("", en)))
+        pair = (capitalised(de), capitalised(_DOUBLE_STOP.sub("", en)))
         if pair not in seen:
             seen.add(pair)
             yield pair
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=8000)
+def pairs_command(generate, description: str, default: int, argv: list[str] | None) -> int:
+    """Write ``generate(pairs, seed)``'s pairs to standard output as TSV."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--pairs", type=int, default=default)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    for de, en in register_pairs(args.pairs, args.seed):
+    for de, en in generate(args.pairs, args.seed):
         sys.stdout.write(f"{de}\t{en}\n")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return pairs_command(register_pairs, __doc__.split("\n\n")[0], 8000, argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ sentence. Here each word comes in the sentences it lives in: things one sends, r
 checks and pays for (with German nominative and accusative and English number), and
 what one asks to do (German infinitive phrases), each in a set of plain templates.
 
-    python -m trainer.register_vocab --pairs 8000 --seed 1 > register-vocab.tsv
+    python -m trainer.register_vocab --pairs 6000 --seed 1 > register-vocab.tsv
 
 Training data only; scripts/prepare_data.py removes every pair that matches a sentence
 of a dev or test set, and none of these templates writes a sentence of the register dev
@@ -16,15 +16,15 @@ or test set (tests/test_register_corpus.py).
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Iterator
 
+from trainer.register_corpus import capitalised, pairs_command
 from trainer.register_tables import WEEKDAYS, _rows
 
 # German nominative | German accusative | English | s (singular) or p (plural) | kind:
-# d documents and cards, g goods, n numbers and data, k accounts and contracts, p costs
+# d documents, c cards and passes, g goods, n numbers and data, k accounts and contracts, p costs
 # and payments, o offices and people, f fixtures and devices, a the rest. A template
 # names the kinds it makes sense for (no one brings the lift to an appointment).
 THINGS = _rows(
@@ -52,8 +52,8 @@ die Überweisung | die Überweisung | the bank transfer | s | p
 der Dauerauftrag | den Dauerauftrag | the standing order | s | k
 das Girokonto | das Girokonto | the current account | s | k
 das Sparkonto | das Sparkonto | the savings account | s | k
-die Bankkarte | die Bankkarte | the bank card | s | d
-die Kreditkarte | die Kreditkarte | the credit card | s | d
+die Bankkarte | die Bankkarte | the bank card | s | c
+die Kreditkarte | die Kreditkarte | the credit card | s | c
 der Kontoauszug | den Kontoauszug | the bank statement | s | d
 die Kontonummer | die Kontonummer | the account number | s | n
 die Zugangsdaten | die Zugangsdaten | the login details | p | n
@@ -74,12 +74,12 @@ der Garantieschein | den Garantieschein | the guarantee certificate | s | d
 das Rücksendeetikett | das Rücksendeetikett | the returns label | s | d
 das Abonnement | das Abonnement | the subscription | s | k
 die Mitgliedschaft | die Mitgliedschaft | the membership | s | k
-der Mitgliedsausweis | den Mitgliedsausweis | the membership card | s | d
+der Mitgliedsausweis | den Mitgliedsausweis | the membership card | s | c
 der Mietvertrag | den Mietvertrag | the tenancy agreement | s | k
 die Nebenkostenabrechnung | die Nebenkostenabrechnung | the service charge statement | s | d
 die Kaution | die Kaution | the deposit | s | p
 die Wohnungsschlüssel | die Wohnungsschlüssel | the keys to the flat | p | g
-der Hausausweis | den Hausausweis | the building pass | s | d
+der Hausausweis | den Hausausweis | the building pass | s | c
 die Stromrechnung | die Stromrechnung | the electricity bill | s | p
 der Zählerstand | den Zählerstand | the meter reading | s | n
 die Mülltonnen | die Mülltonnen | the bins | p | f
@@ -90,9 +90,9 @@ der Kühlschrank | den Kühlschrank | the fridge | s | f
 der Briefkasten | den Briefkasten | the letterbox | s | f
 die Klingel | die Klingel | the doorbell | s | f
 der Aufzug | den Aufzug | the lift | s | f
-der Personalausweis | den Personalausweis | the identity card | s | d
-der Reisepass | den Reisepass | the passport | s | d
-der Führerschein | den Führerschein | the driving licence | s | d
+der Personalausweis | den Personalausweis | the identity card | s | c
+der Reisepass | den Reisepass | the passport | s | c
+der Führerschein | den Führerschein | the driving licence | s | c
 die Geburtsurkunde | die Geburtsurkunde | the birth certificate | s | d
 die Meldebescheinigung | die Meldebescheinigung | the certificate of registration | s | d
 der Antrag | den Antrag | the application | s | d
@@ -100,7 +100,7 @@ das Antragsformular | das Antragsformular | the application form | s | d
 der Bescheid | den Bescheid | the decision | s | d
 der Steuerbescheid | den Steuerbescheid | the tax assessment | s | d
 die Steuererklärung | die Steuererklärung | the tax return | s | d
-die Versichertenkarte | die Versichertenkarte | the health insurance card | s | d
+die Versichertenkarte | die Versichertenkarte | the health insurance card | s | c
 die Überweisung zum Facharzt | die Überweisung zum Facharzt | the referral to the specialist | s | d
 das Rezept | das Rezept | the prescription | s | d
 der Impfpass | den Impfpass | the vaccination record | s | d
@@ -116,10 +116,10 @@ die Einladung | die Einladung | the invitation | s | d
 die Teilnehmerliste | die Teilnehmerliste | the list of participants | s | d
 der Dienstplan | den Dienstplan | the duty roster | s | d
 die Dienstreise | die Dienstreise | the business trip | s | a
-die Fahrkarte | die Fahrkarte | the ticket | s | d
+die Fahrkarte | die Fahrkarte | the ticket | s | c
 die Platzreservierung | die Platzreservierung | the seat reservation | s | d
 der Anschlusszug | den Anschlusszug | the connecting train | s | a
-die Bordkarte | die Bordkarte | the boarding pass | s | d
+die Bordkarte | die Bordkarte | the boarding pass | s | c
 das Gepäck | das Gepäck | the luggage | s | g
 die Zimmerreservierung | die Zimmerreservierung | the room reservation | s | d
 die Buchungsbestätigung | die Buchungsbestätigung | the booking confirmation | s | d
@@ -207,35 +207,35 @@ die Heizung reparieren lassen | have the heating repaired
 # {has}: the verb forms of its number.
 THING_TEMPLATES = _rows(
     """
-dg | Ich habe {acc} noch nicht erhalten. | I have not received {en} yet.
-d | Könnten Sie mir bitte {acc} schicken? | Could you please send me {en}?
+dgc | Ich habe {acc} noch nicht erhalten. | I have not received {en} yet.
+dc | Könnten Sie mir bitte {acc} schicken? | Could you please send me {en}?
 d | Anbei sende ich Ihnen {acc}. | Please find attached {en}.
-dgnoa | Wo finde ich {acc}? | Where can I find {en}?
+dgnoac | Wo finde ich {acc}? | Where can I find {en}?
 dgop | {de} {ist} leider noch nicht angekommen. | Unfortunately, {en} {has} not arrived yet.
-dg | Wir haben {acc} heute erhalten. | We received {en} today.
-d | Bitte bringen Sie {acc} zum Termin mit. | Please bring {en} to the appointment.
+dgc | Wir haben {acc} heute erhalten. | We received {en} today.
+dc | Bitte bringen Sie {acc} zum Termin mit. | Please bring {en} to the appointment.
 d | Ich brauche {acc} bis {weekday_de}. | I need {en} by {weekday_en}.
 da | Haben Sie {acc} schon gesehen? | Have you seen {en} yet?
 dnp | Könnten Sie {acc} bitte noch einmal prüfen? | Could you please check {en} again?
 dn | {de} {stimmt} nicht mehr. | {en} {is} no longer correct.
-d | Ich schicke Ihnen {acc} morgen per Post. | I will send you {en} by post tomorrow.
+dc | Ich schicke Ihnen {acc} morgen per Post. | I will send you {en} by post tomorrow.
 dg | Vielen Dank für {acc}. | Thank you for {en}.
 dk | {de} {ist} noch in Bearbeitung. | {en} {is} still being processed.
-dgk | Wann bekomme ich {acc}? | When will I get {en}?
+dgkc | Wann bekomme ich {acc}? | When will I get {en}?
 d | Wir haben {acc} an Sie weitergeleitet. | We have forwarded {en} to you.
 da | {de} {ist} ab sofort online verfügbar. | {en} {is} now available online.
-dg | Ich habe {acc} leider verloren. | Unfortunately, I have lost {en}.
+dgc | Ich habe {acc} leider verloren. | Unfortunately, I have lost {en}.
 dfkp | Wer ist für {acc} zuständig? | Who is responsible for {en}?
 d | Bitte geben Sie {acc} bis spätestens {weekday_de} ab. | Please hand in {en} by {weekday_en} at the latest.
-dgn | Ich finde {acc} nicht mehr. | I can't find {en} any more.
-dgnkpofa | Meine Frage betrifft {acc}. | My question concerns {en}.
+dgnc | Ich finde {acc} nicht mehr. | I can't find {en} any more.
+dgnkpofac | Meine Frage betrifft {acc}. | My question concerns {en}.
 d | Kann ich {acc} auch später nachreichen? | Can I submit {en} later?
 n | Ich habe {acc} leider vergessen. | Unfortunately, I have forgotten {en}.
 n | Bitte geben Sie {acc} an. | Please state {en}.
 n | Wo kann ich {acc} ändern? | Where can I change {en}?
 k | Ich möchte {acc} kündigen. | I would like to cancel {en}.
-kd | {de} {wurde} gesperrt. | {en} {has} been blocked.
-k | {de} läuft Ende des Monats aus. | {en} expires at the end of the month.
+kc | {de} {wurde} gesperrt. | {en} {has} been blocked.
+kc | {de} läuft Ende des Monats aus. | {en} expires at the end of the month.
 p | Wer übernimmt {acc}? | Who pays {en}?
 p | Wie hoch {ist} {de}? | How much {is} {en}?
 p | {de} {ist} schon bezahlt. | {en} {has} already been paid.
@@ -301,10 +301,6 @@ def with_determiner(de_nom: str, de_acc: str, en: str, which: str) -> tuple[str,
     )
 
 
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def vocab_pairs(n: int, seed: int = 1) -> Iterator[tuple[str, str]]:
     """``n`` distinct pairs, two thirds of them about things, a third about actions."""
     rng = random.Random(seed)
@@ -335,20 +331,14 @@ def vocab_pairs(n: int, seed: int = 1) -> Iterator[tuple[str, str]]:
             t_de, t_en = rng.choice(ACTION_TEMPLATES)
             slots = {"de": de, "en": en, "zu": zu_infinitive(de)}
         slots |= {"weekday_de": weekday_de, "weekday_en": weekday_en}
-        pair = (_capitalised(t_de.format(**slots)), _capitalised(t_en.format(**slots)))
+        pair = (capitalised(t_de.format(**slots)), capitalised(t_en.format(**slots)))
         if pair not in seen:
             seen.add(pair)
             yield pair
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=8000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    for de, en in vocab_pairs(args.pairs, args.seed):
-        sys.stdout.write(f"{de}\t{en}\n")
-    return 0
+    return pairs_command(vocab_pairs, __doc__.split("\n\n")[0], 8000, argv)
 
 
 if __name__ == "__main__":
