@@ -263,6 +263,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("--overwrite", action="store_true")
 
+    cp = sub.add_parser(
+        "compare",
+        help="train several small models under one budget and compare them",
+        description="Train each CONFIG on the same data for the same minutes, then score "
+        "all on one test set: a table (BLEU, chrF, training tokens/s, parameters), BLEU by "
+        "source length (one line per model) and the same sentence's attention in each.",
+    )
+    cp.add_argument("configs", nargs="+", type=Path, metavar="CONFIG")
+    cp.add_argument("--test", type=Path, required=True, metavar="FILE")
+    cp.add_argument("--data", type=Path, nargs="+", metavar="FILE", help="training pairs for all")
+    cp.add_argument("--valid", type=Path, metavar="FILE", help="validation pairs for all")
+    cp.add_argument("--minutes", type=float, default=10.0, help="training time per model")
+    cp.add_argument("--steps", type=int, default=0, help="at most this many steps (0: config's)")
+    cp.add_argument("--device", choices=DEVICES, default="auto")
+    cp.add_argument("--out", type=Path, default=Path("runs/compare"))
+
     rc = sub.add_parser(
         "recipe",
         help="list, show or run the stages of a model's recipe",
@@ -359,6 +375,12 @@ def _imported_on_use(name: str):
     return run
 
 
+def run_compare(args) -> int:
+    from trainer.compare import cmd_compare
+
+    return cmd_compare(args)
+
+
 COMMANDS = {
     "spm": run_spm,
     "train": _imported_on_use("cmd_train"),
@@ -369,11 +391,12 @@ COMMANDS = {
     "export": _imported_on_use("cmd_export"),
     "shortlist": _imported_on_use("cmd_shortlist"),
     "recipe": run_recipe_command,
+    "compare": run_compare,
 }
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None and sys.argv[1:2] in (["train"], ["finetune"]):
+    if argv is None and sys.argv[1:2] in (["train"], ["finetune"], ["compare"]):
         restart_with_jemalloc(["-m", "trainer", *sys.argv[1:]])  # returns where it cannot
     from translator_app.core import BundleError, ConfigError
     from translator_app.core.importers.marian import MarianImportError

@@ -191,7 +191,12 @@ def prepare_data(files, d: DataConfig, tokenizer: Tokenizer, seed: int, log=prin
 
 # --------------------------------------------------------------------------- train
 def cmd_train(args) -> int:
-    cfg = load_config(args.config)
+    return train_config(load_config(args.config), args)
+
+
+def train_config(cfg: RunConfig, args) -> int:
+    """``translator-train train`` of ``cfg`` (its file is ``args.config``) with the
+    command line's overrides: exclude_test, max_minutes, out_dir, resume, init, device."""
     if args.exclude_test:
         extra = tuple(str(p.resolve()) for p in args.exclude_test)
         cfg = dataclasses.replace(
