@@ -128,7 +128,7 @@ def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_wi
     start = VAT.index("zuzüglich")
     tip = w.highlighter.fact_tip("source", to_qt(VAT, start + 2))
     assert "zuzüglich" in tip and "missing" in tip
-    assert "may leave out" in w.statusBar().currentMessage()
+    assert "May be missing in the English: „zuzüglich“" in w.statusBar().currentMessage()
     assert w.output_edit.toPlainText() == "The price is."
 
 

@@ -246,8 +246,8 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             self._first_layout = False
             # Nearly half the height: the map then shows 8 or more English rows at 100 %
             # zoom on a 1024x640 screen, and the text boxes still 10 lines each; a third
-            # on a lower window (1400x900 at scale 2), where the text comes first.
-            share = 9 / 20 if self.height() >= 600 else 1 / 3
+            # on a window lower than 500 pixels (1400x900 at scale 2), where the text comes first.
+            share = 9 / 20 if self.height() >= 500 else 1 / 3
             dock = max(120, int(self.height() * share))
             self.resizeDocks([self.alignment_dock], [dock], Qt.Vertical)
 
@@ -383,11 +383,8 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         if dropped and not doc.lost_facts():
             words = ", ".join(f"„{w}“" for _, _, w in dropped[:3])
             more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
-            self.show_message(
-                f"Check: the English may leave out {words}{more} "
-                "(marked in lilac; point at a mark for details)",
-                15000,
-            )
+            # Short: the status bar shares its line with the model and the timing.
+            self.show_message(f"May be missing in the English: {words}{more} (lilac marks)", 15000)
 
     def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
         return self.highlighter.highlighted_ranges(side)
