@@ -10,6 +10,7 @@ import torch
 
 from conftest import tiny_model
 from translator_app.core.engine import ct2
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.engine.translator import Translator
 
 pytestmark = pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
@@ -215,9 +216,9 @@ def test_converted_once_into_the_cache(tokenizer, make_bundle, tmp_path):
 def test_a_bundle_carries_its_converted_model(tokenizer, make_bundle, tmp_path):
     bundle = make_bundle("transformer")
     t = Translator.load(bundle, "cpu", "int8")
-    ct2.save_converted(
-        t.model, t.tokenizer, bundle / ct2.CT2_DIR, "int8", ct2.state_sha256(t.model)
-    )
+    key = load_bundle(bundle, "cpu").weights_key  # the checked weights hash and the config
+    assert key
+    ct2.save_converted(t.model, t.tokenizer, bundle / ct2.CT2_DIR, "int8", key)
     cache = tmp_path / "cache" / "ctranslate2"
     for d in cache.iterdir():  # forget the cached copy: the bundle's own must serve
         for f in d.iterdir():

@@ -150,6 +150,7 @@ class Bundle:
     warnings: tuple[str, ...] = ()
     terms: Glossary = Glossary()  # taught by a fine-tune (terms.tsv)
     shortlist: str = ""  # CTranslate2's vocabulary map (vmap.txt.xz), "" where none
+    weights_key: str = ""  # the checked weights and config as one hash; "" if unrecorded
 
 
 class LoadCancelled(Exception):
@@ -526,7 +527,7 @@ def load_bundle(
     the load is abandoned with :class:`LoadCancelled` (the app closing, a newer load)."""
     path = Path(path)
     cfg_path, cfg, config, tokenizer_names = _read_config(path)
-    _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
+    weights_sha256 = _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
     raise_if_cancelled(should_stop)
     tokenizer = _load_tokenizer(path, tokenizer_names, config)
     raise_if_cancelled(should_stop)
@@ -558,7 +559,18 @@ def load_bundle(
         warnings=tuple(notes),
         terms=terms,
         shortlist=shortlist,
+        weights_key=_weights_key(weights_sha256, config),
     )
+
+
+def _weights_key(weights_sha256: str, config: ModelConfig) -> str:
+    """What identifies the model's weights and shape, from the checksum already checked
+    (the converted-model cache's key; hashing the loaded tensors again cost ~0.1 s at
+    start-up). "" where the bundle records no checksum."""
+    if not weights_sha256:
+        return ""
+    shape = json.dumps(config.to_dict(), sort_keys=True)
+    return hashlib.sha256(f"{weights_sha256}:{shape}".encode()).hexdigest()
 
 
 def _read_config(path: Path) -> tuple[Path, dict[str, Any], ModelConfig, tuple[str, ...]]:
@@ -596,8 +608,9 @@ def _check_sizes_and_checksums(
     cfg: dict[str, Any],
     tokenizer_names: tuple[str, ...],
     should_stop: Callable[[], bool] | None,
-) -> None:
-    """The weights' and tokenizer's sizes and SHA-256 as config.json records them."""
+) -> str:
+    """The weights' and tokenizer's sizes and SHA-256 as config.json records them;
+    returns the weights' SHA-256 where it is recorded (and so checked), else ""."""
     files = cfg.get("files") or {}
     if not isinstance(files, dict):
         raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
@@ -616,6 +629,8 @@ def _check_sizes_and_checksums(
             raise BundleError(
                 path / name, "checksum does not match config.json (file is corrupt or was replaced)"
             )
+    weights = files.get(WEIGHTS_FILE)
+    return str(weights.get("sha256") or "") if isinstance(weights, dict) else ""
 
 
 def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelConfig):

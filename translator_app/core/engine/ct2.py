@@ -538,10 +538,12 @@ def engine_for(
     device: torch.device,
     bundle_path: Path | None = None,
     shortlist: str = "",
+    weights_key: str = "",
 ) -> Ct2Engine:
     """A CTranslate2 engine for ``model`` at ``precision`` (int8, bf16 or fp32): for a
-    bundle from its own converted model or the cache, with its vocabulary ``shortlist``
-    where it has one; raises :class:`Ct2Unavailable`."""
+    bundle from its own converted model or the cache (found by ``weights_key``, the
+    bundle's checked weights hash, else a hash of the loaded tensors), with its
+    vocabulary ``shortlist`` where it has one; raises :class:`Ct2Unavailable`."""
     if ctranslate2 is None:
         raise Ct2Unavailable("CTranslate2 is not installed")
     if not supports(model.config):
@@ -560,7 +562,12 @@ def engine_for(
                 )
                 return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)
         converted = converted_model(
-            bundle_path, state_sha256(model), model, tokenizer, quantization, shortlist
+            bundle_path,
+            weights_key or state_sha256(model),
+            model,
+            tokenizer,
+            quantization,
+            shortlist,
         )
     except Ct2Unavailable:
         raise

@@ -97,6 +97,7 @@ class Translator:
         protect: str = SearchDefaults.protect,
         taught: Glossary | None = None,
         shortlist: str = "",
+        weights_key: str = "",
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
@@ -119,7 +120,7 @@ class Translator:
         if engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg)):
             try:
                 self.engine = ct2.engine_for(
-                    model, tokenizer, precision, self.device, bundle_path, shortlist
+                    model, tokenizer, precision, self.device, bundle_path, shortlist, weights_key
                 )
                 self.engine_repaired = self.engine.repaired
             except ct2.Ct2Unavailable as e:
@@ -159,6 +160,7 @@ class Translator:
             protect=bundle.search.protect,
             taught=bundle.terms,
             shortlist=bundle.shortlist,
+            weights_key=bundle.weights_key,
         )
 
     @classmethod
