@@ -425,19 +425,20 @@ class TranslationWorker(QObject):
         )
 
     def _do_check(self, job: CheckRequest) -> None:
-        """Check a group of sentences at a time. A newer text or closing stops it; any
-        other request (a word menu, the panel) goes first: what is checked so far is
-        reported and the rest queued again."""
+        """Check one sentence at a time (a few tens of milliseconds each), so that the
+        next keystroke's translation waits for one sentence at most. A newer text or
+        closing stops it; any other request (a word menu, the panel) goes first: what is
+        checked so far is reported and the rest queued again."""
         translator = self._translator
         if translator is None:
             raise RuntimeError("no model is loaded")
         checked: list[Translation] = []
-        for group in sentence_groups(len(job.translations)):
+        for t in job.translations:
             if self._closing or self._latest_translate_id != job.id:
                 return
             if checked and self._requeue_rest(job, len(checked)):
                 break
-            checked += translator.check_dropped([job.translations[i] for i in group])
+            checked += translator.check_dropped([t])
         done = len(checked)
         self.checked.emit(
             CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
