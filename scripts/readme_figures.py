@@ -125,8 +125,8 @@ def today(metrics: dict) -> str:
         bleu = tests["newstest2014"]["greedy"]["bleu"]
         published = metrics.get("published", {}).get("newstest2014", "")
         weak.append(
-            f"news and long, complex sentences (newstest2014: {bleu:.1f} BLEU, where the "
-            f"published OPUS-MT model reports {published.split(' ')[0]}: import it, see below)"
+            f"news and long, complex sentences (newstest2014: {bleu:.1f} BLEU, where "
+            f"OPUS-MT reports up to {published.split(' ')[0]}: import it, see below)"
         )
     weak.append("names and places outside its lists when the model itself does not know them")
     lines = [TODAY, ""]
