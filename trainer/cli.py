@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from trainer.allocator import restart_with_jemalloc
+from trainer.allocator import bound_native_caches, restart_with_jemalloc
 from trainer.teach import EFFORTS, GENERAL_FILE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.data.corpus import DataError, read_all
@@ -396,6 +396,7 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    bound_native_caches()  # before any tensor operation (issue 47 §6)
     if argv is None and sys.argv[1:2] in (["train"], ["finetune"], ["compare"]):
         restart_with_jemalloc(["-m", "trainer", *sys.argv[1:]])  # returns where it cannot
     from translator_app.core import BundleError, ConfigError
