@@ -220,10 +220,12 @@ class TranslationSession(QObject):
         info = self.model_info
         if result.request_id != self._check_id or not info or result.model_path != info.path:
             return
+        # Only sentences with something to mark: the others keep their Translation object
+        # (the panel's layers and the word menus are kept per object and per ids).
         pairs = [
             (sentence, checked)
             for sentence, checked in zip(result.sentences, result.translations, strict=True)
-            if self.document.get(sentence) is self._checked.get(sentence)
+            if checked.not_carried and self.document.get(sentence) is self._checked.get(sentence)
         ]
         if pairs:
             self.checked.emit(self.document.add(pairs))

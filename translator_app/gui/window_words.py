@@ -41,7 +41,7 @@ class WordMenuMixin:
     def _init_word_menu(self) -> None:
         # (id of the translation, piece) -> (the translation, its alternatives); the
         # translation is held so that its id is not reused while the entry lives.
-        self._alternatives: OrderedDict[tuple[int, int], tuple] = OrderedDict()
+        self._alternatives: OrderedDict[tuple, tuple] = OrderedDict()
         self._menu_waiting = None  # (menu, translation, piece, sentence) still filling in
         self.session.alternatives_found.connect(self._on_alternatives)
 
@@ -86,7 +86,7 @@ class WordMenuMixin:
         if self.session.can_undo_choice(sentence):
             undo = menu.addAction("Undo my choice (back to the model's translation)")
             undo.triggered.connect(lambda _=False, s=sentence: self.session.undo_choice(s))
-        key = (id(t), link.piece)
+        key = _alternatives_key(t, link.piece)
         if key in self._alternatives:
             self._add_alternatives(menu, self._alternatives[key][1], link.sentence)
         else:
@@ -123,11 +123,12 @@ class WordMenuMixin:
         alts = alternatives(translation, piece, candidates, eos_id=self._eos_id())
         if not alts:  # what the n-best list offers, if anything
             alts = alternatives(translation, piece, eos_id=self._eos_id())
-        self._alternatives[(id(translation), piece)] = (translation, tuple(alts))
+        key = _alternatives_key(translation, piece)
+        self._alternatives[key] = (translation, tuple(alts))
         while len(self._alternatives) > ALTERNATIVES_KEPT:
             self._alternatives.popitem(last=False)
         waiting = self._menu_waiting
-        if waiting is None or waiting[1] is not translation or waiting[2] != piece:
+        if waiting is None or _alternatives_key(waiting[1], waiting[2]) != key:
             return
         menu, _, _, sentence = waiting
         self._menu_waiting = None
@@ -160,3 +161,11 @@ def _keep_on_screen(menu: QMenu) -> None:
     y = max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height()))
     if (x, y) != (frame.left(), frame.top()):
         menu.move(x, y)
+
+
+def _alternatives_key(translation, piece: int) -> tuple:
+    """What a word's alternatives depend on: the source, the best candidate's ids and
+    the position. Not the Translation object: the same translation comes back as a new
+    object once checked for dropped content, and its menu must stay as it was."""
+    best = translation.best
+    return (translation.source_ids, best.target_ids if best else (), piece)
