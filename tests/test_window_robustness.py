@@ -76,9 +76,12 @@ def test_mouse_moves_do_not_redraw_the_heatmap_each_time(qtbot, open_window):
     Moves over the same word change nothing; a sweep over many sentences draws once, when
     the mouse rests."""
     w = open_window()
-    translate(
-        qtbot, w, "Das Haus ist groß. Guten Morgen!\nWie geht es dir?\nMir geht es gut, danke."
-    )
+    # the check for dropped content comes after the translation: its marks are shown
+    # before the mouse moves
+    with qtbot.waitSignal(w.session.worker.checked, timeout=20_000):
+        translate(
+            qtbot, w, "Das Haus ist groß. Guten Morgen!\nWie geht es dir?\nMir geht es gut, danke."
+        )
     qtbot.wait(200)
     edit = w.source_edit
     draws = []

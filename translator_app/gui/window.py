@@ -244,10 +244,10 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         super().showEvent(event)
         if self._first_layout:
             self._first_layout = False
-            # Nearly half the height: the map then shows 8 or more English rows at 100 %
-            # zoom on a 1024x640 screen, and the text boxes still 10 lines each; a third
-            # on a window lower than 500 pixels (1400x900 at scale 2), where the text comes first.
-            share = 9 / 20 if self.height() >= 500 else 1 / 3
+            # Two fifths of the height (the text keeps the larger part): the map shows 7
+            # English rows at 100 % zoom in a 700-pixel window; a third of a window lower
+            # than 500 pixels (1400x900 at scale 2), where the text comes first.
+            share = 2 / 5 if self.height() >= 500 else 1 / 3
             dock = max(120, int(self.height() * share))
             self.resizeDocks([self.alignment_dock], [dock], Qt.Vertical)
 
