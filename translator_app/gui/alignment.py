@@ -200,6 +200,7 @@ class AlignmentPanel(QWidget):
             self.zoom_box.addItem(label, cell)
         self.zoom_box.setCurrentIndex(1)  # readable labels; long sentences scroll
         self.export_button = QPushButton("Export…")
+        self.export_button.setEnabled(False)  # until a heatmap is drawn
         self.export_button.setAccessibleName("Export heatmap as PNG or SVG")
         self.export_button.setToolTip("Save this picture as PNG or SVG")
         self.export_button.clicked.connect(self.export_dialog)
