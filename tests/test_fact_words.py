@@ -181,3 +181,18 @@ def test_a_lost_fact_is_marked_on_both_sides_with_what_it_is():
     assert doc.source[slice(*mark.source)] == "keine"
     assert doc.output[slice(*mark.output)] == "some"
     assert mark.message == "May be lost in the English: keine (a negation: not, no, never)"
+
+
+def test_the_english_side_of_a_fact_mark_is_a_word_never_punctuation():
+    """„zuzüglich“ was marked on the comma after "Bauer," where the comma had the most of
+    its attention: the mark goes on the strongest aligned word instead."""
+    from translator_app.core.engine.document import translate_document
+    from translator_app.gui.linking import fact_marks
+
+    de, en = "Ich habe keine Zeit .", "I have , some time ."
+    # the comma (English piece 2) got „keine“ (German word 2) fully, "some" (3) too
+    translation = _words_translation(de, en, {2: 2, 3: 2})
+    doc = translate_document(de, lambda sents: [translation])
+    (mark,) = fact_marks(doc)
+    assert doc.source[slice(*mark.source)] == "keine"
+    assert doc.output[slice(*mark.output)] == "some"

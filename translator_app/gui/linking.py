@@ -269,8 +269,12 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
     for start, end, fact in rendered.lost_facts():
         link = link_from_source(rendered, start)
         out = None
-        if link is not None and link.ranges:
-            s, e, _ = max(link.ranges, key=lambda r: r[2])
+        # the English the model wrote for it: the strongest aligned word, never a comma
+        words = [
+            r for r in (link.ranges if link else ()) if _has_word(rendered.output[r[0] : r[1]])
+        ]
+        if words:
+            s, e, _ = max(words, key=lambda r: r[2])
             out = (s, e)
         marks.append(FactMark((start, end), out, f"May be lost in the English: {describe(fact)}"))
     facts = [m.source for m in marks]
@@ -279,6 +283,10 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
             continue  # a lost fact says more
         marks.append(FactMark((start, end), None, dropped_message(word), kind="dropped"))
     return marks
+
+
+def _has_word(text: str) -> bool:
+    return any(c.isalnum() for c in text)
 
 
 def dropped_message(word: str) -> str:
