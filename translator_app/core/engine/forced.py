@@ -1,6 +1,8 @@
 """Teacher-forced passes of the PyTorch model: what it attends to while reading a given
-English (the alignment panel's every layer and head), and which pieces it finds likeliest
-after a given beginning (the word menu, where CTranslate2 is not used).
+English (the alignment panel's every layer and head), which pieces it finds likeliest
+after a given beginning (the word menu, where CTranslate2 is not used), and how much
+likelihood a given English loses when source words are left out (the check for dropped
+content, core/engine/support.py).
 
 Shapes: ``B`` sentences, ``T`` target pieces, ``S`` source pieces, ``L`` layers, ``H``
 heads.
@@ -56,3 +58,33 @@ def likeliest_next(
     probs[cfg.eos_id] = 0.0  # ending the sentence is no alternative (nor in CTranslate2)
     top = probs.topk(min(k, probs.numel()))
     return [int(i) for p, i in zip(top.values, top.indices, strict=True) if p >= min_prob]
+
+
+def word_supports(
+    model: torch.nn.Module,
+    source_ids: Sequence[int],
+    target_ids: Sequence[int],
+    words: Sequence[Sequence[int]],
+) -> list[float]:
+    """For each entry of ``words`` (source piece indices), the log-probability the
+    target loses when those pieces are left out of the source.
+
+    source_ids and target_ids end with EOS; the pass is one batch of len(words) + 1
+    rows: [B, S] sources against the same [T] target.
+    """
+    if not words or not target_ids:
+        return []
+    cfg, device = model.config, _device(model)
+    dropped = [set(w) for w in words]
+    variants = [list(source_ids)] + [
+        [t for i, t in enumerate(source_ids) if i not in gone] for gone in dropped
+    ]
+    src, mask = pad_rows(variants, cfg.pad_id)
+    gold = torch.tensor(list(target_ids), dtype=torch.long)
+    tgt = torch.tensor([cfg.start_id, *target_ids[:-1]], dtype=torch.long)
+    tgt = tgt.unsqueeze(0).expand(len(variants), -1)
+    with torch.inference_mode():
+        logits, _ = model(src.to(device), mask.to(device), tgt.to(device))
+        logprobs = logits.float().log_softmax(-1).cpu()  # [B, T, V]
+    per_row = logprobs.gather(-1, gold.expand(len(variants), -1).unsqueeze(-1)).sum((1, 2))
+    return [float(per_row[0] - per_row[k]) for k in range(1, len(variants))]
