@@ -61,6 +61,64 @@ def read_items(folder: Path = DATA) -> list[Item]:
     return items
 
 
+MODEL_SET = DATA / "model-trust.tsv"
+
+
+@dataclass(frozen=True)
+class Labelled:
+    category: str
+    line: int
+    german: str
+    english: str
+    broken: bool
+
+
+def read_labelled(path: Path = MODEL_SET) -> list[Labelled]:
+    """The model's own English, labelled by a person (bench/model_trust_set.py)."""
+    items = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = [c.strip() for c in line.split("\t")]
+        if len(cols) != 4 or cols[3] not in ("kept", "broken"):
+            raise ValueError(f"{path}:{n}: expected category, German, English, kept|broken")
+        items.append(Labelled(cols[0], n, cols[1], cols[2], cols[3] == "broken"))
+    return items
+
+
+def score_labelled(items: list[Labelled]) -> dict[str, dict]:
+    """As :func:`score`, on the model's own labelled English: recall over the broken ones,
+    precision over the marked ones."""
+    out: dict[str, dict] = {}
+    for it in items:
+        row = out.setdefault(
+            it.category,
+            {
+                "items": 0,
+                "broken": 0,
+                "marked_wrong": 0,
+                "marked_right": 0,
+                "missed": [],
+                "false": [],
+            },
+        )
+        row["items"] += 1
+        row["broken"] += it.broken
+        lost = [f.text for f in missing_facts(it.german, it.english)]
+        if lost and it.broken:
+            row["marked_wrong"] += 1
+        elif lost:
+            row["marked_right"] += 1
+            row["false"].append((it, lost))
+        elif it.broken:
+            row["missed"].append(it)
+    for row in out.values():
+        marks = row["marked_wrong"] + row["marked_right"]
+        row["recall"] = row["marked_wrong"] / row["broken"] if row["broken"] else 1.0
+        row["precision"] = row["marked_wrong"] / marks if marks else 1.0
+    return out
+
+
 def score(items: list[Item]) -> dict[str, dict]:
     """Per category: items, marks on wrong (true), marks on right (false), recall,
     precision, and the misses and false marks for --show."""
@@ -97,10 +155,18 @@ def print_table(scores: dict[str, dict], show: int) -> bool:
             f"  {'yes' if ok else 'NO'}"
         )
         for it in row["missed"][:show]:
-            print(f"    not marked (line {it.line}): {it.german} -> {it.wrong}")
+            print(f"    not marked (line {it.line}): {it.german} -> {_english(it, False)}")
         for it, lost in row["false"][:show]:
-            print(f"    marked though right (line {it.line}): {it.german} -> {it.right} {lost}")
+            print(
+                f"    marked though right (line {it.line}): {it.german} -> {_english(it, True)} {lost}"
+            )
     return ok_all
+
+
+def _english(it, right: bool) -> str:
+    if isinstance(it, Labelled):
+        return it.english
+    return it.right if right else it.wrong
 
 
 def model_marks(items: list[Item], args, argv) -> tuple[list[tuple[str, str, list[str]]], dict]:
@@ -127,7 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     args.show = args.show or 3
     items = read_items()
     scores = score(items)
+    print("English written for the bench (right and wrong per sentence):")
     ok = print_table(scores, args.show)
+    labelled = score_labelled(read_labelled())
+    print(f"\nthe model's own English, labelled ({MODEL_SET.name}):")
+    ok &= print_table(labelled, args.show)
     report = {
         "command": " ".join(
             ["bench/bench_trust.py", *(argv if argv is not None else sys.argv[1:])]
@@ -137,6 +207,13 @@ def main(argv: list[str] | None = None) -> int:
         "categories": {
             c: {k: r[k] for k in ("items", "marked_wrong", "marked_right", "recall", "precision")}
             for c, r in scores.items()
+        },
+        "model_english": {
+            c: {
+                k: r[k]
+                for k in ("items", "broken", "marked_wrong", "marked_right", "recall", "precision")
+            }
+            for c, r in labelled.items()
         },
     }
     if args.translate:

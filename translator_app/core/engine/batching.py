@@ -49,9 +49,12 @@ def pad_rows(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, tor
     return ids, ids != pad
 
 
-def frozen_array(t: torch.Tensor | None) -> np.ndarray | None:
+def frozen_array(t: torch.Tensor | np.ndarray | None) -> np.ndarray | None:
     """A read-only array over immutable bytes: nobody can flip it back to writeable."""
     if t is None:
         return None
-    a = t.detach().to("cpu", torch.float32).numpy()
+    if isinstance(t, np.ndarray):
+        a = np.ascontiguousarray(t, dtype=np.float32)
+    else:
+        a = t.detach().to("cpu", torch.float32).numpy()
     return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)

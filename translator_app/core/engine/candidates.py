@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 from translator_app.core.engine.batching import frozen_array
@@ -72,3 +73,42 @@ def merge_chunks(tokenizer: Tokenizer, hyps: list[Hypothesis], src_len: int) -> 
         attention=torch.cat(rows, 0),
     )
     return candidate(tokenizer, merged)
+
+
+def has_words(text: str) -> bool:
+    """Whether ``text`` holds a letter or digit: something to translate. A line of emoji,
+    arrows or dashes has none, and the model, trained on sentences, invents words for it
+    („😀“ became "accommodation")."""
+    return any(ch.isalnum() for ch in text)
+
+
+def verbatim(
+    tokenizer: Tokenizer, text: str, source_spans: Sequence[tuple[int, int]]
+) -> Candidate | None:
+    """``text`` (no words in it: see :func:`has_words`) as its own translation, each
+    target piece attending to the source pieces under the same characters (the EOS to
+    the EOS); None where the target side cannot spell it exactly."""
+    stripped = text.strip()
+    ids = tokenizer.encode_ids([stripped], side="target")[0] + [tokenizer.eos_id]
+    dec = tokenizer.decode(ids)
+    if not stripped or dec.text != stripped or len(dec.pieces) != len(ids) - 1:
+        return None
+    offset = len(text) - len(text.lstrip())
+    n_src = len(source_spans)  # the last is the source EOS
+    attention = np.zeros((len(ids), n_src), dtype=np.float32)
+    for row, (a, b) in enumerate(dec.spans):
+        a, b = a + offset, max(b, a + 1) + offset
+        cols = [c for c, (s, e) in enumerate(source_spans[:-1]) if s < b and a < max(e, s + 1)]
+        attention[row, cols or list(range(max(n_src - 1, 1)))] = 1.0
+    attention[-1, n_src - 1] = 1.0
+    attention /= attention.sum(axis=1, keepdims=True)
+    end = len(dec.text)
+    return Candidate(
+        text=dec.text,
+        target_ids=tuple(ids),
+        target_pieces=dec.pieces + (EOS_PIECE,),
+        target_spans=dec.spans + ((end, end),),
+        attention=frozen_array(attention),
+        score=0.0,
+        logprob=0.0,
+    )

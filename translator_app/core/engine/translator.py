@@ -19,7 +19,13 @@ import torch
 from translator_app.core.engine import ct2
 from translator_app.core.engine.batching import frozen_array, length_batches, pad_rows
 from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
-from translator_app.core.engine.candidates import candidate, merge_chunks, text_of
+from translator_app.core.engine.candidates import (
+    candidate,
+    has_words,
+    merge_chunks,
+    text_of,
+    verbatim,
+)
 from translator_app.core.engine.document import DocumentTranslation, translate_document
 from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
 from translator_app.core.engine.forced import attention_layers, likeliest_next
@@ -300,6 +306,7 @@ class Translator:
     ) -> list[Translation]:
         eos = self.tokenizer.eos_id
         encoded, jobs, term_uses, checked = [], [], [], []
+        as_is: dict[int, Candidate] = {}  # texts without words, kept as they are
         for i, text in enumerate(texts):
             clean = _CONTROL.sub(" ", text)
             if LONE_SURROGATES.search(clean):
@@ -328,6 +335,11 @@ class Translator:
             encoded.append(enc)
             if enc is None or not enc.ids:
                 continue
+            if not has_words(clean) and not prefixes:
+                kept = verbatim(self.tokenizer, clean, enc.spans + ((len(clean), len(clean)),))
+                if kept is not None:
+                    as_is[i] = kept
+                    continue
             if len(enc.ids) > MAX_SENTENCE_TOKENS:
                 # The merged attention of one text grows with the square of its length.
                 raise ValueError(
@@ -357,7 +369,9 @@ class Translator:
                 continue
             n_chunks = sum(1 for key in results if key[0] == i)
             chunks = [results[(i, c)] for c in range(n_chunks)]
-            if n_chunks == 1:
+            if i in as_is:
+                cands = (as_is[i],)
+            elif n_chunks == 1:
                 cands = tuple(candidate(self.tokenizer, h) for h in chunks[0])
             else:
                 cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from translator_app.core.faithful.number_check import (
+    _ORDINALS,
     CARDINALS,
     HOURS_DE,
     MONTHS_DE,
@@ -131,7 +132,7 @@ RELATIVE_DAYS = [
     ("tomorrow", r"morgen", r"tomorrow"),
     ("day-after", r"übermorgen", r"day after tomorrow|in two days"),
     ("yesterday", r"gestern", r"yesterday|last night"),
-    ("day-before", r"vorgestern", r"day before yesterday|two days ago"),
+    ("day-before", r"vorgestern", r"(?:day\s+)?before yesterday|two days ago"),
     ("today", r"heute", r"today|tonight|this (?:morning|afternoon|evening)|now|nowadays"),
 ]
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
@@ -143,14 +144,15 @@ _NEGATION_DE = (
 )
 _NEGATION_EN = (
     r"\b(?:not|cannot|no(?!\.?\s*\d)|never|nothing|nobody|none|neither|nor|nowhere|no-one"
-    r"|without|impossible|unable|unavailable|unknown|invalid|incorrect|unnecessary)\b"
+    r"|without|impossible|unable|unavailable|unknown|invalid|incorrect|unnecessary"
+    r"|disagree[sd]?|dislikes?|refuse[sd]?|fail(?:s|ed)?\s+to)\b"
     r"|n['’]t\b"
 )
 # What a limit may stand before: a digit, a number word, a day, a month, a time of day.
 _FACT_AHEAD = (
     r"(?=\s+(?:(?:zu|zum|zur|dem|den|am|um|Ende|spätestens|einschließlich|nächste[nmrs]?"
     r"|kommende[nmrs]?|ca\.|etwa)\s+){0,2}"
-    rf"(?:\d|(?:{_NUMBER_WORD}|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
+    rf"(?:\d|(?:{_NUMBER_WORD}|halb|Viertel|dreiviertel|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
     r"|morgen|übermorgen|heute|Mitternacht|Mittag|Ende|Monatsende|Jahresende"
     r"|Wochenende|Feierabend)\b))"
 )
@@ -160,7 +162,8 @@ LIMITS = [
     (
         "latest",
         r"spätestens",
-        r"\b(?:at the latest|no later than|not later than|latest|by)\b",
+        # "the latest Friday" is the most recent one, not a deadline
+        r"\b(?:at the latest|no later than|not later than|(?<!the )latest|by)\b",
         "at the latest",
     ),
     (
@@ -181,7 +184,7 @@ LIMITS = [
         "until",
         rf"bis{_FACT_AHEAD}",
         rf"\b(?:until|till|til|by|through|thru|up to|before|ending)\b"
-        rf"|(?:{_EN_WHEN})\.?\s*(?:to\b|[-–])",
+        rf"|(?:{_EN_WHEN})(?:st|nd|rd|th)?\.?\s*(?:to\b|[-–])",
         "until",
     ),
     (
@@ -258,7 +261,7 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
         for word, value in NUMBER_WORDS_DE.items()
     ]
     numbers += [
-        (_lower_or_first(f"{stem}e[nmrs]?"), _rule("number word", str(value), f"n{value}"))
+        (_lower_or_first(f"{stem}e[nmrs]?"), _rule("number word", _ORDINALS[value], f"o{value}"))
         for stem, value in _ORDINAL_STEMS_DE.items()
     ]
     numbers.append((_lower_or_first(_HALF), _rule("number word", "half", "n0.5")))
@@ -326,6 +329,35 @@ def _matched(m: re.Match) -> str:
     return next(name for name, value in m.groupdict().items() if value is not None)
 
 
+# A score or ratio in words: „zwei zu eins“ -> "two to one", "2-1", "2:1".
+_SCORE_DE_VALUES = {"null": 0, "eins": 1} | {w: v for w, v in NUMBER_WORDS_DE.items() if v <= 12}
+_SCORE_EN_VALUES = {"nil": 0, "zero": 0, "nothing": 0} | {w: i for i, w in enumerate(CARDINALS)}
+_SCORE_DE = re.compile(
+    rf"(?<![\w-])(?P<a>{'|'.join(_SCORE_DE_VALUES)}|\d+)\s+zu\s+"
+    rf"(?P<b>{'|'.join(_SCORE_DE_VALUES)}|\d+)(?![\w-])"
+)
+_SCORE_EN = re.compile(
+    rf"(?<![\w-])(?P<a>{'|'.join(_SCORE_EN_VALUES)}|\d+)\s*(?:to|-|–|:)\s*"
+    rf"(?P<b>{'|'.join(_SCORE_EN_VALUES)}|\d+)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _score_value(word: str, values: dict[str, int]) -> int:
+    return int(word) if word.isdigit() else values[word.lower()]
+
+
+def score_facts(text: str) -> list[Fact]:
+    """Scores and ratios said with „zu“: one fact each, kept by the same two numbers."""
+    out = []
+    for m in _SCORE_DE.finditer(text):
+        a, b = (_score_value(m[k], _SCORE_DE_VALUES) for k in ("a", "b"))
+        out.append(
+            Fact(m.group(), m.start(), m.end(), frozenset({f"s{a}:{b}"}), f"{a}-{b}", "number word")
+        )
+    return out
+
+
 def word_facts(text: str) -> list[Fact]:
     """The facts a German sentence says in words, with their kind and the English
     each needs (``Fact.english``). Overlapping facts are all kept here; the caller drops
@@ -339,6 +371,7 @@ def word_facts(text: str) -> list[Fact]:
             if "r:tomorrow" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
+    facts += score_facts(text)
     return sorted(facts, key=lambda f: (f.start, f.end))
 
 
@@ -355,6 +388,10 @@ def target_word_keys(text: str) -> Counter:
                 keys[key] += 1
                 if key == "u:workday":  # "ten working days" also says days
                     keys["u:day"] += 1
+    for m in _SCORE_EN.finditer(text):
+        keys[
+            f"s{_score_value(m['a'], _SCORE_EN_VALUES)}:{_score_value(m['b'], _SCORE_EN_VALUES)}"
+        ] += 1
     if keys["x:neg"]:
         keys["x:neg"] = 1_000  # one English negation keeps every German one
     return keys

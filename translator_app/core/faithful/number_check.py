@@ -96,6 +96,7 @@ _ORDINALS = [
     "twentieth",
 ]
 _WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
+_ORDINAL_SET = frozenset(_ORDINALS)
 _WORD_VALUES |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 _WORD_VALUES |= {"eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12}
 
@@ -138,15 +139,24 @@ _DE_FACTS = re.compile(
     rf"|(?P<ord>(?<![\w.,])(?P<o>\d{{1,3}})\.(?=\s+[A-Za-zÄÖÜäöü]))"
     rf"|(?P<num>{DE_NUMBER})"
 )
+# "at eight" is a clock time, "at eight years" is not.
+_NOT_HOUR_NOUNS = (
+    r"years?|months?|weeks?|days?|hours?|minutes?|people|persons|times|percent|euros?"
+    r"|dollars?|pounds?|children|kids|of"
+)
 _EN_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalf\s+(?:past\s+)?(?P<hw>{_HOURS_EN_RE})\b)"
-    rf"|(?P<quarter>\bquarter\s+(?P<qd>past|to)\s+(?P<qw>{_HOURS_EN_RE})\b)"
+    rf"|(?P<quarter>\bquarter\s+(?P<qd>past|after|to|before|of)\s+(?P<qw>{_HOURS_EN_RE})\b)"
+    rf"|(?P<ampmw>\b(?P<hw2>{_HOURS_EN_RE})\s*(?P<ap2>[ap])\.?\s?m\b\.?)"
+    rf"|(?P<athour>\b(?:at|until|till|by|from|to|before|after|around|about|since)\s+"
+    rf"(?P<hw3>{_HOURS_EN_RE})\b(?![\w-]|\s+(?:{_NOT_HOUR_NOUNS})\b))"
     rf"|(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
     rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"
     rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b)"
     rf"|(?P<md>\b(?P<mon>{_MONTHS_EN_RE})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b)"
-    rf"|(?P<dm>\b(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTHS_EN_RE})(?![a-z]))"
+    rf"|(?P<dm>\b(?P<d2>[0-3]?\d)(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTHS_EN_RE})(?![a-z]))"
+    rf"|(?P<numdate>(?<![\w.])(?P<d4>[0-3]?\d)\.(?P<m4>[01]?\d)\.(?P<y4>\d{{4}}|\d{{2}}(?!\d))?)"
     rf"|(?P<slash>\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b)"
     rf"|(?P<noon>\b(?:noon|midday)\b)|(?P<midnight>\bmidnight\b)"
     rf"|(?P<num>{EN_NUMBER})"
@@ -264,8 +274,9 @@ def source_facts(text: str) -> list[Fact]:
                 date = Fact(text[m.start() : start], m.start(), start, frozenset(keys), english)
                 facts += [year, date]
                 continue
-        elif g["ord"]:
-            keys, english = {number_key(g["o"], None, ".")}, _ordinal(int(g["o"]))
+        elif g["ord"]:  # „zum 5. Mal“: "5th" or "fifth"
+            keys = {number_key(g["o"], None, "."), f"o{int(g['o'])}"}
+            english = _ordinal(int(g["o"]))
         else:
             keys = {number_key(g["int"], g["dec"], ".")}
             if keys <= _NOT_CHECKED:
@@ -286,7 +297,14 @@ def target_keys(text: str) -> Counter:
             keys.update(_word_time(CARDINALS.index(g["hw"].lower()), "past", 30)[0])
         elif g["quarter"]:
             n, d = CARDINALS.index(g["qw"].lower()), g["qd"].lower()
-            keys.update(_word_time(n, d, 15 if d == "past" else 45)[0])
+            past = d in ("past", "after")  # "quarter before six", "quarter of six": 5:45
+            keys.update(_word_time(n, "past" if past else "to", 15 if past else 45)[0])
+        elif g["ampmw"]:  # "seven a.m."
+            h = CARDINALS.index(g["hw2"].lower()) % 12
+            keys.update(_time_keys(h + (12 if g["ap2"].lower() == "p" else 0), 0))
+        elif g["athour"]:  # "at eight": morning or evening, as the German „um acht Uhr“
+            h = CARDINALS.index(g["hw3"].lower())
+            keys.update(_time_keys(h, 0) | _time_keys(h + 12, 0) | {f"n{h}"})
         elif g["ampm"]:  # "9 a.m." also keeps the bare hour of „von 9 bis 17 Uhr“
             h, mi = int(g["h"]) % 12, int(g["m"] or 0)
             keys.update(_time_keys(h + (12 if g["ap"].lower() == "p" else 0), mi))
@@ -300,6 +318,10 @@ def target_keys(text: str) -> Counter:
         elif g["md"] or g["dm"]:
             month = _MONTH_EN_INDEX[(g["mon"] or g["mon2"]).title()[:3]]
             keys[f"d{int(g['d'] or g['d2'])}.{month}"] += 1
+        elif g["numdate"]:  # the German date copied: "12.03.2024"
+            keys[f"d{int(g['d4'])}.{int(g['m4'])}"] += 1
+            if g["y4"]:
+                keys["n" + g["y4"]] += 1
         elif g["slash"]:
             a, b = int(g["a"]), int(g["b"])
             keys.update({f"d{a}.{b}", f"d{b}.{a}"})
@@ -309,8 +331,11 @@ def target_keys(text: str) -> Counter:
             keys.update(_time_keys(0, 0))
         elif g["num"]:
             keys[number_key(g["int"], g["dec"], ",")] += 1
-        else:
-            keys[f"n{_WORD_VALUES[m.group().lower()]}"] += 1
+            if g["ord"]:
+                keys[f"o{int(g['int'].replace(',', ''))}"] += 1
+        else:  # "seventh" keeps an ordinal, not „sieben“
+            word = m.group().lower()
+            keys[f"{'o' if word in _ORDINAL_SET else 'n'}{_WORD_VALUES[word]}"] += 1
     return keys
 
 
