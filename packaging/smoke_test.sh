@@ -45,6 +45,10 @@ echo "smoke: translate ($(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $start 
 # The bundled model's translation, checked by its meaning-bearing words.
 grep -qi "morning" "$out" && grep -qi "coffee" "$out" ||
     fail "unexpected translation (wanted 'morning' and 'coffee')" "$out"
+# The dictionary: Ding and the German lemmatiser's tables are inside ("ging" -> "went").
+"$app/translator-app" lookup ging > "$scratch/lookup.txt" 2>&1 ||
+    fail "translator-app lookup exited with status $?" "$scratch/lookup.txt"
+grep -q "went" "$scratch/lookup.txt" || fail "lookup did not find 'ging'" "$scratch/lookup.txt"
 # The built app decodes with CTranslate2: it converted the bundle into the user's cache.
 [ -n "$(find "$XDG_CACHE_HOME" -path '*ctranslate2*' -name model.bin 2>/dev/null)" ] ||
     fail "the built app did not decode with CTranslate2 (no converted model in the cache)" "$out"

@@ -60,7 +60,7 @@ def test_imports_flow_one_way(where, forbidden):
 CORE_LAYERS = (
     ("limits",),
     ("platform", "cli_common"),
-    ("text", "models", "data"),
+    ("text", "models", "data", "dictionary"),
     ("faithful",),
     ("engine",),
     ("importers", "ipc", "documents"),

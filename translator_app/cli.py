@@ -112,6 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="German<TAB>English terms the translation must use (a model trained with "
         "term annotations)",
     )
+    look = sub.add_parser(
+        "lookup",
+        help="look a German word up in the dictionary (Ding)",
+        description="Dictionary entries of German words, found for inflected forms and "
+        "compounds too (ging -> gehen, Bürostühle -> Bürostuhl). The first look-up builds "
+        "the dictionary's index in the cache (a few seconds, once).",
+    )
+    look.add_argument("words", nargs="+", metavar="WORD", help="German words")
+    look.add_argument("--json", action="store_true", help="one JSON object per word")
     return parser
 
 
@@ -370,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # No command, or the window's own options or a file first ("translator-app --text
     # 'Hallo'", "translator-app brief.txt"): the window.
-    if not argv or argv[0] not in ("gui", "translate", "train", "-h", "--help"):
+    if not argv or argv[0] not in ("gui", "translate", "lookup", "train", "-h", "--help"):
         argv = ["gui", *argv]
     if argv[0] == "train":
         # The trainer runs as its own process (the app never imports it); the built app
@@ -378,4 +387,48 @@ def main(argv: list[str] | None = None) -> int:
         import subprocess
 
         return subprocess.call([sys.executable, "-m", "trainer", *argv[1:]])
-    return run_main(build_parser(), {"translate": run_translate, "gui": run_gui}, argv, (CliError,))
+    commands = {"translate": run_translate, "gui": run_gui, "lookup": run_lookup}
+    return run_main(build_parser(), commands, argv, (CliError,))
+
+
+def run_lookup(args: argparse.Namespace) -> int:
+    """Print each word's dictionary entries; exit 1 where a word has none."""
+    from dataclasses import asdict
+
+    from translator_app.core.dictionary.index import DictionaryError
+    from translator_app.core.dictionary.lookup import ATTRIBUTION, Dictionary
+
+    dictionary = Dictionary.bundled()
+    try:
+        if dictionary.ensure_index():
+            print("built the dictionary's index (once)", file=sys.stderr)
+        results = [dictionary.lookup(w) for w in args.words]
+    except DictionaryError as e:
+        raise CliError(str(e)) from None
+    for r in results:
+        if args.json:
+            print(json.dumps(asdict(r) | {"found": r.found}, ensure_ascii=False))
+            continue
+        print(format_lookup(r))
+    if not args.json:
+        print(f"({ATTRIBUTION})")
+    return 0 if all(r.found for r in results) else 1
+
+
+def format_lookup(r) -> str:
+    """A look-up as text: each sense with gender, register and an example."""
+    if not r.found:
+        return f"{r.word}: not in the dictionary"
+    lines = [r.word + (f" (→ {r.lemma})" if r.lemma != r.word else "")]
+    if r.compound:
+        lines[0] += f": a compound, {r.compound[0]} + {r.compound[1]}"
+    for s in r.senses:
+        marks = " ".join(f"{{{t}}}" for t in s.tags[:1]) + "".join(f" [{m}]" for m in s.register)
+        lines.append(f"  {s.german} {marks}".rstrip() + f" — {s.english}")
+        if s.headword:
+            lines.append(f"      form of: {s.headword}")
+        for de, en in s.examples[:1]:
+            lines.append(f"      e.g. {de} — {en}")
+    if r.phrases:
+        lines.append("  in phrases: " + "; ".join(f"{de} — {en}" for de, en in r.phrases[:3]))
+    return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""The dictionary under every word (issue 51 §4): Ding entries found for the word as
+written, for its inflected forms, for its lemma and for a compound's last part; the index
+rebuilt when the source changes or is damaged; bad files named."""
+
+from __future__ import annotations
+
+import json
+import lzma
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from translator_app.core.dictionary.ding import forms, parse_line, phrase_words, plain
+from translator_app.core.dictionary.index import DictionaryError
+from translator_app.core.dictionary.lookup import Dictionary
+
+TINY = """\
+# Version :: test
+Rechnung {f}; Faktura {f} [Ös.] [econ.] | Rechnungen {pl} | eine Rechnung prüfen :: invoice | invoices | to verify an invoice
+gehen {vi} | gehend | gegangen | ich/er/sie ging | Ich gehe nach Hause. :: to go {went; gone} | going | gone | I/he/she went | I go home.
+Pfanne {f} [cook.] | Pfannen {pl} :: pan | pans
+Haus {n} | Häuser {pl} | zu Hause :: house | houses | at home
+Essen {n} :: food
+essen {vt} :: to eat {ate; eaten}
+Abrechnung {f} /Abr./ :: settlement /sett./
+"""
+
+
+def _write(path: Path, text: str) -> Path:
+    with lzma.open(path, "wt", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Dictionary:
+    return Dictionary(_write(tmp_path / "ding.txt.xz", TINY), tmp_path / "cache")
+
+
+def test_ding_lines_are_read_into_forms_and_marks():
+    (head, plural, phrase) = parse_line(TINY.splitlines()[1])
+    assert head.tags == ("f", "f") and head.register == ("Ös.", "econ.")
+    assert forms(head.german) == ["Rechnung", "Faktura"] and forms(plural.german) == ["Rechnungen"]
+    assert phrase_words(phrase.german) == ["eine", "Rechnung", "prüfen"]
+    assert phrase_words(head.german) == []  # variants of one word are not a phrase
+    assert forms("ich/er/sie ging") == ["ging"]  # the pronouns are not an abbreviation
+    assert plain("Abrechnung {f} /Abr./") == "Abrechnung"
+    assert parse_line("# comment") == () and parse_line("no separator") == ()
+
+
+def test_a_word_is_found_as_written_inflected_by_its_lemma_and_in_a_compound(tiny):
+    r = tiny.lookup("Rechnung,")  # punctuation around the word is ignored
+    assert r.word == "Rechnung" and r.senses[0].english == "invoice"
+    assert r.senses[0].examples == (("eine Rechnung prüfen", "to verify an invoice"),)
+    went = tiny.lookup("ging")  # a form Ding lists under its headword
+    assert went.senses[0].english == "I/he/she went" and went.senses[0].headword == "gehen"
+    houses = tiny.lookup("Häusern")  # not in Ding: its lemma (simplemma) is
+    assert houses.lemma == "Haus" and houses.senses[0].english == "house"
+    magic = tiny.lookup("Zauberpfannen")  # a compound: its longest known last part
+    assert magic.compound == ("Zauber", "Pfannen") and magic.senses[0].english == "pans"
+    assert not tiny.lookup("Xyzzyq").found and not tiny.lookup("123").found
+
+
+def test_the_case_as_written_comes_first(tiny):
+    assert tiny.lookup("Essen").senses[0].english == "food"
+    assert tiny.lookup("essen").senses[0].english == "to eat {ate; eaten}"
+
+
+def test_the_index_is_rebuilt_when_the_source_changes_or_is_damaged(tmp_path, tiny):
+    assert tiny.ensure_index() is True
+    assert Dictionary(tiny.source, tmp_path / "cache").ensure_index() is False  # reused
+    _write(tiny.source, TINY + "Stuhl {m} :: chair\n")
+    again = Dictionary(tiny.source, tmp_path / "cache")
+    assert again.ensure_index() is True and again.lookup("Stuhl").senses[0].english == "chair"
+    tiny.index_path.write_bytes(b"not a database")
+    damaged = Dictionary(tiny.source, tmp_path / "cache")
+    assert damaged.ensure_index() is True and damaged.lookup("Stuhl").found
+
+
+def test_a_missing_or_broken_source_is_named(tmp_path):
+    missing = Dictionary(tmp_path / "none.txt.xz", tmp_path / "cache")
+    with pytest.raises(DictionaryError, match="none.txt.xz"):
+        missing.lookup("Haus")
+    broken = tmp_path / "broken.txt.xz"
+    broken.write_bytes(b"plain bytes, not xz")
+    with pytest.raises(DictionaryError, match="broken.txt.xz"):
+        Dictionary(broken, tmp_path / "cache").lookup("Haus")
+    assert not (tmp_path / "cache" / "ding-de-en.sqlite").exists()  # no half index left
+
+
+def test_the_cli_looks_up_the_bundled_dictionary(tmp_path):
+    env = {"TRANSLATOR_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    cmd = [sys.executable, "-m", "translator_app", "lookup", "--json", "Bürostühle", "ging"]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    chairs, went = (json.loads(line) for line in out.stdout.splitlines())
+    assert "office chairs" in chairs["senses"][0]["english"]
+    assert any("went" in s["english"] for s in went["senses"])
+    plain_cmd = [sys.executable, "-m", "translator_app", "lookup", "Xyzzyq"]
+    missing = subprocess.run(plain_cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert missing.returncode == 1 and "not in the dictionary" in missing.stdout

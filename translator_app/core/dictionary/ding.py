@@ -1,0 +1,88 @@
+"""Ding's entry format, read into plain values.
+
+One line is one entry: ``German | sub-entry | … :: English | sub-entry | …``; the
+sub-entries of the two sides correspond one to one (the first is the headword, the rest
+its forms, compounds and example phrases), and within a sub-entry ``;`` separates
+variants. Annotations: ``{f}`` gender or word class, ``[ugs.]`` register or subject,
+``(…)`` explanations, ``<…>`` variant spellings, ``/…/`` abbreviations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_GENDER = re.compile(r"\{([^}]*)\}")
+_REGISTER = re.compile(r"\[([^\]]*)\]")
+# ``/acc., acct./`` stands apart; "ich/er/sie" is not an abbreviation
+_ANNOTATION = re.compile(
+    r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|\([^)]*\)|(?:(?<=\s)|^)/[^/\s][^/]*/(?=\s|$)"
+)
+# Words that stand before the form itself in Ding's German: articles, personal pronouns
+# of the verb forms ("ich/er/sie ging"), "am" of superlatives, reflexive and object marks.
+_LEADING = re.compile(
+    r"^(?:(?:der|die|das|des|dem|den|ein|eine|am|sich|zu|"
+    r"ich|du|er|sie|es|wir|ihr|ich/er/sie|er/sie|er/sie/es|wir/sie|ich/er/sie/es|"
+    r"jdm\.|jdn\.|jds\.|etw\.|jdm\./etw\.|jdn\./etw\.)\s+)+"
+)
+WORD = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class SubEntry:
+    """One German sub-entry and its English, as Ding writes them."""
+
+    german: str
+    english: str
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Gender and word class: "f", "pl", "vt" …"""
+        return tuple(t.strip() for t in _GENDER.findall(self.german) if t.strip())
+
+    @property
+    def register(self) -> tuple[str, ...]:
+        """Register and subject marks of both sides: "ugs.", "Br.", "econ." …"""
+        marks = _REGISTER.findall(self.german) + _REGISTER.findall(self.english)
+        return tuple(dict.fromkeys(m.strip() for m in marks if m.strip()))
+
+
+def parse_line(line: str) -> tuple[SubEntry, ...]:
+    """The sub-entries of one Ding line; () for a comment, a blank or a malformed line."""
+    if not line.strip() or line.startswith("#") or "::" not in line:
+        return ()
+    german, _, english = line.partition("::")
+    de_parts = [p.strip() for p in german.split(" | ")]
+    en_parts = [p.strip() for p in english.split(" | ")]
+    if len(de_parts) != len(en_parts):
+        # A few entries have an uneven count; only the headword pairs are sure.
+        de_parts, en_parts = de_parts[:1], en_parts[:1]
+    return tuple(SubEntry(d, e) for d, e in zip(de_parts, en_parts, strict=True) if d and e)
+
+
+def plain(text: str) -> str:
+    """``text`` without Ding's annotations and with single spaces."""
+    return " ".join(_ANNOTATION.sub(" ", text).split()).replace(" ;", ";")
+
+
+def forms(german: str) -> list[str]:
+    """The single words a German sub-entry names: each ``;`` variant without annotations
+    and leading articles or pronouns, where one word remains ("ich/er/sie ging" ->
+    "ging", "am schönsten" -> "schönsten", "Rechnung {f}" -> "Rechnung")."""
+    out = []
+    for variant in german.split(";"):
+        bare = _LEADING.sub("", plain(variant))
+        if WORD.fullmatch(bare):
+            out.append(bare)
+    return out
+
+
+def phrase_words(german: str) -> list[str]:
+    """The words (three letters or more) of a sub-entry's variants that are phrases of
+    several words ("eine Rechnung prüfen"); [] where every variant is one word."""
+    out = []
+    for variant in german.split(";"):
+        words = WORD.findall(plain(variant))
+        if len(words) > 1:
+            out += [w for w in words if len(w) >= 3]
+    return list(dict.fromkeys(out))

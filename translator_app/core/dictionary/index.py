@@ -1,0 +1,103 @@
+"""Ding in an SQLite index (standard library): built once from the shipped ``.txt.xz``
+into the user's cache, then each look-up is a few indexed queries (milliseconds) and
+nothing of the dictionary stays in memory.
+
+Tables: ``lines`` (line number -> Ding's line) and ``forms`` (casefolded word -> line,
+sub-entry, kind: 0 a headword, 1 another single-word sub-entry such as an inflected form
+or a compound, 2 a word of a phrase). ``meta`` records the source's size and SHA-256 and
+the schema: a changed source or schema rebuilds the index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import lzma
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from translator_app.core.dictionary.ding import forms, parse_line, phrase_words
+
+SCHEMA = "2"  # bump when ding.py reads entries differently
+HEADWORD, FORM, PHRASE = 0, 1, 2
+
+
+class DictionaryError(Exception):
+    """The dictionary file is missing or unreadable; the message names the file."""
+
+
+def source_stamp(source: Path) -> str:
+    """What identifies the dictionary file: its size and SHA-256, with the schema."""
+    h = hashlib.sha256()
+    try:
+        with open(source, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError as e:
+        raise DictionaryError(f"{source}: cannot be read ({e.strerror or e})") from None
+    return f"{SCHEMA}:{source.stat().st_size}:{h.hexdigest()}"
+
+
+def _rows(source: Path) -> Iterator[tuple[int, str, list[tuple[str, int, int]]]]:
+    """(line number, line, [(form, sub-entry, kind)]) for each entry of the source."""
+    try:
+        with lzma.open(source, "rt", encoding="utf-8") as f:
+            for n, line in enumerate(f, start=1):
+                subs = parse_line(line)
+                keys: dict[tuple[str, int], int] = {}
+                for s, sub in enumerate(subs):
+                    for form in forms(sub.german):
+                        kind = HEADWORD if s == 0 else FORM
+                        key = (form.casefold(), s)
+                        keys[key] = min(keys.get(key, kind), kind)
+                    for word in phrase_words(sub.german):
+                        keys.setdefault((word.casefold(), s), PHRASE)
+                if keys:
+                    yield n, line.rstrip("\n"), [(f, s, k) for (f, s), k in keys.items()]
+    except (OSError, lzma.LZMAError, EOFError, UnicodeDecodeError) as e:
+        raise DictionaryError(f"{source}: not a readable xz text file ({e})") from None
+
+
+def build_index(source: Path, target: Path, stamp: str) -> None:
+    """Write the index of ``source`` to ``target`` (through a temporary file, so that a
+    reader never sees half an index and two builders do not collide)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    try:
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.execute("CREATE TABLE lines (id INTEGER PRIMARY KEY, text TEXT)")
+        db.execute("CREATE TABLE forms (form TEXT, line INTEGER, sub INTEGER, kind INTEGER)")
+        for n, line, keys in _rows(source):
+            db.execute("INSERT INTO lines VALUES (?, ?)", (n, line))
+            db.executemany(
+                "INSERT INTO forms VALUES (?, ?, ?, ?)", [(f, n, s, k) for f, s, k in keys]
+            )
+        db.execute("CREATE INDEX forms_form ON forms (form, kind)")
+        db.execute("INSERT INTO meta VALUES ('stamp', ?)", (stamp,))
+        db.commit()
+    except BaseException:
+        db.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    db.close()
+    os.replace(tmp, target)
+
+
+def index_stamp(target: Path) -> str:
+    """The stamp an existing index was built with; "" where it is missing or damaged."""
+    if not target.is_file():
+        return ""
+    try:
+        db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return ""
+    return row[0] if row else ""
