@@ -253,6 +253,8 @@ COMPONENTS = (
     ("pySBD", "MIT"),
     ("PyYAML", "MIT"),
     ("sacrebleu", "Apache-2.0"),
+    ("simplemma (German lemmas for the dictionary)", "MIT"),
+    ("Ding German-English dictionary 1.9, Frank Richter, TU Chemnitz (data)", "GPL-2.0-or-later"),
 )
 
 

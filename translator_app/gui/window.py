@@ -43,6 +43,7 @@ from translator_app.core.platform.paths import (
 )
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.correcting import CorrectionController, correction_banner
+from translator_app.gui.dictionary_view import DictionaryController
 from translator_app.gui.glossary_dialog import load_user_glossary
 from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
@@ -103,6 +104,9 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
             self.output_edit, self.correction_label, self.corrections, self
         )
         self.correction.message.connect(self.show_message)
+        self.dictionary = DictionaryController(
+            self.source_edit, self.add_glossary_term, parent=self
+        )
         self.correction.error.connect(self.show_error)
         self.correction.ended.connect(self._on_correction_ended)
         self._build_menus()
@@ -254,6 +258,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
         self.session.shutdown()  # cancels a model load in progress; never blocks long
+        self.dictionary.close()
         self.history.close()
         super().closeEvent(event)
 

@@ -4,7 +4,7 @@ corrections, glossary and Teach, and what their choices change in the window."""
 from __future__ import annotations
 
 from translator_app.core import bundled_model_dir
-from translator_app.core.faithful.glossary import Glossary
+from translator_app.core.faithful.glossary import Glossary, Term, write_glossary
 from translator_app.gui.corrections import CorrectionsDialog
 from translator_app.gui.dialogs import (
     AboutDialog,
@@ -13,7 +13,7 @@ from translator_app.gui.dialogs import (
     SettingsDialog,
     ShortcutsDialog,
 )
-from translator_app.gui.glossary_dialog import GlossaryDialog
+from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
 from translator_app.gui.teach import TeachDialog
 from translator_app.gui.window_menus import same_folder
 
@@ -108,6 +108,25 @@ class DialogsMixin:
             self.show_message(f"Glossary saved: {len(dialog.glossary.terms)} terms")
             self.translate_now()
         return dialog
+
+    def add_glossary_term(self, german: str, english: str) -> None:
+        """From the dictionary: „german“ is always translated as ``english`` (an entry for
+        the same German is replaced); saved at once, the text translated again."""
+        glossary = self.session.glossary or Glossary()
+        before = next((t.target for t in glossary.terms if t.source == german), None)
+        terms = [t for t in glossary.terms if t.source != german] + [Term(german, english)]
+        try:
+            updated = Glossary(tuple(terms))
+            write_glossary(glossary_path(), updated)
+        except (OSError, ValueError) as e:
+            self.show_error(f"Could not save the glossary: {getattr(e, 'strerror', None) or e}")
+            return
+        self.session.glossary = updated
+        change = f" (was “{before}”)" if before and before != english else ""
+        if not (self.model_info and self.model_info.follows_glossary):
+            change += "; this model does not follow a glossary"
+        self.show_message(f"Glossary: „{german}“ → “{english}” saved{change}", 10000)
+        self.translate_now()
 
     # ------------------------------------------------------------------ teach
     def teach_dialog(self) -> TeachDialog | None:

@@ -46,8 +46,8 @@ _MIN_TAIL = 3  # a compound's last part has at least this many letters
 class Sense:
     """One dictionary entry for the word: its German (annotations removed), its English
     as Ding writes it, gender or word class ("f", "vt"), register or subject ("ugs.",
-    "econ."), the entry's headword where the word is one of its forms, and a few example
-    phrases of the entry (German, English)."""
+    "econ."), the entry's headword (and its English) where the word is one of its forms,
+    and a few example phrases of the entry (German, English)."""
 
     german: str
     english: str
@@ -55,6 +55,7 @@ class Sense:
     register: tuple[str, ...]
     headword: str
     examples: tuple[tuple[str, str], ...]
+    headword_english: str = ""  # the headword's English, where the sense is one of its forms
 
 
 @dataclass(frozen=True)
@@ -251,4 +252,5 @@ def _sense(subs: tuple[SubEntry, ...], index: int, form: str) -> Sense:
         register=sub.register,
         headword=plain(subs[0].german) if index else "",
         examples=examples,
+        headword_english=" ".join(subs[0].english.split()) if index else "",
     )
