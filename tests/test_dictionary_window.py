@@ -51,6 +51,29 @@ def test_right_click_ctrl_click_and_add_to_glossary_in_the_real_window(real_wind
     assert any("table" in s.english for s in dialog.result.senses)
 
 
+def test_right_click_on_a_german_column_of_the_heatmap(real_window, qtbot):
+    from types import SimpleNamespace
+
+    w = real_window
+    translate_in(qtbot, w, "Wir haben die Rechnungen bezahlt.", timeout=60_000)
+    panel = w.alignment
+    panel.flush()
+    panel._draw()
+    panel.canvas.draw()
+    col = panel.view.cols.index("Rechnungen")
+    ax = panel.figure.axes[0]
+    x, y = ax.transData.transform((col, 0))  # on the map, in the word's column
+    _, top = ax.transAxes.transform((0, 1))
+    assert panel.column_at(x, y) == col
+    assert panel.column_at(x, top + 10) == col  # on its label above the map
+    with qtbot.waitSignal(panel.word_lookup) as asked:
+        panel._on_press(SimpleNamespace(button=3, x=x, y=y))
+    assert asked.args == ["Rechnungen"]
+    dialog = w.dictionary.dialog
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    assert dialog.result.word == "Rechnungen" and dialog.isVisible()
+
+
 def test_the_menu_without_a_word_and_the_cursor_look_up(real_window, qtbot):
     w = real_window
     w.source_edit.setPlainText("  123  ")

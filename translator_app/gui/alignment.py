@@ -139,6 +139,8 @@ class AlignmentPanel(QWidget):
     # The user picked a layer or head that the shown translation lacks (translations come
     # with the alignment only): answer with add_explained().
     layers_wanted = Signal(object)
+    # A right-click on a German column (or its label): look the word up (the dictionary).
+    word_lookup = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -161,6 +163,7 @@ class AlignmentPanel(QWidget):
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setAccessibleName("Attention heatmap")
         self.canvas.setMinimumSize(160, 80)  # the panel may shrink: the text comes first
+        self.canvas.mpl_connect("button_press_event", self._on_press)
         self.scroll = QScrollArea()
         self.scroll.setAccessibleName("Heatmap area")
         self.scroll.setWidgetResizable(True)
@@ -391,6 +394,27 @@ class AlignmentPanel(QWidget):
             fontsize=max(7, 8 * cell // 16) if cell else 8,
         )
         self.canvas.draw_idle()
+
+    def column_at(self, x: float, y: float) -> int | None:
+        """The German column under display point (x, y) of the canvas, on the map or on
+        its label above it; None elsewhere."""
+        if self.view is None or not self.figure.axes or not self.view.cols:
+            return None
+        ax = self.figure.axes[0]
+        col_x, _ = ax.transData.inverted().transform((x, y))
+        col = round(col_x)
+        _, top = ax.transAxes.transform((0, 1))
+        _, bottom = ax.transAxes.transform((0, 0))
+        if not 0 <= col < len(self.view.cols) or y < bottom:
+            return None
+        return col if y <= top + 0.4 * self.figure.bbox.height else None
+
+    def _on_press(self, event) -> None:
+        if event.button != 3:  # the right button
+            return
+        col = self.column_at(event.x, event.y)
+        if col is not None and any(ch.isalpha() for ch in self.view.cols[col]):
+            self.word_lookup.emit(self.view.cols[col])
 
     def shown_view(self) -> str:
         """Which attention the map shows, in the panel's words: "Layer 3 of 4

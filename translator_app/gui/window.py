@@ -107,6 +107,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.dictionary = DictionaryController(
             self.source_edit, self.add_glossary_term, parent=self
         )
+        self.alignment.word_lookup.connect(self.dictionary.look_up)
         self.correction.error.connect(self.show_error)
         self.correction.ended.connect(self._on_correction_ended)
         self._build_menus()
