@@ -79,7 +79,7 @@ def test_each_attack_is_one_clear_refusal(tmp_path, case):
 KILLED_MID_WRITE = """
 import os, signal, sys
 from pathlib import Path
-import translator_app.core.engine.bundle as bundle
+import translator_app.core.engine.bundle_torch as bundle
 real = bundle.save_file
 def dying(*args, **kwargs):
     real(*args, **kwargs)

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import tiny_model
 from translator_app.core import BundleError, load_bundle, save_bundle
-from translator_app.core.engine import bundle as bundle_module
+from translator_app.core.engine import bundle_torch as bundle_module
 from translator_app.core.engine.bundle import claim_folder
 
 

@@ -150,7 +150,7 @@ def test_exported_bundles_get_the_users_umask(tmp_path, make_bundle):
 
 
 def test_export_temporaries_carry_the_pid_for_cleanup(tmp_path, make_bundle, monkeypatch):
-    import translator_app.core.engine.bundle as bundle_module
+    import translator_app.core.engine.bundle_torch as bundle_module
     from translator_app.core.platform.paths import remove_orphans
 
     seen = []

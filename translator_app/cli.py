@@ -234,7 +234,7 @@ def _load(args):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            bundle = load_bundle(path, args.device)
+            bundle = load_bundle(path, args.device, lazy=args.engine != "torch")
         translator = Translator.from_bundle(bundle, args.precision, args.engine)
     except BundleError as e:
         raise CliError(str(e)) from None

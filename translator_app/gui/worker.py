@@ -348,7 +348,7 @@ class TranslationWorker(QObject):
             def should_stop() -> bool:
                 return self._closing or self._load is not None
 
-            bundle = engine.load_bundle(job.path, job.device, should_stop)
+            bundle = engine.load_bundle(job.path, job.device, should_stop, lazy=True)
             translator = engine.Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)

@@ -8,9 +8,12 @@ batch holds at most ``max_tokens`` padded token slots (items x the widest item).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:  # PyTorch is imported where a tensor is made (issue 49: start-up)
+    import torch
 
 
 def length_batches(
@@ -43,6 +46,8 @@ def length_batches(
 def pad_rows(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Token-id rows as one batch: ids [B, S] padded with ``pad``, and the mask of real
     tokens [B, S]."""
+    import torch
+
     ids = torch.full((len(rows), max(map(len, rows))), pad, dtype=torch.long)
     for r, row in enumerate(rows):
         ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
@@ -55,6 +60,6 @@ def frozen_array(t: torch.Tensor | np.ndarray | None) -> np.ndarray | None:
         return None
     if isinstance(t, np.ndarray):
         a = np.ascontiguousarray(t, dtype=np.float32)
-    else:
-        a = t.detach().to("cpu", torch.float32).numpy()
+    else:  # a tensor
+        a = t.detach().float().cpu().numpy()
     return np.frombuffer(a.tobytes(), dtype=np.float32).reshape(a.shape)

@@ -25,20 +25,18 @@ import json
 import lzma
 import os
 import shutil
-import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import torch
+import numpy as np
 from safetensors import SafetensorError, safe_open
-from safetensors.torch import load_file, save_file
-from torch.overrides import TorchFunctionMode
 
 from translator_app.core.data.corpus import DataError
-from translator_app.core.engine.search import SearchOptions
-from translator_app.core.faithful.glossary import Glossary, glossary_text, parse_glossary
+from translator_app.core.engine.lazy_model import Device, LazyModel
+from translator_app.core.engine.search_types import SearchOptions
+from translator_app.core.faithful.glossary import Glossary, parse_glossary
 from translator_app.core.limits import (
     MAX_CARD_BYTES,
     MAX_CONFIG_BYTES,
@@ -52,12 +50,9 @@ from translator_app.core.limits import (
 )
 from translator_app.core.models.config import ConfigError, ModelConfig
 from translator_app.core.models.from_dict import from_dict
-from translator_app.core.models.model import build_model
-from translator_app.core.models.seq2seq import EncoderDecoder
-from translator_app.core.platform.paths import apply_umask, export_tmp_name
+from translator_app.core.models.shapes import transformer_shapes
 from translator_app.core.text.pair_tokenizer import (
     PAIR_FILES,
-    PairTokenizer,
     VocabularyError,
     tokenizer_from_files,
 )
@@ -141,9 +136,9 @@ class Bundle:
     path: Path
     name: str
     config: ModelConfig
-    model: EncoderDecoder
+    lazy_model: LazyModel  # the PyTorch model, built on first use (see :attr:`model`)
     tokenizer: Tokenizer
-    device: torch.device
+    device: Device
     search: SearchDefaults
     card: str
     metrics: dict[str, Any]
@@ -151,6 +146,12 @@ class Bundle:
     terms: Glossary = Glossary()  # taught by a fine-tune (terms.tsv)
     shortlist: str = ""  # CTranslate2's vocabulary map (vmap.txt.xz), "" where none
     weights_key: str = ""  # the checked weights and config as one hash; "" if unrecorded
+
+    @property
+    def model(self) -> Any:
+        """The PyTorch ``EncoderDecoder`` (built and checked now where the bundle was
+        loaded with ``lazy=True`` and nothing needed it yet)."""
+        return self.lazy_model.get()
 
 
 class LoadCancelled(Exception):
@@ -169,115 +170,6 @@ def _sha256(path: Path, should_stop: Callable[[], bool] | None = None) -> str:
             raise_if_cancelled(should_stop)
             h.update(block)
     return h.hexdigest()
-
-
-def tied_aliases(model: torch.nn.Module) -> set[str]:
-    """State-dict names of parameters and buffers that are the same tensor as an earlier
-    name (tied embeddings); the weights file stores each shared tensor once, under its
-    first name. By identity, so that it also works on the meta device (no storage)."""
-    seen: set[int] = set()
-    aliases = set()
-    named = [
-        *model.named_parameters(remove_duplicate=False),
-        *model.named_buffers(remove_duplicate=False),
-    ]
-    for name, tensor in named:
-        if id(tensor) in seen:
-            aliases.add(name)
-        seen.add(id(tensor))
-    return aliases
-
-
-def save_bundle(
-    out_dir: str | Path,
-    model: EncoderDecoder,
-    tokenizer: bytes | Tokenizer | PairTokenizer,
-    *,
-    name: str,
-    card: str,
-    metrics: dict[str, Any],
-    search: SearchDefaults | None = None,
-    fp16: bool = False,
-    extra: dict[str, Any] | None = None,
-    overwrite: bool = False,
-    terms: Glossary | None = None,
-) -> Path:
-    """Write a bundle atomically: into a temporary sibling directory, then renamed, so a
-    crash never leaves a half-written bundle under ``out_dir``. ``tokenizer``: a tokenizer,
-    or the bytes of a joint ``spm.model``."""
-    if isinstance(tokenizer, bytes | bytearray):
-        tokenizer = Tokenizer(bytes(tokenizer))
-    pair = isinstance(tokenizer, PairTokenizer)
-    out_dir = Path(out_dir)
-    if not overwrite and _holds_files(out_dir):
-        raise BundleError(out_dir, "already exists (choose another output directory)")
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    aliases = tied_aliases(model)
-    dtype = torch.float16 if fp16 else torch.float32
-    tensors = {
-        k: v.detach().to("cpu", dtype if v.is_floating_point() else v.dtype).contiguous()
-        for k, v in model.state_dict().items()
-        if k not in aliases
-    }
-    check_free_space(out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values()))
-    # Named with our pid, so that the app can remove it after a kill (remove_orphans).
-    tmp = out_dir.parent / export_tmp_name(out_dir.name)
-    tmp.mkdir()
-    try:
-        try:
-            save_file(tensors, str(tmp / WEIGHTS_FILE), metadata={"format": "pt"})
-        except (SafetensorError, OSError) as e:
-            raise BundleError(
-                out_dir, f"could not be written ({e}); free some space there"
-            ) from None
-        tokenizer_files = tokenizer.files()
-        for file_name, content in tokenizer_files.items():
-            (tmp / file_name).write_bytes(content)
-        if pair:
-            tokenizer_info = {"type": PAIR_TYPE, "files": list(tokenizer_files)}
-        else:
-            tokenizer_info = {"type": "sentencepiece", "file": SPM_FILE}
-        config = {
-            "format": FORMAT_NAME,
-            "format_version": PAIR_FORMAT_VERSION if pair else FORMAT_VERSION,
-            "name": name,
-            "source_language": "de",
-            "target_language": "en",
-            "model": model.config.to_dict(),
-            "tokenizer": {
-                **tokenizer_info,
-                "vocab_size": tokenizer.vocab_size,
-                "byte_fallback": tokenizer.has_byte_fallback(),
-                "normalization": "nmt_nfkc",
-                **tokenizer.special_ids(),
-            },
-            "search": asdict(search or SearchDefaults()),
-            "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
-            "files": {
-                f: {"bytes": (tmp / f).stat().st_size, "sha256": _sha256(tmp / f)}
-                for f in (WEIGHTS_FILE, *tokenizer_files)
-            },
-            **(extra or {}),
-        }
-        (tmp / CONFIG_FILE).write_text(
-            json.dumps(config, indent=2, ensure_ascii=False) + "\n", "utf-8"
-        )
-        (tmp / CARD_FILE).write_text(card if card.endswith("\n") else card + "\n", "utf-8")
-        (tmp / METRICS_FILE).write_text(json.dumps(metrics, indent=2) + "\n", "utf-8")
-        if terms:
-            (tmp / TERMS_FILE).write_text(glossary_text(terms), "utf-8")
-        apply_umask(tmp)
-        if overwrite and out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(out_dir, old)
-            os.replace(tmp, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            _rename_no_replace(tmp, out_dir)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return out_dir
 
 
 def _holds_files(folder: Path) -> bool:
@@ -402,71 +294,20 @@ def _inside(path: Path, name: str) -> Path:
     return target
 
 
-def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:
-    """Device "auto" -> CUDA when available, else CPU. An unusable CUDA falls back to CPU with a
-    warning (returned, and issued as :class:`DeviceFallbackWarning`)."""
-    name = str(device)
-    if name not in ("auto", "cpu") and not name.startswith("cuda"):
-        raise ValueError(f"unknown device {name!r}; use auto, cpu or cuda")
-    if name == "cpu" or (name == "auto" and not torch.cuda.is_available()):
-        return torch.device("cpu"), []
-    if not torch.cuda.is_available():
-        return torch.device("cpu"), ["CUDA is not available on this machine; using the CPU"]
-    return torch.device("cuda" if name == "auto" else name), []
-
-
-class _SkipInit(TorchFunctionMode):
-    """Initialisers do nothing: on the meta device their values are never used, and
-    PyTorch runs them there as Python decompositions that import its compiler (about
-    2 s of the app's start-up, issue 49)."""
-
-    NAMES = frozenset(
-        [
-            "normal_",
-            "uniform_",
-            "zero_",
-            "zeros_",
-            "ones_",
-            "fill_",
-            "constant_",
-            "trunc_normal_",
-            "kaiming_uniform_",
-            "kaiming_normal_",
-            "xavier_uniform_",
-            "xavier_normal_",
-            "orthogonal_",
-        ]
-    )
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if getattr(func, "__name__", "") in self.NAMES:
-            return args[0] if args else kwargs.get("tensor")
-        return func(*args, **kwargs)
-
-
-def _expected_shapes(config: ModelConfig, path: Path) -> dict[str, torch.Tensor]:
-    """The tensors ``config`` needs, built on the meta device: shapes and dtypes only,
-    nothing allocated, so a config asking for 64 layers of width 16,384 costs nothing."""
-    try:
-        with torch.device("meta"), _SkipInit():
-            model = build_model(config)
-    except (RuntimeError, ValueError, MemoryError) as e:
-        raise BundleError(path, f"model config cannot be built ({_first_line(e)})") from None
-    aliases = tied_aliases(model)
-    return {k: v for k, v in model.state_dict().items() if k not in aliases}
-
-
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     return text.splitlines()[0][:200] if text else type(e).__name__
 
 
-def _check_header(path: Path, expected: dict[str, torch.Tensor]) -> None:
+# Name -> (shape, floating point) of each tensor a config needs.
+Expected = dict[str, tuple[tuple[int, ...], bool]]
+
+
+def check_header(path: Path, expected: Expected) -> None:
     """Compare the weights file's header (names, shapes, dtypes) with the config before
     any tensor is read."""
     try:
-        with safe_open(str(path), framework="pt") as f:
+        with safe_open(str(path), framework="numpy") as f:
             slices = {k: f.get_slice(k) for k in f.keys()}  # noqa: SIM118 - not a dict
             shapes = {k: tuple(v.get_shape()) for k, v in slices.items()}
             dtypes = {k: v.get_dtype() for k, v in slices.items()}
@@ -486,53 +327,89 @@ def _check_header(path: Path, expected: dict[str, torch.Tensor]) -> None:
                 + (" ..." if len(unexpected) > 5 else "")
             )
         raise BundleError(path, "weights do not match config.json: " + "; ".join(parts))
-    for k, want in expected.items():
-        if shapes[k] != tuple(want.shape):
+    for k, (shape, want_float) in expected.items():
+        if shapes[k] != shape:
             raise BundleError(
-                path,
-                f"tensor {k} has shape {shapes[k]}, config.json implies {tuple(want.shape)}",
+                path, f"tensor {k} has shape {shapes[k]}, config.json implies {shape}"
             )
         floating = dtypes[k].startswith(("F", "BF"))
-        if floating != want.is_floating_point():
-            raise BundleError(path, f"tensor {k} has dtype {dtypes[k]}, expected {want.dtype}")
+        if floating != want_float:
+            kind = "floating-point" if want_float else "integer"
+            raise BundleError(path, f"tensor {k} has dtype {dtypes[k]}, expected {kind}")
 
 
-def _check_weights(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Header first (nothing allocated), then the values: finite and of sane size."""
-    _check_header(path, expected)
+def _check_values_numpy(path: Path) -> None:
+    """Every weight finite and of sane size, read with NumPy (no PyTorch): the checks of
+    the PyTorch loader (bundle_torch.py), for a file of float16/float32 tensors."""
+    from safetensors.numpy import load_file
+
     try:
-        tensors = load_file(str(path))
-    except (SafetensorError, OSError, ValueError, RuntimeError, MemoryError) as e:
+        arrays = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, RuntimeError, MemoryError, TypeError) as e:
         raise BundleError(path, f"weights cannot be read ({_first_line(e)})") from None
-    for k, got in tensors.items():
-        if not got.is_floating_point() or not got.numel():
+    for k, a in arrays.items():
+        if a.dtype.kind != "f" or not a.size:
             continue
-        if not bool(torch.isfinite(got).all()):
+        if not np.isfinite(a).all():
             raise BundleError(path, f"tensor {k} contains NaN or infinite values")
         # Finite but absurd values (1e30) break int8 quantisation at translate time.
-        if float(got.abs().max()) > MAX_WEIGHT_ABS:
+        if float(np.abs(a).max()) > MAX_WEIGHT_ABS:
             raise BundleError(
                 path, f"tensor {k} holds values beyond ±{MAX_WEIGHT_ABS:g}; the file is corrupt"
             )
-    return tensors
+
+
+def _lazy_device(device: str, config: ModelConfig, weights: Path) -> Device | None:
+    """The CPU where the bundle can be loaded without PyTorch: a Transformer that
+    CTranslate2 decodes, asked for the CPU (or "auto" on a machine where CTranslate2 sees
+    no CUDA device), with float16/float32 weights; else None (the PyTorch loader)."""
+    from translator_app.core.engine import ct2
+
+    if str(device) not in ("auto", "cpu") or not ct2.available() or not ct2.supports(config):
+        return None
+    if str(device) == "auto" and ct2.cuda_devices() > 0:
+        return None
+    try:
+        with safe_open(str(weights), framework="numpy") as f:
+            dtypes = {f.get_slice(k).get_dtype() for k in f.keys()}  # noqa: SIM118
+    except (SafetensorError, OSError, ValueError, RuntimeError):
+        return None  # the PyTorch loader names the problem
+    return Device("cpu") if dtypes <= {"F16", "F32"} else None
 
 
 def load_bundle(
     path: str | Path,
-    device: str | torch.device = "auto",
+    device: str = "auto",
     should_stop: Callable[[], bool] | None = None,
+    lazy: bool = False,
 ) -> Bundle:
     """Load and validate a bundle directory; see the module docstring for its layout.
     ``should_stop`` is polled between the steps (and while hashing): when it returns True
-    the load is abandoned with :class:`LoadCancelled` (the app closing, a newer load)."""
+    the load is abandoned with :class:`LoadCancelled` (the app closing, a newer load).
+    ``lazy``: where CTranslate2 will decode the bundle on the CPU, check the weights with
+    NumPy and build the PyTorch model only when :attr:`Bundle.model` is first asked for
+    (PyTorch is then not imported before the first translation; issue 49)."""
     path = Path(path)
     cfg_path, cfg, config, tokenizer_names = _read_config(path)
     weights_sha256 = _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
     raise_if_cancelled(should_stop)
     tokenizer = _load_tokenizer(path, tokenizer_names, config)
     raise_if_cancelled(should_stop)
-    model = _load_model(path / WEIGHTS_FILE, cfg_path, config, should_stop)
-    model, target, notes = _place(model, path, device)
+    weights = path / WEIGHTS_FILE
+    target = _lazy_device(device, config, weights) if lazy else None
+    notes: list[str] = []
+    if target is not None:
+        expected = {k: (shape, True) for k, shape in transformer_shapes(config).items()}
+        check_header(weights, expected)
+        _check_values_numpy(weights)
+        model = LazyModel(config, str(target), lambda: _torch_model(path, cfg_path, config))
+    else:
+        from translator_app.core.engine import bundle_torch
+
+        built = bundle_torch.load_model(weights, cfg_path, config, should_stop)
+        built, placed, notes = bundle_torch.place(built, path, device)
+        target = Device.parse(str(placed))
+        model = LazyModel.of(built, str(target))
     card_path = path / CARD_FILE
     try:
         card = _read_bounded(card_path, MAX_CARD_BYTES).decode("utf-8")
@@ -550,7 +427,7 @@ def load_bundle(
         path=path,
         name=str(cfg.get("name") or path.name),
         config=config,
-        model=model,
+        lazy_model=model,
         tokenizer=tokenizer,
         device=target,
         search=search,
@@ -561,6 +438,26 @@ def load_bundle(
         shortlist=shortlist,
         weights_key=_weights_key(weights_sha256, config),
     )
+
+
+def _torch_model(path: Path, cfg_path: Path, config: ModelConfig) -> Any:
+    """The PyTorch model of a lazily loaded bundle, checked again by the PyTorch loader
+    (the file may have changed since), on the CPU."""
+    from translator_app.core.engine import bundle_torch
+
+    return bundle_torch.load_model(path / WEIGHTS_FILE, cfg_path, config, None)
+
+
+# Written with PyTorch: importing ``save_bundle`` and the rest from here still works.
+_TORCH_NAMES = frozenset({"save_bundle", "tied_aliases", "resolve_device"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TORCH_NAMES or name in ("_expected_shapes", "_SkipInit"):
+        from translator_app.core.engine import bundle_torch
+
+        return getattr(bundle_torch, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _weights_key(weights_sha256: str, config: ModelConfig) -> str:
@@ -664,46 +561,6 @@ def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelC
                 spm_path, f"{key} is {value} but the model was trained with {getattr(config, key)}"
             )
     return tokenizer
-
-
-def _load_model(
-    weights: Path, cfg_path: Path, config: ModelConfig, should_stop: Callable[[], bool] | None
-) -> EncoderDecoder:
-    """The model with the checked weights, in eval mode on the CPU."""
-    tensors = _check_weights(weights, _expected_shapes(config, cfg_path))
-    raise_if_cancelled(should_stop)
-    try:
-        with _SkipInit():  # every tensor is then loaded from the checked file
-            model = build_model(config)
-    except (RuntimeError, MemoryError) as e:  # the weights file was just as large
-        raise BundleError(
-            cfg_path, f"the model does not fit in memory ({_first_line(e)})"
-        ) from None
-    model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
-    model.eval()
-    raise_if_cancelled(should_stop)
-    return model
-
-
-def _place(
-    model: EncoderDecoder, path: Path, device: str | torch.device
-) -> tuple[EncoderDecoder, torch.device, list[str]]:
-    """The model on ``device`` (CUDA falls back to the CPU, with a note and a warning)."""
-    try:
-        target, notes = resolve_device(device)
-    except ValueError as e:
-        raise BundleError(path, str(e)) from None
-    if target.type == "cuda":
-        try:
-            model.to(target)
-            torch.zeros(1, device=target).add_(1).item()
-        except (RuntimeError, AssertionError) as e:  # driver, OOM or arch mismatch
-            model.to("cpu")
-            target = torch.device("cpu")
-            notes.append(f"could not use CUDA ({str(e).splitlines()[0]}); using the CPU")
-    for note in notes:
-        warnings.warn(note, DeviceFallbackWarning, stacklevel=3)
-    return model, target, notes
 
 
 def _read_shortlist(path: Path) -> str:

@@ -9,10 +9,9 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-import torch
 
 from translator_app.core.engine.batching import frozen_array
-from translator_app.core.engine.search import Hypothesis
+from translator_app.core.engine.search_types import Hypothesis
 from translator_app.core.engine.translation import Candidate
 from translator_app.core.text.tokenizer import EOS_PIECE, Tokenizer
 
@@ -58,9 +57,9 @@ def merge_chunks(tokenizer: Tokenizer, hyps: list[Hypothesis], src_len: int) -> 
     for k, h in enumerate(hyps):
         last = k == len(hyps) - 1
         toks = list(h.tokens) if last else [t for t in h.tokens if t != eos]
-        attn = h.attention[: len(toks)]
-        block = torch.zeros(len(toks), src_len)
-        n_src = attn.size(1) - 1  # this chunk's tokens without its EOS
+        attn = frozen_array(h.attention)[: len(toks)]  # a tensor or an array
+        block = np.zeros((len(toks), src_len), dtype=np.float32)
+        n_src = attn.shape[1] - 1  # this chunk's tokens without its EOS
         block[:, col : col + n_src] = attn[:, :n_src]
         block[:, src_len - 1] += attn[:, n_src]
         rows.append(block)
@@ -70,7 +69,7 @@ def merge_chunks(tokenizer: Tokenizer, hyps: list[Hypothesis], src_len: int) -> 
         tokens=tuple(tokens),
         logprob=sum(h.logprob for h in hyps),
         score=sum(h.score for h in hyps),
-        attention=torch.cat(rows, 0),
+        attention=np.concatenate(rows, 0),
     )
     return candidate(tokenizer, merged)
 

@@ -30,12 +30,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
-from translator_app.core.engine.search import Hypothesis, SearchOptions, length_penalty
+from translator_app.core.engine.lazy_model import materialised
+from translator_app.core.engine.search_types import Hypothesis, SearchOptions, length_penalty
 from translator_app.core.models.config import ModelConfig
+
+if TYPE_CHECKING:  # imported where a model is converted: decoding needs no PyTorch
+    import torch
 
 try:  # a base dependency, but the app must still run where a platform has no wheel
     import ctranslate2
@@ -292,7 +296,7 @@ class Converted:
 def converted_model(
     bundle_path: Path,
     weights_sha256: str,
-    model: torch.nn.Module,
+    model: Any,
     tokenizer,
     quantization: str = CT2_QUANTIZATION,
     shortlist: str = "",
@@ -300,7 +304,8 @@ def converted_model(
     """The converted model for a bundle: its own ``ct2/`` where that was made from these
     weights in this quantization with this shortlist and is intact, else one in the
     user's cache (converted now if missing, converted again if damaged, so once per
-    weights, quantization and shortlist)."""
+    weights, quantization and shortlist). ``model``: the PyTorch model or a
+    :class:`~translator_app.core.engine.lazy_model.LazyModel`, built only to convert."""
     own = Path(bundle_path) / CT2_DIR
     wanted = _wanted(weights_sha256, quantization, shortlist)
     if (own / "model.bin").is_file() and _matches(_stamp(own), wanted) and not damage(own):
@@ -317,6 +322,7 @@ def converted_model(
         if not problem:
             return Converted(cached)
         repaired = f"the converted model in {cached} was made again ({problem})"
+    model = materialised(model)
     path = save_converted(model, tokenizer, cached, quantization, weights_sha256, shortlist)
     return Converted(path, repaired)
 
@@ -348,17 +354,18 @@ class Ct2Engine:
         model_dir: Path,
         vocab: list[str],
         cfg: ModelConfig,
-        device: torch.device,
+        device: str,
         compute_type: str,
         threads: int = 0,
     ) -> None:
         if ctranslate2 is None:
             raise Ct2Unavailable("CTranslate2 is not installed")
         try:
+            kind, index = device_parts(device)
             self.translator = ctranslate2.Translator(
                 str(model_dir),
-                device=device.type,
-                device_index=device.index or 0,
+                device=kind,
+                device_index=index,
                 compute_type=compute_type,
                 intra_threads=threads,
             )
@@ -473,7 +480,7 @@ class Ct2Engine:
         hyps = []
         for tokens, score, attention in zip(res.hypotheses, res.scores, res.attention, strict=True):
             ids = [self.ids[t] for t in tokens]
-            attn = torch.tensor(np.asarray(attention, dtype=np.float32)).reshape(-1, src_len)
+            attn = np.asarray(attention, dtype=np.float32).reshape(-1, src_len)
             if len(ids) > limit or ids[-1:] != [eos]:
                 # Stopped by the limit: the PyTorch search forces EOS at the limit. The
                 # attention of that step does not depend on the token chosen there, so
@@ -500,6 +507,8 @@ class Ct2Engine:
 def state_sha256(model: torch.nn.Module) -> str:
     """A hash of the model's weights (names, shapes and values): the cache key of its
     converted model, for bundles and for models built in memory alike."""
+    import torch
+
     h = hashlib.sha256()
     for name, t in sorted(model.state_dict().items()):
         a = t.detach().cpu().contiguous()
@@ -520,22 +529,47 @@ def cpu_threads() -> int:
     return max(1, (os.cpu_count() or 2) // 2)
 
 
-def compute_type(precision: str, device: torch.device) -> str:
-    """CTranslate2's compute type for the translator's precision on ``device``."""
+def device_parts(device) -> tuple[str, int]:
+    """("cpu", 0) or ("cuda", 1) from "cpu", "cuda:1" or a ``torch.device``."""
+    kind, _, index = str(device).partition(":")
+    return kind, int(index or 0)
+
+
+def compute_type(precision: str, device) -> str:
+    """CTranslate2's compute type for the translator's precision on ``device`` ("cpu",
+    "cuda:0" or a ``torch.device``)."""
+    kind, _ = device_parts(device)
     wanted = {
-        "int8": "int8" if device.type == "cpu" else "int8_float16",
+        "int8": "int8" if kind == "cpu" else "int8_float16",
         "bf16": "bfloat16",
         "fp32": "float32",
     }[precision]
-    supported = ctranslate2.get_supported_compute_types(device.type)
+    supported = ctranslate2.get_supported_compute_types(kind)
     return wanted if wanted in supported else "float32"
 
 
+def cuda_devices() -> int:
+    """How many CUDA devices CTranslate2 sees (0 without CTranslate2 or a GPU)."""
+    if ctranslate2 is None:
+        return 0
+    try:
+        return ctranslate2.get_cuda_device_count()
+    except RuntimeError:
+        return 0
+
+
+def supports_int8(device: str) -> bool:
+    """Whether CTranslate2 runs int8 on ``device`` (the app's default precision there)."""
+    return ctranslate2 is not None and "int8" in ctranslate2.get_supported_compute_types(
+        device_parts(device)[0]
+    )
+
+
 def engine_for(
-    model: torch.nn.Module,
+    model: Any,
     tokenizer,
     precision: str,
-    device: torch.device,
+    device: str,
     bundle_path: Path | None = None,
     shortlist: str = "",
     weights_key: str = "",
@@ -543,7 +577,9 @@ def engine_for(
     """A CTranslate2 engine for ``model`` at ``precision`` (int8, bf16 or fp32): for a
     bundle from its own converted model or the cache (found by ``weights_key``, the
     bundle's checked weights hash, else a hash of the loaded tensors), with its
-    vocabulary ``shortlist`` where it has one; raises :class:`Ct2Unavailable`."""
+    vocabulary ``shortlist`` where it has one; raises :class:`Ct2Unavailable`. ``model``
+    may be a :class:`~translator_app.core.engine.lazy_model.LazyModel`: it is built only
+    where the model must be converted."""
     if ctranslate2 is None:
         raise Ct2Unavailable("CTranslate2 is not installed")
     if not supports(model.config):
@@ -551,19 +587,23 @@ def engine_for(
     ctype = compute_type(precision, device)
     quantization = "int8" if ctype.startswith("int8") else "float32"
     vocab = vocabulary(tokenizer, model.config.vocab_size)
-    threads = cpu_threads() if device.type == "cpu" else 0
+    threads = cpu_threads() if device_parts(device)[0] == "cpu" else 0
     try:
         if bundle_path is None:
             # A model in memory (the trainer's evaluations): converted into a scratch
             # folder, which CTranslate2 reads whole at load, so nothing piles up.
             with tempfile.TemporaryDirectory(prefix="ct2-") as tmp:
                 model_dir = save_converted(
-                    model, tokenizer, Path(tmp) / "model", quantization, shortlist=shortlist
+                    materialised(model),
+                    tokenizer,
+                    Path(tmp) / "model",
+                    quantization,
+                    shortlist=shortlist,
                 )
                 return Ct2Engine(model_dir, vocab, model.config, device, ctype, threads)
         converted = converted_model(
             bundle_path,
-            weights_key or state_sha256(model),
+            weights_key or state_sha256(materialised(model)),
             model,
             tokenizer,
             quantization,

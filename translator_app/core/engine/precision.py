@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 import warnings
+from typing import TYPE_CHECKING
 
-import torch
+if TYPE_CHECKING:  # imported in the functions: a CTranslate2 translator needs none
+    import torch
 
 
 def auto_precision(device: torch.device) -> str:
@@ -19,6 +21,8 @@ def auto_precision(device: torch.device) -> str:
 
 
 def _quantized_engines() -> list[str]:
+    import torch
+
     try:
         return list(torch.backends.quantized.supported_engines)
     except Exception:  # noqa: BLE001 - an exotic build: quantisation simply is not offered
@@ -28,6 +32,7 @@ def _quantized_engines() -> list[str]:
 def quantize_dynamic_int8(model: torch.nn.Module) -> torch.nn.Module:
     """A copy of ``model`` whose Linear layers run with int8 weights and dynamically
     quantised activations (CPU). The original model is left untouched."""
+    import torch
     from torch.ao.quantization import quantize_dynamic
 
     with warnings.catch_warnings():

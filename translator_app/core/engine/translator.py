@@ -13,11 +13,10 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from translator_app.core.engine import ct2
-from translator_app.core.engine.batching import frozen_array, length_batches, pad_rows
+from translator_app.core.engine.batching import frozen_array, length_batches
 from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
 from translator_app.core.engine.candidates import (
     candidate,
@@ -28,18 +27,14 @@ from translator_app.core.engine.candidates import (
 )
 from translator_app.core.engine.document import DocumentTranslation, translate_document
 from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
-from translator_app.core.engine.forced import attention_layers, likeliest_next
-from translator_app.core.engine.precision import auto_precision, quantize_dynamic_int8
-from translator_app.core.engine.search import (
+from translator_app.core.engine.lazy_model import Device, LazyModel, device_name
+from translator_app.core.engine.search_types import (
     Hypothesis,
     SearchCancelled,
     SearchOptions,
-    beam_search,
-    greedy_search,
-    max_lengths,
+    output_limit,
     with_choices,
 )
-from translator_app.core.engine.support import words_not_carried
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import (
     Glossary,
@@ -59,6 +54,13 @@ from translator_app.core.faithful.terms import has_term_markers, mask_markers
 from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
+
+if TYPE_CHECKING:
+    import torch
+
+# PyTorch and the PyTorch model are loaded where they are needed (forced passes, the
+# PyTorch search, int8 quantisation): a Transformer translated with CTranslate2 reaches
+# its first translation without them (issue 49; core/engine/lazy_model.py).
 
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
 # more decode of that sentence only).
@@ -92,7 +94,7 @@ class Translator:
 
     def __init__(
         self,
-        model: torch.nn.Module,
+        model: torch.nn.Module | LazyModel,
         tokenizer: Tokenizer,
         options: SearchOptions | None = None,
         *,
@@ -112,21 +114,28 @@ class Translator:
         self.config = cfg = model.config
         self.tokenizer = tokenizer
         self.options = options or SearchOptions()
-        self.device = next(model.parameters()).device
+        self.device = Device.parse(device_name(model))
+        uses_ct2 = engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg))
         if precision == "auto":
-            precision = auto_precision(self.device)
+            precision = self._auto_precision(uses_ct2 and isinstance(model, LazyModel))
         self.precision = precision
-        self.model = model
+        self._model: Any = model  # a LazyModel until something needs the PyTorch model
         # Transformer models decode with CTranslate2 where it is installed (core/engine/ct2.py);
         # the PyTorch model stays for the alignment panel's per-layer view, RNN models,
-        # and as the fallback.
+        # and as the fallback (built on first use where the bundle was loaded lazily).
         self.engine: ct2.Ct2Engine | None = None
         self.engine_problem = ""  # why CTranslate2 is not used, for the model info
         self.engine_repaired = ""  # what was repaired in the converted-model cache, said once
-        if engine != "torch" and (engine == "ctranslate2" or ct2.supports(cfg)):
+        if uses_ct2:
             try:
                 self.engine = ct2.engine_for(
-                    model, tokenizer, precision, self.device, bundle_path, shortlist, weights_key
+                    model,
+                    tokenizer,
+                    precision,
+                    str(self.device),
+                    bundle_path,
+                    shortlist,
+                    weights_key,
                 )
                 self.engine_repaired = self.engine.repaired
             except ct2.Ct2Unavailable as e:
@@ -136,7 +145,9 @@ class Translator:
         if precision == "int8" and self.engine is None:
             if self.device.type != "cpu":
                 raise ValueError("int8 quantisation runs on the CPU only; choose --device cpu")
-            self.model = quantize_dynamic_int8(model)
+            from translator_app.core.engine.precision import quantize_dynamic_int8
+
+            self._model = quantize_dynamic_int8(self.model)
         self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
         # Trained on inline term annotations (core/faithful/terms.py): it can follow a glossary, and
@@ -150,13 +161,29 @@ class Translator:
         # under the user's glossary.
         self.taught = taught if taught and self.follows_glossary else Glossary()
 
+    @property
+    def model(self) -> torch.nn.Module:
+        """The PyTorch model (built now where the bundle was loaded lazily)."""
+        if isinstance(self._model, LazyModel):
+            self._model = self._model.get()
+        return self._model
+
+    def _auto_precision(self, ct2_only: bool) -> str:
+        """int8 on the CPU where the engine runs it (CTranslate2, or PyTorch's quantized
+        kernels), else fp32; asked of CTranslate2 alone where PyTorch is not loaded."""
+        if ct2_only and ct2.available():
+            return "int8" if self.device.type == "cpu" and ct2.supports_int8("cpu") else "fp32"
+        from translator_app.core.engine.precision import auto_precision
+
+        return auto_precision(self.device)
+
     @classmethod
     def from_bundle(
         cls, bundle: Bundle, precision: str = "fp32", engine: str = "auto"
     ) -> Translator:
         """A translator with the bundle's model, tokenizer and stored search defaults."""
         return cls(
-            bundle.model,
+            bundle.lazy_model,
             bundle.tokenizer,
             bundle.search.options(),
             precision=precision,
@@ -179,7 +206,8 @@ class Translator:
         engine: str = "auto",
     ) -> Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
-        return cls.from_bundle(load_bundle(path, device, should_stop), precision, engine)
+        lazy = engine != "torch"  # PyTorch's model, built where something needs it
+        return cls.from_bundle(load_bundle(path, device, should_stop, lazy), precision, engine)
 
     @property
     def engine_name(self) -> str:
@@ -335,11 +363,6 @@ class Translator:
             encoded.append(enc)
             if enc is None or not enc.ids:
                 continue
-            if not has_words(clean) and not prefixes:
-                kept = verbatim(self.tokenizer, clean, enc.spans + ((len(clean), len(clean)),))
-                if kept is not None:
-                    as_is[i] = kept
-                    continue
             if len(enc.ids) > MAX_SENTENCE_TOKENS:
                 # The merged attention of one text grows with the square of its length.
                 raise ValueError(
@@ -347,6 +370,11 @@ class Translator:
                     f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
                     "which splits long text"
                 )
+            if not has_words(clean) and not prefixes:
+                kept = verbatim(self.tokenizer, clean, enc.spans + ((len(clean), len(clean)),))
+                if kept is not None:
+                    as_is[i] = kept
+                    continue
             prefix = tuple(prefixes[i]) if prefixes else ()
             step = self.max_source_tokens - 1
             for c, start in enumerate(range(0, len(enc.ids), step)):
@@ -404,8 +432,13 @@ class Translator:
         return hyps
 
     def _search_torch(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
+        import torch
+
+        from translator_app.core.engine.batching import pad_rows
+        from translator_app.core.engine.search import beam_search, greedy_search
+
         src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
-        src, mask = src.to(self.device), mask.to(self.device)
+        src, mask = src.to(str(self.device)), mask.to(str(self.device))
         kwargs = dict(
             max_len_cap=self.max_positions,
             prefixes=[j.prefix for j in batch] if any(j.prefix for j in batch) else None,
@@ -422,10 +455,10 @@ class Translator:
     def _search_ct2(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
         if should_stop is not None and should_stop():
             raise SearchCancelled()
-        _, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
-        limits = max_lengths(
-            mask, options.max_len_a, options.max_len_b, self.max_positions
-        ).tolist()
+        limits = [
+            output_limit(len(j.src), options.max_len_a, options.max_len_b, self.max_positions)
+            for j in batch
+        ]
         prefixes = [j.prefix for j in batch] if any(j.prefix for j in batch) else None
         hyps = self.engine.search([j.src for j in batch], options, limits, prefixes)
         if prefixes:
@@ -452,6 +485,8 @@ class Translator:
         """Every layer's and head's cross-attention of each sentence's best decode by
         CTranslate2, from one teacher-forced pass of the PyTorch model; its alignment is
         taken from the same pass, so it is the model's own."""
+        from translator_app.core.engine.forced import attention_layers
+
         layers = attention_layers(
             self.model, [j.src for j in batch], [row[0].tokens for row in hyps]
         )
@@ -477,6 +512,8 @@ class Translator:
             or best.attention.shape != (len(best.target_ids), len(translation.source_ids))
         ):
             return translation
+        from translator_app.core.engine.forced import attention_layers
+
         (layers,) = attention_layers(self.model, [translation.source_ids], [best.target_ids])
         explained = replace(best, layers=frozen_array(layers))
         return replace(translation, nbest=(explained, *translation.nbest[1:]))
@@ -486,6 +523,8 @@ class Translator:
         candidate does not seem to carry (``not_carried``; core/engine/support.py), from
         one teacher-forced pass per sentence. Left unchecked (None) where the sentence
         was translated in parts or its text is not the decode of its ids."""
+        from translator_app.core.engine.support import words_not_carried
+
         out = []
         for t in translations:
             best = t.best
@@ -529,9 +568,8 @@ class Translator:
             return ()
         prefix = best.target_ids[:piece]
         options = self.search_options(beam=1, nbest=1, all_layers=False)
-        _, mask = pad_rows([src], self.tokenizer.pad_id)
         limit = max(
-            int(max_lengths(mask, options.max_len_a, options.max_len_b, self.max_positions)),
+            output_limit(len(src), options.max_len_a, options.max_len_b, self.max_positions),
             piece + 2,
         )
         if self.engine is not None:
@@ -539,6 +577,8 @@ class Translator:
                 src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB
             )
         else:
+            from translator_app.core.engine.forced import likeliest_next
+
             choices = likeliest_next(self.model, src, prefix, k + 1, ALTERNATIVE_MIN_PROB)
             jobs = [_Job(0, 0, src, (*prefix, token)) for token in choices]
             hyps = [row[0] for row in self._search(jobs, options, None)] if jobs else []
