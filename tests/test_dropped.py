@@ -147,6 +147,8 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     events = []
 
     class SlowChecker:
+        model_ready = True  # its PyTorch model is built (a lazy one is built first)
+
         def check_dropped(self, translations):
             time.sleep(0.05)
             events.append(("checked", len(translations)))

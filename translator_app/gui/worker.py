@@ -221,6 +221,8 @@ class TranslationWorker(QObject):
         self._explain: ExplainRequest | None = None
         self._alternatives: AlternativesRequest | None = None
         self._check: CheckRequest | None = None
+        self._preparing: Translator | None = None  # whose PyTorch model is being built
+        self._check_after_build: CheckRequest | None = None  # the check that waits for it
         self._latest_translate_id = -1
         self._closing = False
         self._translator: Translator | None = None
@@ -432,6 +434,12 @@ class TranslationWorker(QObject):
         translator = self._translator
         if translator is None:
             raise RuntimeError("no model is loaded")
+        if not translator.model_ready:
+            # The check scores with the PyTorch model, which a lazily loaded bundle has
+            # not built yet: build it on a thread of its own (importing PyTorch takes
+            # seconds on a laptop) so that typing is translated meanwhile, then check.
+            self._prepare_then_check(translator, job)
+            return
         checked: list[Translation] = []
         for t in job.translations:
             if self._closing or self._latest_translate_id != job.id:
@@ -443,6 +451,29 @@ class TranslationWorker(QObject):
         self.checked.emit(
             CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
         )
+
+    def _prepare_then_check(self, translator: Translator, job: CheckRequest) -> None:
+        """Keep ``job`` (the latest check asked for) and build the model on a thread of
+        its own, once; when it is built the kept check is queued again."""
+
+        def build() -> None:
+            try:
+                translator.prepare_model()
+            except Exception as e:  # noqa: BLE001 - reported like any failed request
+                self.failed.emit(_failure(job.id, e, translator))
+                return
+            with self._cond:
+                waiting, self._check_after_build = self._check_after_build, None
+                if self._translator is translator and self._check is None and waiting:
+                    self._check = waiting
+                    self._cond.notify()
+
+        with self._cond:
+            self._check_after_build = job
+            start = self._preparing is not translator
+            self._preparing = translator
+        if start:
+            threading.Thread(target=build, name="model-build", daemon=True).start()
 
     def _requeue_rest(self, job: CheckRequest, done: int) -> bool:
         """Queue the unchecked rest of ``job`` again where another request waits."""

@@ -168,6 +168,18 @@ class Translator:
             self._model = self._model.get()
         return self._model
 
+    @property
+    def model_ready(self) -> bool:
+        """Whether the PyTorch model is built (a lazily loaded bundle builds it on first
+        use: seconds on a laptop, importing PyTorch; :meth:`prepare_model`)."""
+        return not isinstance(self._model, LazyModel) or self._model.built
+
+    def prepare_model(self) -> None:
+        """Build the PyTorch model now; safe on another thread than the translating
+        one (the app builds it in the background after the first translation)."""
+        if isinstance(self._model, LazyModel):
+            self._model.get()
+
     def _auto_precision(self, ct2_only: bool) -> str:
         """int8 on the CPU where the engine runs it (CTranslate2, or PyTorch's quantized
         kernels), else fp32; asked of CTranslate2 alone where PyTorch is not loaded."""
