@@ -175,3 +175,52 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     assert events.index(("alternatives", 0)) <= 3  # not after the whole check
     assert [s for r in results for s in r.sentences] == list(sentences)
     assert all(t.not_carried == () for r in results for t in r.translations)
+
+
+def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
+    """A lazily loaded bundle has no PyTorch model at the first check: the worker builds
+    it on another thread (a stand-in that takes 0.3 s), keeps serving requests, and
+    runs the latest check once the model is there."""
+    pytest.importorskip("PySide6")
+    import threading
+    import time
+
+    from translator_app.core.engine.translation import Translation
+    from translator_app.gui.worker import AlternativesRequest, CheckRequest, TranslationWorker
+
+    events = []
+
+    class LazyChecker:
+        model_ready = False
+
+        def prepare_model(self):
+            events.append(("building", threading.current_thread().name))
+            time.sleep(0.3)
+            self.model_ready = True
+
+        def check_dropped(self, translations):
+            assert self.model_ready
+            events.append(("checked", translations[0].source))
+            return [replace(t, not_carried=()) for t in translations]
+
+        def alternatives(self, translation, piece):
+            events.append(("alternatives", self.model_ready))
+            return ()
+
+    worker = TranslationWorker()
+    worker._translator, worker._model_path = LazyChecker(), "stand-in"
+    results = []
+    worker.checked.connect(results.append)
+    old, new = (Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in ("Alt.", "Neu."))
+    worker._latest_translate_id = 1
+    worker.check(CheckRequest(1, ("Alt.",), (old,)))
+    qtbot.waitUntil(lambda: bool(events), timeout=5000)
+    worker.alternatives(AlternativesRequest(2, old, 0))  # served while the model builds
+    worker._latest_translate_id = 3
+    worker.check(CheckRequest(3, ("Neu.",), (new,)))  # a newer text's check replaces it
+    qtbot.waitUntil(lambda: bool(results), timeout=5000)
+    worker.shutdown()
+    assert events[0] == ("building", "model-build")
+    assert ("alternatives", False) in events  # answered before the model was built
+    assert [e for e in events if e[0] == "checked"] == [("checked", "Neu.")]
+    assert [r.sentences for r in results] == [("Neu.",)]
