@@ -238,3 +238,17 @@ def test_rnn_models_and_missing_ctranslate2_use_pytorch(tokenizer, monkeypatch):
     t = Translator(_model(tokenizer, "ours"), tokenizer, precision="int8")
     assert t.engine is None and "not installed" in t.engine_problem
     assert t.translate(["Guten Morgen."])[0].best.target_ids[-1] == tokenizer.eos_id
+
+
+def test_pytorch_keeps_its_threads_after_ctranslate2_loads(tokenizer):
+    """CTranslate2 sets the process's OpenMP threads to its own (1 on 2 cores); the
+    trainer evaluates with it mid-run and then trained on one core (stage 17: 2.4 s a
+    step became 3.5 s). PyTorch's threads are put back."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        t = Translator(tiny_model(tokenizer), tokenizer, precision="int8", engine="ctranslate2")
+        t.translate(["ein kleiner Test"], beam=1)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
