@@ -190,7 +190,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
     w = open_window()
     started = []
 
-    def slow_load(path, device="auto", should_stop=None):
+    def slow_load(path, device="auto", should_stop=None, lazy=False):
         started.append(1)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -68,7 +68,7 @@ class MenusMixin:
         self._action(m, "C&lear", self.clear, "Ctrl+L")
         self._action(m, "Word &details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
         self._action(
-            m, "&Look up the German word", lambda: self.dictionary.look_up_at_cursor(), "Ctrl+K"
+            m, "Loo&k up the German word", lambda: self.dictionary.look_up_at_cursor(), "Ctrl+K"
         )
         m.addSeparator()
         self._action(m, "Corr&ect the translation", self.begin_correction, "F2")
