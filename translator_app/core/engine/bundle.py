@@ -396,7 +396,11 @@ def load_bundle(
     tokenizer = _load_tokenizer(path, tokenizer_names, config)
     raise_if_cancelled(should_stop)
     weights = path / WEIGHTS_FILE
+    shortlist = _read_shortlist(path)
     target = _lazy_device(device, config, weights) if lazy else None
+    key = _weights_key(weights_sha256, config)  # what the converted model is stamped with
+    if target is not None and not _converted_at_hand(path, key, shortlist):
+        target = None  # converting needs the PyTorch model: build it once, now
     notes: list[str] = []
     if target is not None:
         expected = {k: (shape, True) for k, shape in transformer_shapes(config).items()}
@@ -421,7 +425,6 @@ def load_bundle(
     except (TypeError, ValueError) as e:
         raise BundleError(cfg_path, f"invalid search settings ({e})") from None
     terms = _read_terms(path)
-    shortlist = _read_shortlist(path)
     raise_if_cancelled(should_stop)  # a caller may quantise next, its slowest step
     return Bundle(
         path=path,
@@ -436,8 +439,14 @@ def load_bundle(
         warnings=tuple(notes),
         terms=terms,
         shortlist=shortlist,
-        weights_key=_weights_key(weights_sha256, config),
+        weights_key=key,
     )
+
+
+def _converted_at_hand(path: Path, weights_sha256: str, shortlist: str) -> bool:
+    from translator_app.core.engine import ct2
+
+    return ct2.has_converted(path, weights_sha256, shortlist)
 
 
 def _torch_model(path: Path, cfg_path: Path, config: ModelConfig) -> Any:

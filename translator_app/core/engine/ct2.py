@@ -328,6 +328,22 @@ def converted_model(
     return Converted(path, repaired)
 
 
+def has_converted(bundle_path: Path, weights_sha256: str, shortlist: str = "") -> bool:
+    """Whether a converted model of these weights (either quantization) is at hand, in
+    the bundle or the cache: then the bundle is loaded without PyTorch; else the
+    conversion needs the PyTorch model anyway, and one load of it is the quickest
+    (its integrity is checked by :func:`converted_model`, when it is used)."""
+    if not weights_sha256:
+        return False
+    for quantization in ("int8", "float32"):
+        wanted = _wanted(weights_sha256, quantization, shortlist)
+        key = hashlib.sha256(":".join(wanted.values()).encode()).hexdigest()[:24]
+        for folder in (Path(bundle_path) / CT2_DIR, cache_root() / key):
+            if (folder / "model.bin").is_file() and _matches(_stamp(folder), wanted):
+                return True
+    return False
+
+
 def _wanted(weights_sha256: str, quantization: str, shortlist: str) -> dict[str, str]:
     """What a converted model's stamp must say to serve these weights."""
     return {
