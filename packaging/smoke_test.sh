@@ -37,6 +37,11 @@ mkdir -p "$HOME"
 find "$app" -type f -exec md5sum {} + | sort > "$scratch/before.txt"
 chmod -R a-w "$app"
 
+# Only what the app imports: no development-only package in the folder (issue 49).
+for dev in transformers tokenizers huggingface_hub hf_xet pytest sacremoses; do
+    [ -z "$(find "$app/_internal" -maxdepth 1 -name "$dev" 2>/dev/null)" ] ||
+        fail "the build holds the development-only package $dev"
+done
 out="$scratch/translate.txt"
 start=$EPOCHREALTIME
 "$app/translator-app" translate "Guten Morgen! Ich trinke gern Kaffee." > "$out" 2>&1 ||
