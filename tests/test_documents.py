@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -94,6 +95,29 @@ def test_a_bold_word_stays_bold_and_follows_its_word_when_reordered():
     assert english[0] == [("This is ", plain), ("very", bold), (" important.", plain)]
     assert english[1] == [("I have seen ", plain), ("him", bold), (".", plain)]
     assert english[2] == [("  * * *  ", plain)]
+
+
+def test_a_bold_word_reaches_the_english_that_attended_to_it_most():
+    """The other direction of the alignment: „Kaffee“ is bold; "coffee" looked at
+    „trinke“ 0.48 and „Kaffee“ 0.47 (the v16 bundle), and lost the bold by the row's
+    argmax alone; it is the English that „Kaffee“ was looked at by most, so it is bold."""
+    bold, plain = 1, 0
+    t = _fake_translation("Ich trinke gern Kaffee")  # "I trinke gern Kaffee": word for word
+    att = np.array(
+        [  # Ich trinke gern Kaffee </s>
+            [0.56, 0.04, 0.11, 0.02, 0.27],  # I
+            [0.02, 0.05, 0.76, 0.01, 0.16],  # trinke (the model's "like")
+            [0.01, 0.05, 0.01, 0.02, 0.91],  # gern
+            [0.01, 0.48, 0.01, 0.47, 0.03],  # Kaffee (the model's "coffee")
+            [0.01, 0.48, 0.07, 0.10, 0.34],  # </s>
+        ],
+        np.float32,
+    )
+    t = replace(t, nbest=(replace(t.best, attention=att),))
+    doc = translate_document("Ich trinke gern Kaffee", lambda sentences: [t])
+    stretches = [Stretch.of([("Ich trinke gern ", plain), ("Kaffee", bold)])]
+    (english,) = styled_english(stretches, doc)
+    assert english == [("I trinke gern ", plain), ("Kaffee", bold)]
 
 
 def test_one_style_throughout_needs_no_alignment():

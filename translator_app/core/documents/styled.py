@@ -90,7 +90,7 @@ def styled_english(
     if not stretches:  # a document without text (pictures only): nothing to place
         return []
     sources = _aligned_sources(doc)
-    starts = [start for start, _, _ in sources]
+    starts = [start for start, _, _, _ in sources]
     src_line_start = _line_starts(doc.source)
     out_line_start = _line_starts(doc.output)
     german = doc.source.split("\n")
@@ -138,9 +138,13 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int]]:
-    """(start, end) in ``doc.output`` of every English piece, with the position in
-    ``doc.source`` of the German piece it attended to most (EOS excluded)."""
+def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int, bool]]:
+    """(start, end) in ``doc.output`` of every English piece with the position in
+    ``doc.source`` of the German piece it attended to most (EOS excluded), and False;
+    then, True, for every German piece, the English piece that attended to it most (the
+    other direction of the alignment, as word aligners symmetrise: „Ich trinke gern
+    Kaffee“ -> "coffee" looked at „trinke“ 0.48 and „Kaffee“ 0.47, and is the English
+    that „Kaffee“ was looked at by most)."""
     found = []
     for seg, t, (o_start, _) in zip(doc.segments, doc.translations, doc.output_spans, strict=True):
         cand = t.best if t is not None else None
@@ -149,23 +153,32 @@ def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int]]:
         base = o_start - (len(cand.text) - len(cand.text.lstrip()))  # outputs are stripped
         att = np.asarray(cand.attention)
         n_src = max(len(t.source_spans) - 1, 1)  # not the EOS
-        for k, (start, end) in enumerate(cand.target_spans[: att.shape[0]]):
-            if end <= start:
-                continue
-            s_start, s_end = t.source_spans[int(att[k, :n_src].argmax())]
-            # A piece's span may begin with the space before its word ("▁Kaffee"),
-            # which belongs to the run before: the word's first letter decides.
-            piece = t.source[s_start:s_end]
-            s_start += len(piece) - len(piece.lstrip())
-            found.append((base + start, base + end, seg.start + s_start))
+        spans = cand.target_spans[: att.shape[0]]
+        words = [k for k, (start, end) in enumerate(spans) if end > start]
+        for k in words:
+            src = _word_start(t, int(att[k, :n_src].argmax()))
+            found.append((base + spans[k][0], base + spans[k][1], seg.start + src, False))
+        if words:
+            for j in range(min(n_src, att.shape[1])):
+                k = words[int(att[words, j].argmax())]
+                src = _word_start(t, j)
+                found.append((base + spans[k][0], base + spans[k][1], seg.start + src, True))
     return sorted(found)  # in output order, which _word_styles bisects
+
+
+def _word_start(t, j: int) -> int:
+    """Where German piece ``j`` starts in its sentence: a piece's span may begin with the
+    space before its word ("▁Kaffee"), which belongs to the run before."""
+    s_start, s_end = t.source_spans[j]
+    piece = t.source[s_start:s_end]
+    return s_start + len(piece) - len(piece.lstrip())
 
 
 def _word_styles(
     stretch: Stretch,
     text: str,
     begin: int,
-    aligned: tuple[list[tuple[int, int, int]], list[int]],
+    aligned: tuple[list[tuple[int, int, int, bool]], list[int]],
     src_begin: int,
 ) -> list[tuple[int, int, int]]:
     """(start, end, style) of each word of ``text`` (the English of the stretch, which
@@ -183,14 +196,22 @@ def _word_styles(
             styled.append((a, b, None))  # punctuation: decided by its neighbours below
             continue
         votes: Counter[int] = Counter()
+        pulled: Counter[int] = Counter()  # formatting of German words that chose this one
         # English pieces do not overlap: from the last one starting at or before the
         # word's start, up to the first one starting after its end.
-        first = max(bisect.bisect_right(starts, begin + a) - 1, 0)
-        for start, end, src in sources[first : bisect.bisect_left(starts, begin + b)]:
+        last = bisect.bisect_right(starts, begin + a) - 1
+        first = bisect.bisect_left(starts, starts[last]) if last >= 0 else 0  # ties too
+        for start, end, src, pull in sources[first : bisect.bisect_left(starts, begin + b)]:
             overlap = min(end, begin + b) - max(start, begin + a)
-            if overlap > 0:
-                votes[stretch.style_at(src - src_begin)] += overlap
-        styled.append((a, b, votes.most_common(1)[0][0] if votes else main))
+            if overlap <= 0:
+                continue
+            style = stretch.style_at(src - src_begin)
+            if not pull:
+                votes[style] += overlap
+            elif style != main:  # a bold German word reaches the English it chose
+                pulled[style] += overlap
+        best = pulled or votes
+        styled.append((a, b, best.most_common(1)[0][0] if best else main))
     # A punctuation mark's attention is no guide (the comma of "Frau Schneider, bitte"
     # looks at "bitte"): it takes the style of the words on both sides where they agree.
     known = [(n, s) for n, (_, _, s) in enumerate(styled) if s is not None]
