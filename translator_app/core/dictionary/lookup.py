@@ -161,24 +161,15 @@ class Dictionary:
         return LookupResult(word, lemma, (), self._phrases(lemma))
 
     def _senses(self, form: str, written: str, lemma: str) -> tuple[Sense, ...]:
-        hits = self._hits(form, (0, FORM))
-        # The form as written first („Essen“, the meal, before „essen“, to eat), then
-        # headwords, entries of the lemma („ging“: "went" of „gehen“ before "walked" of
-        # „laufen“), entries that begin with the form, common usage, Ding's order.
-        hits.sort(
-            key=lambda h: (
-                not _same_case(form, written, h),
-                h[2],
-                lemma.casefold() not in {f.casefold() for f in forms(parse_line(h[3])[0].german)},
-                not _begins_with(h, form),
-                _rare(h),
-                h[0],
-            )
-        )
-        out, seen = [], set()
-        for line, sub, _kind, text in hits:
+        entries = []  # (line, sub-entry, kind, the entry's sub-entries), each parsed once
+        for line, sub, kind, text in self._hits(form, (0, FORM)):
             subs = parse_line(text)
-            if sub >= len(subs) or (line, sub) in seen:
+            if sub < len(subs):
+                entries.append((line, sub, kind, subs))
+        entries.sort(key=lambda e: _rank(e, form, written, lemma))
+        out, seen = [], set()
+        for line, sub, _kind, subs in entries:
+            if (line, sub) in seen:
                 continue
             seen.add((line, sub))
             out.append(_sense(subs, sub, form))
@@ -214,28 +205,22 @@ def _merged(first: tuple[Sense, ...], second: tuple[Sense, ...]) -> tuple[Sense,
 _RARE = ("übtr.", "fig.", "veraltet", "archaic", "dated", "poet.", "selten", "rare", "obs.")
 
 
-def _sub(hit: tuple[int, int, int, str]) -> SubEntry | None:
-    subs = parse_line(hit[3])
-    return subs[hit[1]] if hit[1] < len(subs) else None
-
-
-def _begins_with(hit: tuple[int, int, int, str], form: str) -> bool:
-    sub = _sub(hit)
-    return sub is not None and plain(sub.german).casefold().startswith(form.casefold())
-
-
-def _rare(hit: tuple[int, int, int, str]) -> bool:
-    sub = _sub(hit)
-    return sub is not None and any(m in _RARE for m in sub.register)
-
-
-def _same_case(form: str, written: str, hit: tuple[int, int, int, str]) -> bool:
-    """Whether the hit's sub-entry writes the form with the case the user wrote."""
-    subs = parse_line(hit[3])
-    if hit[1] >= len(subs):
-        return False
+def _rank(entry, form: str, written: str, lemma: str) -> tuple:
+    """Sort key of a hit: the form as written first („Essen“, the meal, before „essen“,
+    to eat), then headwords, entries of the lemma („ging“: "went" of „gehen“ before
+    "walked" of „laufen“), entries that begin with the form, common usage, Ding's order."""
+    line, sub, kind, subs = entry
+    german = plain(subs[sub].german)
     want = form if form.casefold() != written.casefold() else written
-    return any(w == want for w in WORD.findall(plain(subs[hit[1]].german)))
+    heads = {f.casefold() for f in forms(subs[0].german)}
+    return (
+        not any(w == want for w in WORD.findall(german)),
+        kind,
+        lemma.casefold() not in heads,
+        not german.casefold().startswith(form.casefold()),
+        any(m in _RARE for m in subs[sub].register),
+        line,
+    )
 
 
 def _sense(subs: tuple[SubEntry, ...], index: int, form: str) -> Sense:
