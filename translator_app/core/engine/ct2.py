@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from translator_app.core.engine.lazy_model import materialised
+from translator_app.core.engine.lazy_model import Device, materialised
 from translator_app.core.engine.search_types import Hypothesis, SearchOptions, length_penalty
 from translator_app.core.models.config import ModelConfig
 
@@ -556,8 +556,8 @@ def cpu_threads() -> int:
 
 def device_parts(device) -> tuple[str, int]:
     """("cpu", 0) or ("cuda", 1) from "cpu", "cuda:1" or a ``torch.device``."""
-    kind, _, index = str(device).partition(":")
-    return kind, int(index or 0)
+    parsed = Device.parse(str(device))
+    return parsed.type, parsed.index or 0
 
 
 def compute_type(precision: str, device) -> str:

@@ -27,7 +27,7 @@ from translator_app.core.engine.candidates import (
 )
 from translator_app.core.engine.document import DocumentTranslation, translate_document
 from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
-from translator_app.core.engine.lazy_model import Device, LazyModel, device_name
+from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
 from translator_app.core.engine.search_types import (
     Hypothesis,
     SearchCancelled,
@@ -164,8 +164,7 @@ class Translator:
     @property
     def model(self) -> torch.nn.Module:
         """The PyTorch model (built now where the bundle was loaded lazily)."""
-        if isinstance(self._model, LazyModel):
-            self._model = self._model.get()
+        self._model = materialised(self._model)
         return self._model
 
     @property
