@@ -423,8 +423,7 @@ def format_lookup(r) -> str:
     if r.compound:
         lines[0] += f": a compound, {r.compound[0]} + {r.compound[1]}"
     for s in r.senses:
-        marks = " ".join(f"{{{t}}}" for t in s.tags[:1]) + "".join(f" [{m}]" for m in s.register)
-        lines.append(f"  {s.german} {marks}".rstrip() + f" — {s.english}")
+        lines.append(f"  {s.line}")
         if s.headword:
             lines.append(f"      form of: {s.headword}")
         for de, en in s.examples[:1]:

@@ -96,14 +96,6 @@ def glossary_pair(sense: Sense) -> tuple[str, str]:
     return german, english
 
 
-def sense_line(sense: Sense) -> str:
-    """One line of the list: „Rechnung {f} [econ.] — invoice“."""
-    marks = "".join(f" {{{t}}}" for t in sense.tags[:1]) + "".join(
-        f" [{m}]" for m in sense.register
-    )
-    return f"{sense.german}{marks} — {sense.english}"
-
-
 class DictionaryDialog(QDialog):
     """A word's senses; the one chosen can go into the glossary (``add_term``)."""
 
@@ -157,7 +149,7 @@ class DictionaryDialog(QDialog):
             head += " — not in the dictionary"
         self.heading.setText(head)
         for sense in result.senses:
-            item = QListWidgetItem(sense_line(sense))
+            item = QListWidgetItem(sense.line)
             if sense.examples:
                 item.setToolTip("\n".join(f"{de} — {en}" for de, en in sense.examples))
             self.senses.addItem(item)

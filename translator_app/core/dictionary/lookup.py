@@ -57,6 +57,14 @@ class Sense:
     examples: tuple[tuple[str, str], ...]
     headword_english: str = ""  # the headword's English, where the sense is one of its forms
 
+    @property
+    def line(self) -> str:
+        """The sense in one line, as the window and the CLI list it: „Rechnung {f}
+        [econ.] — invoice“ (the first gender or word class, every register mark)."""
+        marks = "".join(f" {{{t}}}" for t in self.tags[:1])
+        marks += "".join(f" [{m}]" for m in self.register)
+        return f"{self.german}{marks} — {self.english}"
+
 
 @dataclass(frozen=True)
 class LookupResult:
