@@ -88,6 +88,11 @@ def test_a_missing_or_broken_source_is_named(tmp_path):
     with pytest.raises(DictionaryError, match="broken.txt.xz"):
         Dictionary(broken, tmp_path / "cache").lookup("Haus")
     assert not (tmp_path / "cache" / "ding-de-en.sqlite").exists()  # no half index left
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    unwritable = Dictionary(_write(tmp_path / "ok.txt.xz", TINY), blocked / "cache")
+    with pytest.raises(DictionaryError, match="index cannot be written"):
+        unwritable.lookup("Haus")
 
 
 def test_the_cli_looks_up_the_bundled_dictionary(tmp_path):

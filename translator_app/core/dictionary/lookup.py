@@ -118,7 +118,13 @@ class Dictionary:
             stamp = source_stamp(self.source)
             built = index_stamp(self.index_path) != stamp
             if built:
-                build_index(self.source, self.index_path, stamp)
+                try:
+                    build_index(self.source, self.index_path, stamp)
+                except OSError as e:
+                    raise DictionaryError(
+                        f"{self.index_path}: the dictionary's index cannot be written "
+                        f"({e.strerror or e})"
+                    ) from None
             self._checked = True
             return built
 
