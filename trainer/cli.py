@@ -34,6 +34,23 @@ def build_parser() -> argparse.ArgumentParser:
         description="Train and adapt the German→English translator's models.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add_command in (
+        _add_spm,
+        _add_train,
+        _add_import_marian,
+        _add_finetune,
+        _add_eval,
+        _add_average,
+        _add_shortlist,
+        _add_export,
+        _add_compare,
+        _add_recipe,
+    ):
+        add_command(sub)
+    return parser
+
+
+def _add_spm(sub) -> None:
     spm = sub.add_parser(
         "spm",
         help="train the joint German+English SentencePiece model",
@@ -49,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     spm.add_argument("--out", type=Path, required=True, help="where to write spm.model")
 
+
+def _add_train(sub) -> None:
     tr = sub.add_parser(
         "train",
         help="train a model from scratch (TOML config)",
@@ -82,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="also drop pairs whose German side is in these test files ([data] exclude_test)",
     )
 
+
+def _add_import_marian(sub) -> None:
     im = sub.add_parser(
         "import-marian",
         help="import a downloaded OPUS-MT (Marian) model as a bundle",
@@ -99,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--name", help="model name shown in the app (default: the folder's name)")
     im.add_argument("--overwrite", action="store_true")
 
+
+def _add_finetune(sub) -> None:
     ft = sub.add_parser(
         "finetune",
         help="adapt a model bundle to your parallel text",
@@ -155,6 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
             default=app_file if app_file.is_file() else None,
             help=f"{what} (default: the app's; 'none' for none)",
         )
+    _add_finetune_training(ft)
+
+
+def _add_finetune_training(ft: argparse.ArgumentParser) -> None:
+    """How the fine-tune trains, saves and reports (batch, patience, device, progress)."""
     ft.add_argument("--batch-tokens", type=int, default=2048)
     ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
     ft.add_argument(
@@ -192,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ft.add_argument("--heldout-count", type=int, default=5, help="how many (default 5)")
 
+
+def _add_eval(sub) -> None:
     ev = sub.add_parser(
         "eval",
         help="BLEU and chrF (sacreBLEU) of a bundle on a test file",
@@ -216,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_protect_arguments(ev)
     ev.add_argument("--device", choices=DEVICES, default="auto")
 
+
+def _add_average(sub) -> None:
     av = sub.add_parser(
         "average",
         help="average the weights of a run's last checkpoints",
@@ -227,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     av.add_argument("--last", type=int, default=5, help="how many of a folder's newest snapshots")
     av.add_argument("--out", type=Path, required=True, help="the averaged checkpoint to write")
 
+
+def _add_shortlist(sub) -> None:
     sl = sub.add_parser(
         "shortlist",
         help="add CTranslate2's vocabulary shortlist to a bundle (faster decoding)",
@@ -241,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     sl.add_argument("--always", type=int, default=5000, help="most frequent pieces always allowed")
     sl.add_argument("--per-piece", type=int, default=100, help="pieces allowed per German piece")
 
+
+def _add_export(sub) -> None:
     ex = sub.add_parser(
         "export",
         help="turn a checkpoint into a model bundle",
@@ -263,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("--overwrite", action="store_true")
 
+
+def _add_compare(sub) -> None:
     cp = sub.add_parser(
         "compare",
         help="train several small models under one budget and compare them",
@@ -279,6 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--device", choices=DEVICES, default="auto")
     cp.add_argument("--out", type=Path, default=Path("runs/compare"))
 
+
+def _add_recipe(sub) -> None:
     rc = sub.add_parser(
         "recipe",
         help="list, show or run the stages of a model's recipe",
@@ -301,7 +341,6 @@ def build_parser() -> argparse.ArgumentParser:
         "(e.g. resources/model, the last exported stage)",
     )
     rc.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
-    return parser
 
 
 def run_recipe_command(args) -> int:
