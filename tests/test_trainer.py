@@ -109,6 +109,8 @@ def test_finetune_lowers_loss_on_new_pairs_and_keeps_tokenizer(trained, tmp_path
             str(data),
             "--valid",
             str(data),
+            "--report",  # the pairs it learned: this test is about learning them
+            str(data),
             "--epochs",
             "15",
             "--lr",
@@ -131,6 +133,42 @@ def test_finetune_lowers_loss_on_new_pairs_and_keeps_tokenizer(trained, tmp_path
     )
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["heldout"]["finetuned"]["bleu"] > metrics["heldout"]["base"]["bleu"]
+
+
+def test_finetune_reports_on_pairs_it_neither_trained_nor_stopped_on(
+    trained, tmp_path, monkeypatch, capsys
+):
+    """Without --report, the command line's verdict was scored on the validation pairs,
+    which also chose the checkpoint: biased in the new model's favour. Now a tenth of the
+    data is held out for the verdict and for nothing else."""
+    import trainer.finetune as finetune_module
+    from translator_app.core.data.corpus import heldout_size
+
+    trained_on = []
+
+    def recording_train(cfg, tokenizer, train_data, *args, **kwargs):
+        trained_on.append(len(train_data))
+        return original_train(cfg, tokenizer, train_data, *args, **kwargs)
+
+    original_train = finetune_module.train
+    monkeypatch.setattr(finetune_module, "train", recording_train)
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
+    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
+    pairs = [(f"Ich habe {n} Katzen.", f"I have {n} cats.") for n in range(10, 50)]
+    data = tmp_path / "mine.tsv"
+    data.write_text("".join(f"{de}\t{en}\n" for de, en in pairs), "utf-8")
+    args = ["finetune", "--model", str(trained / "model"), "--data", str(data)]
+    args += ["--steps", "2", "--name", "honest", "--replay", "none", "--general", "none"]
+    assert cli.main(args + ["--terms", "off", "--progress", "text"]) == 0
+    out = capsys.readouterr().out
+    held = heldout_size(len(pairs))
+    metrics = json.loads((tmp_path / "userdata" / "models" / "honest" / "metrics.json").read_text())
+    assert metrics["heldout"]["pairs"] == held == 4
+    valid = int(out.split("held out ")[1].split(" pairs for validation")[0])
+    assert f"held out {held} pairs to report on" in out
+    assert f"on {held} held-out pairs" in out and valid == len(pairs) // 5
+    # The training pairs are what is left: neither the validation nor the report pairs.
+    assert trained_on == [len(pairs) - valid - held]
 
 
 def test_eval_writes_report_and_plot(trained, tmp_path, capsys):

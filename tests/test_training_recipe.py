@@ -191,7 +191,7 @@ def test_only_pre_norm_models_grow():
 
 
 def test_repeat_weights_the_files_and_a_shared_pair_belongs_to_the_first(tmp_path):
-    from trainer.commands import note_files, repeat_pairs
+    from trainer.prepare import note_files, repeat_pairs
     from translator_app.core.data.corpus import filter_pairs, read_each
 
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"

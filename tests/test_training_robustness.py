@@ -65,12 +65,12 @@ def test_finetune_checkpoints_by_steps_too(overfit_run, user_dirs, monkeypatch):
 def test_resume_finds_the_stopped_finetune_without_its_name(
     overfit_run, user_dirs, tmp_path, monkeypatch
 ):
-    import trainer.commands as commands
+    import trainer.finetune as finetune_module
 
     def killed(*args, **kwargs):
         raise KeyboardInterrupt  # the process dies after training, before the export
 
-    monkeypatch.setattr(commands, "export_model", killed)
+    monkeypatch.setattr(finetune_module, "export_model", killed)
     assert finetune(overfit_run / "model", user_dirs, "--steps", "4") == 130
     runs = list((tmp_path / "cache" / "finetune").iterdir())
     assert len(runs) == 1 and (runs[0] / "checkpoints" / "last.pt").is_file()

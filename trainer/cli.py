@@ -9,6 +9,7 @@ nothing is written when a command fails.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -143,8 +144,8 @@ def _add_finetune(sub) -> None:
         "--report",
         type=Path,
         help="pairs to score the base and the new model on, and nothing else (default: "
-        "the validation pairs, which also choose the checkpoint: a verdict biased in the "
-        "new model's favour)",
+        "a tenth of --data, 2 to 200 pairs, held out from training and from choosing "
+        "the checkpoint)",
     )
     ft.add_argument(
         "--exclude-test", type=Path, nargs="+", help="drop pairs whose German side is in these"
@@ -402,14 +403,12 @@ def run_import_marian(args) -> int:
     return 0
 
 
-def _imported_on_use(name: str):
-    """The command ``trainer.commands.<name>``, imported when it runs: ``--help`` and the
-    light commands start without importing torch's training stack."""
+def _imported_on_use(name: str, module: str = "trainer.commands"):
+    """The command ``<module>.<name>``, imported when it runs: ``--help`` and the light
+    commands start without importing torch's training stack."""
 
     def run(args) -> int:
-        from trainer import commands
-
-        return getattr(commands, name)(args)
+        return getattr(importlib.import_module(module), name)(args)
 
     return run
 
@@ -424,7 +423,7 @@ COMMANDS = {
     "spm": run_spm,
     "train": _imported_on_use("cmd_train"),
     "import-marian": run_import_marian,
-    "finetune": _imported_on_use("cmd_finetune"),
+    "finetune": _imported_on_use("cmd_finetune", "trainer.finetune"),
     "eval": _imported_on_use("cmd_eval"),
     "average": _imported_on_use("cmd_average"),
     "export": _imported_on_use("cmd_export"),

@@ -16,6 +16,12 @@ import torch.distributed as torch_dist
 from translator_app.core import resolve_device
 
 
+def is_main_process() -> bool:
+    """False in the other processes of a torchrun run, before or after :class:`Dist`
+    exists: only the first writes bundles and reports."""
+    return os.environ.get("RANK", "0") == "0"
+
+
 @dataclass
 class Dist:
     rank: int

@@ -202,6 +202,151 @@ def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -
     return total / max(1, tokens)
 
 
+@dataclass
+class Run:
+    """One training run's working parts, built by ``train`` and shared by its steps,
+    evaluations and checkpoints (nothing here outlives the run)."""
+
+    cfg: RunConfig
+    tokenizer: Tokenizer
+    model: torch.nn.Module
+    net: torch.nn.Module  # the model, wrapped for DDP where there are several processes
+    optimizer: torch.optim.Optimizer
+    scheduler: torch.optim.lr_scheduler.LambdaLR
+    state: TrainState
+    dist: Dist
+    bf16: bool
+    info: dict
+    progress: Progress | None = None
+
+    @property
+    def out(self) -> Path:
+        return Path(self.cfg.train.out_dir)
+
+    @property
+    def last_path(self) -> Path:
+        return self.out / "checkpoints" / "last.pt"
+
+    @property
+    def best_path(self) -> Path:
+        return self.out / "checkpoints" / "best.pt"
+
+    def autocast(self):
+        return torch.autocast(self.dist.device.type, dtype=torch.bfloat16, enabled=self.bf16)
+
+    def payload(self) -> dict:
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "model_config": json.dumps(self.cfg.model.to_dict()),
+            "run_config": json.dumps(self.cfg.to_dict()),
+            "info": json.dumps(self.info),
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "scheduler": self.scheduler.state_dict(),
+            "state": json.dumps(asdict(self.state)),
+            "rng": torch.get_rng_state(),
+            **tokenizer_payload(self.tokenizer),
+        }
+
+    def checkpoint(self, path: Path) -> None:
+        payload = self.payload()
+        if self.dist.device.type == "cuda":
+            payload["cuda_rng"] = torch.cuda.get_rng_state()
+        save_checkpoint(path, payload)
+
+    def snapshot(self) -> None:
+        """The weights alone, for checkpoint averaging; only the newest keep_snapshots stay."""
+        payload = {k: v for k, v in self.payload().items() if k not in TRAINING_ONLY}
+        save_checkpoint(self.last_path.parent / f"step-{self.state.step}.pt", payload)
+        for old in snapshots(self.last_path.parent)[: -self.cfg.train.keep_snapshots]:
+            old.unlink(missing_ok=True)
+
+    def resume(self, log) -> None:
+        """Model, optimiser, schedule, RNG and data position from the last checkpoint."""
+        ckpt = load_checkpoint(self.last_path)
+        self.model.load_state_dict(ckpt["model"])
+        self.optimizer.load_state_dict(ckpt["optimizer"])
+        self.scheduler.load_state_dict(ckpt["scheduler"])
+        self.state = TrainState(**json.loads(ckpt["state"]))
+        torch.set_rng_state(ckpt["rng"])
+        if self.dist.device.type == "cuda" and "cuda_rng" in ckpt:
+            torch.cuda.set_rng_state(ckpt["cuda_rng"])
+        log(f"resumed from {self.last_path} at step {self.state.step}")
+
+    def step(self, data: Encoded, idx: list[int]) -> None:
+        """One optimiser step on one batch (``idx``: pair indices into ``data``)."""
+        t0 = time.perf_counter()
+        tc, pad = self.cfg.train, self.cfg.model.pad_id
+        src, tgt_in, tgt_out = (
+            t.to(self.dist.device) for t in collate(data, idx, pad, self.cfg.model.start_id)
+        )
+        if tc.word_dropout:
+            tgt_in = drop_words(tgt_in, tc.word_dropout, pad, self.cfg.model.unk_id)
+        with self.autocast():
+            logits, _ = self.net(src, src != pad, tgt_in)
+        n_tokens = int((tgt_out != pad).sum())
+        loss = token_loss(logits, tgt_out, pad, tc.label_smoothing) / max(1, n_tokens)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), tc.clip_norm)
+        self.optimizer.step()
+        self.scheduler.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        state = self.state
+        state.step += 1
+        state.batch_in_epoch += 1
+        state.target_tokens += n_tokens * self.dist.world
+        dt = time.perf_counter() - t0
+        state.elapsed_s += dt
+        self.progress.update(
+            state.step, loss.item(), n_tokens * self.dist.world, dt, self.scheduler.get_last_lr()[0]
+        )
+
+    def evaluate(self, valid_data: Encoded, valid_pairs: list[tuple[str, str]]) -> bool:
+        """Validation loss and BLEU, logged; keeps the best checkpoint. True = stop early."""
+        tc, state, model = self.cfg.train, self.state, self.model
+        model.eval()
+        loss = validation_loss(
+            model, valid_data, tc.batch_tokens, self.dist.device, self.autocast()
+        )
+        pairs = valid_pairs[: tc.eval_sentences]
+        with torch.no_grad():
+            hyps = Translator(model, self.tokenizer).translate([de for de, _ in pairs], beam=1)
+        scores = (
+            score_translations([h.text for h in hyps], [en for _, en in pairs]) if pairs else {}
+        )
+        model.train()
+        metric = scores.get("bleu", 0.0) if tc.select_by == "bleu" else -loss
+        improved = state.best is None or metric > state.best
+        if improved:
+            state.best, state.best_step, state.evals_since_best = metric, state.step, 0
+        else:
+            state.evals_since_best += 1
+        record = {
+            "step": state.step,
+            "epoch": state.epoch,
+            "train_loss": self.progress.mean_loss(),
+            "valid_loss": round(loss, 4),
+            **{k: round(v, 2) for k, v in scores.items()},
+            "lr": self.scheduler.get_last_lr()[0],
+            "tokens_per_s": round(self.progress.tokens_per_s()),
+            "elapsed_s": round(state.elapsed_s, 1),
+            "best_step": state.best_step,
+            "bf16": self.bf16,
+        }
+        state.last_eval = record
+        with open(self.out / "log.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+        self.progress.note(
+            f"step {state.step}: valid loss {loss:.3f}"
+            + (f", BLEU {scores['bleu']:.2f}, chrF {scores['chrf']:.2f}" if scores else "")
+            + (" (best)" if improved else f" (best: step {state.best_step})")
+        )
+        if improved:
+            self.checkpoint(self.best_path)
+        return bool(tc.patience) and state.evals_since_best >= tc.patience
+
+
 def train(
     cfg: RunConfig,
     tokenizer: Tokenizer,
@@ -219,220 +364,133 @@ def train(
     """Train; returns the path of the best checkpoint. ``progress_json``: progress as
     JSON lines on stdout (see trainer.progress)."""
     tc = cfg.train
-    out = Path(tc.out_dir)
-    last_path, best_path = out / "checkpoints" / "last.pt", out / "checkpoints" / "best.pt"
     dist = Dist.start(device)
-    dev = dist.device
     if tc.threads:
         torch.set_num_threads(tc.threads)
-    malloc = allocator_in_use()
-
-    # ------------------------------------------------------------------ set-up
-    torch.manual_seed(tc.seed)
-    model = build_model(cfg.model)
-    if init_weights is not None:
-        load_weights(model, init_weights, grow=tc.grow)
-    model.to(dev)
-    optimizer = make_optimizer(model, tc.lr, tc.weight_decay)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lr_factor(tc.schedule, tc.warmup, tc.steps, tc.schedule_offset)
-    )
-    state = TrainState()
+    run = _start_run(cfg, tokenizer, dist, init_weights, info or {})
     if resume:
-        ckpt = load_checkpoint(last_path)
-        model.load_state_dict(ckpt["model"])
-        optimizer.load_state_dict(ckpt["optimizer"])
-        scheduler.load_state_dict(ckpt["scheduler"])
-        state = TrainState(**json.loads(ckpt["state"]))
-        torch.set_rng_state(ckpt["rng"])
-        if dev.type == "cuda" and "cuda_rng" in ckpt:
-            torch.cuda.set_rng_state(ckpt["cuda_rng"])
-        log(f"resumed from {last_path} at step {state.step}")
-    net = dist.wrap(model)
-    bf16 = use_bf16(tc.bf16, dev)
-    autocast = torch.autocast(dev.type, dtype=torch.bfloat16, enabled=bf16)
-    pad, bos = cfg.model.pad_id, cfg.model.start_id
+        run.resume(log)
     batches = make_batches(train_data, tc.batch_tokens)
     if len(batches) < dist.world:
         raise ValueError(f"only {len(batches)} batches of training data for {dist.world} processes")
     if dist.is_main:
-        out.mkdir(parents=True, exist_ok=True)
-        # A copy for people; --resume reads the tokenizer from the checkpoint.
-        for file_name, content in tokenizer.files().items():
-            write_atomic(out / file_name, content)
-        write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
-        hardware = {
-            **hardware_facts(),
-            "processes": dist.world,
-            "device": str(dev),
-            "malloc": malloc,
-        }
-        write_atomic(out / "hardware.json", json.dumps(hardware, indent=2) + "\n")
-        log(
-            f"training {cfg.model.arch} ({model.num_parameters / 1e6:.1f} M parameters) on {dev}"
-            f"{' with bf16 autocast' if bf16 else ''}"
-            f", malloc: {malloc}, {dist.world} process(es): "
-            f"{len(train_data)} pairs in {len(batches)} batches of <= {tc.batch_tokens} tokens, "
-            f"{100 * padding_fraction(train_data, batches):.1f} % of them padding"
-        )
-
-    def checkpoint_payload() -> dict:
-        return {
-            "format": CHECKPOINT_FORMAT,
-            "version": CHECKPOINT_VERSION,
-            "model_config": json.dumps(cfg.model.to_dict()),
-            "run_config": json.dumps(cfg.to_dict()),
-            "info": json.dumps(info or {}),
-            "model": model.state_dict(),
-            "optimizer": optimizer.state_dict(),
-            "scheduler": scheduler.state_dict(),
-            "state": json.dumps(asdict(state)),
-            "rng": torch.get_rng_state(),
-            **tokenizer_payload(tokenizer),
-        }
-
-    def checkpoint(path: Path) -> None:
-        payload = checkpoint_payload()
-        if dev.type == "cuda":
-            payload["cuda_rng"] = torch.cuda.get_rng_state()
-        save_checkpoint(path, payload)
-
-    def snapshot() -> None:
-        """The weights alone, for checkpoint averaging; only the newest keep_snapshots stay."""
-        payload = {k: v for k, v in checkpoint_payload().items() if k not in TRAINING_ONLY}
-        save_checkpoint(last_path.parent / f"step-{state.step}.pt", payload)
-        for old in snapshots(last_path.parent)[: -tc.keep_snapshots]:
-            old.unlink(missing_ok=True)
-
-    def evaluate() -> bool:
-        """Validation loss and BLEU; keeps the best checkpoint. True = stop early."""
-        model.eval()
-        loss = validation_loss(model, valid_data, tc.batch_tokens, dev, autocast)
-        pairs = valid_pairs[: tc.eval_sentences]
-        with torch.no_grad():
-            hyps = Translator(model, tokenizer).translate([de for de, _ in pairs], beam=1)
-        scores = (
-            score_translations([h.text for h in hyps], [en for _, en in pairs]) if pairs else {}
-        )
-        model.train()
-        metric = scores.get("bleu", 0.0) if tc.select_by == "bleu" else -loss
-        improved = state.best is None or metric > state.best
-        if improved:
-            state.best, state.best_step, state.evals_since_best = metric, state.step, 0
-        else:
-            state.evals_since_best += 1
-        record = {
-            "step": state.step,
-            "epoch": state.epoch,
-            "train_loss": progress.mean_loss(),
-            "valid_loss": round(loss, 4),
-            **{k: round(v, 2) for k, v in scores.items()},
-            "lr": scheduler.get_last_lr()[0],
-            "tokens_per_s": round(progress.tokens_per_s()),
-            "elapsed_s": round(state.elapsed_s, 1),
-            "best_step": state.best_step,
-            "bf16": bf16,
-        }
-        state.last_eval = record
-        with open(out / "log.jsonl", "a", encoding="utf-8") as f:
-            f.write(json.dumps(record) + "\n")
-        progress.note(
-            f"step {state.step}: valid loss {loss:.3f}"
-            + (f", BLEU {scores['bleu']:.2f}, chrF {scores['chrf']:.2f}" if scores else "")
-            + (" (best)" if improved else f" (best: step {state.best_step})")
-        )
-        if improved:
-            checkpoint(best_path)
-        return bool(tc.patience) and state.evals_since_best >= tc.patience
-
+        padding = 100 * padding_fraction(train_data, batches)
+        _write_run_files(run, log, f"{len(train_data)} pairs in {len(batches)} batches of "
+                         f"<= {tc.batch_tokens} tokens, {padding:.1f} % of them padding")  # fmt: skip
     # Ctrl-C finishes the current step, writes a checkpoint and stops cleanly.
-    interrupted = []
+    interrupted: list[int] = []
     previous_handler = None
     if dist.is_main and hasattr(signal, "SIGINT"):
         try:
             previous_handler = signal.signal(signal.SIGINT, lambda *_: interrupted.append(1))
         except ValueError:  # not the main thread
             previous_handler = None
-
-    # ------------------------------------------------------------------ loop
-    progress = Progress(
-        tc.steps, start_step=state.step, enabled=dist.is_main, json_lines=progress_json
+    run.progress = Progress(
+        tc.steps, start_step=run.state.step, enabled=dist.is_main, json_lines=progress_json
     )
-    model.train()
-    stop = False
+    run.model.train()
+    try:
+        _loop(run, train_data, batches, valid_data, valid_pairs, interrupted)
+    finally:
+        run.progress.close()
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
+        dist.stop()
+    return run.best_path
+
+
+def _start_run(cfg: RunConfig, tokenizer: Tokenizer, dist: Dist, init_weights, info) -> Run:
+    """The model (warm-started from ``init_weights`` where given), optimiser and schedule."""
+    tc = cfg.train
+    torch.manual_seed(tc.seed)
+    model = build_model(cfg.model)
+    if init_weights is not None:
+        load_weights(model, init_weights, grow=tc.grow)
+    model.to(dist.device)
+    optimizer = make_optimizer(model, tc.lr, tc.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lr_factor(tc.schedule, tc.warmup, tc.steps, tc.schedule_offset)
+    )
+    return Run(
+        cfg=cfg,
+        tokenizer=tokenizer,
+        model=model,
+        net=dist.wrap(model),
+        optimizer=optimizer,
+        scheduler=scheduler,
+        state=TrainState(),
+        dist=dist,
+        bf16=use_bf16(tc.bf16, dist.device),
+        info=info,
+    )
+
+
+def _write_run_files(run: Run, log, data_text: str) -> None:
+    """The run folder's copies for people (tokenizer, config, machine); --resume reads
+    the tokenizer from the checkpoint."""
+    out, cfg, dist = run.out, run.cfg, run.dist
+    malloc = allocator_in_use()
+    out.mkdir(parents=True, exist_ok=True)
+    for file_name, content in run.tokenizer.files().items():
+        write_atomic(out / file_name, content)
+    write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
+    hardware = {
+        **hardware_facts(),
+        "processes": dist.world,
+        "device": str(dist.device),
+        "malloc": malloc,
+    }
+    write_atomic(out / "hardware.json", json.dumps(hardware, indent=2) + "\n")
+    log(
+        f"training {cfg.model.arch} ({run.model.num_parameters / 1e6:.1f} M parameters) on "
+        f"{dist.device}{' with bf16 autocast' if run.bf16 else ''}, malloc: {malloc}, "
+        f"{dist.world} process(es): {data_text}"
+    )
+
+
+def _loop(run: Run, train_data, batches, valid_data, valid_pairs, interrupted: list) -> None:
+    """Steps until the schedule's end, early stopping, the time budget or Ctrl-C; an
+    evaluation every eval_every steps, a checkpoint every checkpoint_every."""
+    tc, state, dist, progress = run.cfg.train, run.state, run.dist, run.progress
     budget_s = tc.max_minutes * 60 if tc.max_minutes > 0 else float("inf")
 
     def out_of_time() -> bool:
         return dist.agree(state.elapsed_s >= budget_s)
 
-    if out_of_time():
+    stop = out_of_time()
+    if stop:
         progress.note(f"the time budget of {tc.max_minutes} minutes is already spent")
-        stop = True
-    try:
-        while state.step < tc.steps and not stop:
-            order = epoch_order(len(batches), tc.seed, state.epoch)
-            mine = dist.shard(order)
-            while state.batch_in_epoch < len(mine) and state.step < tc.steps:
-                t0 = time.perf_counter()
-                idx = batches[mine[state.batch_in_epoch]]
-                src, tgt_in, tgt_out = (t.to(dev) for t in collate(train_data, idx, pad, bos))
-                if tc.word_dropout:
-                    tgt_in = drop_words(tgt_in, tc.word_dropout, pad, cfg.model.unk_id)
-                with autocast:
-                    logits, _ = net(src, src != pad, tgt_in)
-                n_tokens = int((tgt_out != pad).sum())
-                loss = token_loss(logits, tgt_out, pad, tc.label_smoothing) / max(1, n_tokens)
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), tc.clip_norm)
-                optimizer.step()
-                scheduler.step()
-                optimizer.zero_grad(set_to_none=True)
-                state.step += 1
-                state.batch_in_epoch += 1
-                state.target_tokens += n_tokens * dist.world
-                dt = time.perf_counter() - t0
-                state.elapsed_s += dt
-                progress.update(
-                    state.step, loss.item(), n_tokens * dist.world, dt, scheduler.get_last_lr()[0]
-                )
-
-                timed_out = out_of_time()
-                if state.step % tc.eval_every == 0 or state.step == tc.steps or timed_out:
-                    if dist.is_main:
-                        stop = evaluate()
-                    stop = dist.agree(stop)
-                if dist.is_main and (
-                    state.step % tc.checkpoint_every == 0
-                    or stop
-                    or timed_out
-                    or state.step == tc.steps
-                ):
-                    checkpoint(last_path)
-                    if tc.keep_snapshots:
-                        snapshot()
-                if dist.agree(bool(interrupted)):
-                    if dist.is_main:
-                        checkpoint(last_path)
-                        progress.note(
-                            f"interrupted at step {state.step}; checkpoint written, continue with --resume"
-                        )
-                    raise KeyboardInterrupt
-                if stop:
-                    progress.note(f"stopping early: no improvement in {tc.patience} evaluations")
-                    break
-                if timed_out:
+    while state.step < tc.steps and not stop:
+        mine = dist.shard(epoch_order(len(batches), tc.seed, state.epoch))
+        while state.batch_in_epoch < len(mine) and state.step < tc.steps:
+            run.step(train_data, batches[mine[state.batch_in_epoch]])
+            timed_out = out_of_time()
+            last_step = state.step == tc.steps
+            if state.step % tc.eval_every == 0 or last_step or timed_out:
+                stop = dist.agree(dist.is_main and run.evaluate(valid_data, valid_pairs))
+            if dist.is_main and (
+                state.step % tc.checkpoint_every == 0 or stop or timed_out or last_step
+            ):
+                run.checkpoint(run.last_path)
+                if tc.keep_snapshots:
+                    run.snapshot()
+            if dist.agree(bool(interrupted)):
+                if dist.is_main:
+                    run.checkpoint(run.last_path)
                     progress.note(
-                        f"time budget of {tc.max_minutes} minutes spent at step {state.step}; "
-                        "raise max_minutes and --resume to continue"
+                        f"interrupted at step {state.step}; checkpoint written, continue with --resume"
                     )
-                    stop = True
-                    break
-            if state.batch_in_epoch >= len(mine):
-                state.epoch += 1
-                state.batch_in_epoch = 0
-    finally:
-        progress.close()
-        if previous_handler is not None:
-            signal.signal(signal.SIGINT, previous_handler)
-        dist.stop()
-    return best_path
+                raise KeyboardInterrupt
+            if stop:
+                progress.note(f"stopping early: no improvement in {tc.patience} evaluations")
+                break
+            if timed_out:
+                progress.note(
+                    f"time budget of {tc.max_minutes} minutes spent at step {state.step}; "
+                    "raise max_minutes and --resume to continue"
+                )
+                stop = True
+                break
+        if state.batch_in_epoch >= len(mine):
+            state.epoch += 1
+            state.batch_in_epoch = 0

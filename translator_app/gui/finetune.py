@@ -24,6 +24,7 @@ from translator_app.core.data.corpus import (
     FilterReport,
     base_suffix,
     filter_pairs,
+    heldout_size,
     partner,
     read_pairs,
     split_heldout,
@@ -34,7 +35,6 @@ from translator_app.core.ipc.translation_file import load_translations
 from translator_app.core.platform.paths import claim, safe_name
 
 MIN_PAIRS = 10
-MAX_HELDOUT = 200
 
 
 def trainer_command() -> list[str]:
@@ -107,7 +107,7 @@ def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pa
     """(train, stop, report): a tenth of the pairs (2 to 200) reports how the base and the
     new model do, and another tenth chooses when to stop; the verdict is honest only if
     the pairs it reports on played no part in choosing the model."""
-    size = min(MAX_HELDOUT, max(2, len(pairs) // 10))
+    size = heldout_size(len(pairs))
     rest, report = split_heldout(list(pairs), size, seed)
     train, stop = split_heldout(rest, size, seed + 1)
     return train, stop, report

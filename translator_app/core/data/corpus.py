@@ -309,6 +309,15 @@ def filter_pairs(
     return kept
 
 
+MAX_HELDOUT = 200  # pairs a fine-tune holds out to stop on, and as many to report on
+
+
+def heldout_size(pairs: int) -> int:
+    """How many of a fine-tune's ``pairs`` it holds out for each of its held-out sets
+    (choosing when to stop; reporting): a tenth, at least 2 and at most 200."""
+    return min(MAX_HELDOUT, max(2, pairs // 10))
+
+
 def split_heldout(pairs: list[Pair], size: int, seed: int) -> tuple[list[Pair], list[Pair]]:
     """A reproducible held-out split: (train, held-out)."""
     size = max(0, min(size, len(pairs) // 5 if len(pairs) >= 5 else 0))
