@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from conftest import tiny_model
-from translator_app.core.engine import ct2
+from translator_app.core.engine import ct2, ct2_models
 from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.engine.translator import Translator
 
@@ -218,7 +218,7 @@ def test_a_bundle_carries_its_converted_model(tokenizer, make_bundle, tmp_path):
     t = Translator.load(bundle, "cpu", "int8")
     key = load_bundle(bundle, "cpu").weights_key  # the checked weights hash and the config
     assert key
-    ct2.save_converted(t.model, t.tokenizer, bundle / ct2.CT2_DIR, "int8", key)
+    ct2.save_converted(t.model, t.tokenizer, bundle / ct2_models.CT2_DIR, "int8", key)
     cache = tmp_path / "cache" / "ctranslate2"
     for d in cache.iterdir():  # forget the cached copy: the bundle's own must serve
         for f in d.iterdir():

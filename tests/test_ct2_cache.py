@@ -15,7 +15,7 @@ import torch
 
 from translator_app import cli
 from translator_app.core import load_bundle
-from translator_app.core.engine import ct2
+from translator_app.core.engine import ct2, ct2_models
 from translator_app.core.engine.bundle import write_shortlist
 from translator_app.core.engine.translator import Translator
 
@@ -76,7 +76,7 @@ def test_a_damaged_cache_is_converted_again_and_said_once(kind, make_bundle, tok
         "made again" in healed.engine_repaired and str(_cached(tmp_path)) in healed.engine_repaired
     )
     assert healed.translate(SENTENCE, max_len_b=8)[0].best.target_ids == expected
-    assert not ct2.damage(_cached(tmp_path))
+    assert not ct2_models.damage(_cached(tmp_path))
     assert not _load(bundle).engine_repaired  # repaired once, then trusted
 
 

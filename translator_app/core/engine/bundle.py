@@ -444,9 +444,9 @@ def load_bundle(
 
 
 def _converted_at_hand(path: Path, weights_sha256: str, shortlist: str) -> bool:
-    from translator_app.core.engine import ct2
+    from translator_app.core.engine.ct2_models import has_converted
 
-    return ct2.has_converted(path, weights_sha256, shortlist)
+    return has_converted(path, weights_sha256, shortlist)
 
 
 def _torch_model(path: Path, cfg_path: Path, config: ModelConfig) -> Any:
