@@ -12,7 +12,7 @@ import pytest
 from conftest import tiny_model
 from translator_app.core import BundleError, load_bundle, save_bundle
 from translator_app.core.engine import bundle_torch as bundle_module
-from translator_app.core.engine.bundle import claim_folder
+from translator_app.core.engine.bundle_files import claim_folder
 
 
 def _save(out: Path, model, spm_bytes: bytes, name: str) -> None:

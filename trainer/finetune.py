@@ -34,7 +34,7 @@ from trainer.teach import (
 from trainer.train import train
 from translator_app.core import Translator, load_bundle
 from translator_app.core.data.corpus import Pair, read_all
-from translator_app.core.engine.bundle import (
+from translator_app.core.engine.bundle_files import (
     BundleError,
     check_free_space,
     claim_folder,

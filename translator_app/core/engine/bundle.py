@@ -15,7 +15,9 @@
                        sentence's German pieces may become (faster, same output)
 
 :func:`load_bundle` checks everything and raises :class:`BundleError`, one exception type
-whose message names the file and the problem.
+whose message names the file and the problem (the safe reads and the header and value
+checks are in bundle_files.py; writing a bundle, and the PyTorch loader, in
+bundle_torch.py).
 """
 
 from __future__ import annotations
@@ -24,16 +26,22 @@ import hashlib
 import json
 import lzma
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from safetensors import SafetensorError, safe_open
 
 from translator_app.core.data.corpus import DataError
+from translator_app.core.engine.bundle_files import (
+    BundleError,
+    check_header,
+    check_values_numpy,
+    first_line,
+    inside,
+    read_bounded,
+)
 from translator_app.core.engine.lazy_model import Device, LazyModel
 from translator_app.core.engine.search_types import SearchOptions
 from translator_app.core.faithful.glossary import Glossary, parse_glossary
@@ -43,7 +51,6 @@ from translator_app.core.limits import (
     MAX_SHORTLIST_BYTES,
     MAX_SOURCE_TOKENS,
     MAX_SPM_BYTES,
-    MAX_WEIGHT_ABS,
     check_number,
     check_protect,
     parse_json,
@@ -73,15 +80,6 @@ SHORTLIST_FILE = "vmap.txt.xz"  # optional
 BUNDLE_FILES = (CONFIG_FILE, WEIGHTS_FILE, SPM_FILE, CARD_FILE, METRICS_FILE)
 COMMON_FILES = (CONFIG_FILE, WEIGHTS_FILE, CARD_FILE, METRICS_FILE)
 PAIR_TYPE = "sentencepiece-pair"
-
-
-class BundleError(Exception):
-    """A bundle that cannot be used; ``str()`` names the file and the problem."""
-
-    def __init__(self, path: str | Path, problem: str) -> None:
-        self.path = Path(path)
-        self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
 
 
 class DeviceFallbackWarning(UserWarning):
@@ -172,97 +170,8 @@ def _sha256(path: Path, should_stop: Callable[[], bool] | None = None) -> str:
     return h.hexdigest()
 
 
-def _holds_files(folder: Path) -> bool:
-    """Whether ``folder`` exists as anything but an empty folder (one a run claimed)."""
-    if not folder.exists():
-        return False
-    try:
-        return not folder.is_dir() or any(folder.iterdir())
-    except FileNotFoundError:  # removed meanwhile
-        return False
-
-
-def _rename_no_replace(tmp: Path, out_dir: Path) -> None:
-    """Put ``tmp`` in place unless another writer got there first: of two exports or
-    fine-tunes into one folder exactly one wins, and the other says the folder exists. A
-    rename never replaces a folder that holds files (it may replace an empty one, which
-    a fine-tune creates to claim its folder)."""
-    try:
-        if os.name == "nt" and out_dir.is_dir() and not any(out_dir.iterdir()):
-            out_dir.rmdir()  # Windows renames onto no existing folder at all
-        os.rename(tmp, out_dir)
-    except OSError:
-        if out_dir.exists():
-            raise BundleError(
-                out_dir,
-                "already exists: another export or fine-tune wrote it first "
-                "(choose another output directory)",
-            ) from None
-        raise
-
-
-# Beyond the weights: the tokenizer, the shortlist and the files a bundle carries.
-_BUNDLE_MARGIN_BYTES = 16 * 1024 * 1024
-
-
-def check_free_space(folder: Path, needed_bytes: int) -> None:
-    """Refuse, naming the folder, before writing ``needed_bytes`` (and the rest of a
-    bundle) where the disk has less room: a full disk found halfway is a lost export."""
-    try:
-        free = shutil.disk_usage(folder).free
-    except OSError:
-        return  # cannot tell: the write itself will say
-    needed = needed_bytes + _BUNDLE_MARGIN_BYTES
-    if free < needed:
-        raise BundleError(
-            folder,
-            f"has {free / 1e6:.0f} MB free and needs {needed / 1e6:.0f} MB; "
-            "free some space or choose another folder",
-        )
-
-
-def claim_folder(out_dir: Path) -> list[Path]:
-    """Create ``out_dir`` for a long job that will write a bundle there, so that a second
-    job into the same folder is refused at once, not after it has trained. Returns the
-    folders it created, deepest first, for :func:`release_folder`."""
-    created = [p for p in (out_dir, *out_dir.parents) if not p.exists()]
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        out_dir.mkdir()
-    except FileExistsError:
-        raise BundleError(out_dir, "already exists (choose another output directory)") from None
-    return created
-
-
-def release_folder(created: list[Path]) -> None:
-    """Give back what :func:`claim_folder` created, where it is still empty: a failed job
-    leaves nothing behind."""
-    for folder in created:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty (the bundle, or another job's files): kept
-            return
-
-
-def _read_bounded(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, refusing a file larger than ``limit`` without reading it
-    whole (``stat`` can be fooled by a growing file or a device; the read is bounded)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as e:
-        raise BundleError(path, f"cannot be read ({e.strerror or e})") from None
-    if len(data) > limit:
-        raise BundleError(path, f"is larger than {_size(limit)}; not a bundle file")
-    return data
-
-
-def _size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
-
-
 def _read_json(path: Path) -> dict[str, Any]:
-    raw = _read_bounded(path, MAX_CONFIG_BYTES)
+    raw = read_bounded(path, MAX_CONFIG_BYTES)
     try:
         data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError as e:
@@ -276,87 +185,6 @@ def _read_json(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BundleError(path, "must hold a JSON object")
     return data
-
-
-def _inside(path: Path, name: str) -> Path:
-    """``path / name``, refusing a symlink that leads out of the bundle folder (a card
-    linked to a system file must not be shown, a weights file linked to a device must
-    not be read)."""
-    target = path / name
-    try:
-        real, root = target.resolve(strict=True), path.resolve(strict=True)
-    except (OSError, RuntimeError):  # missing, or a symlink loop
-        raise BundleError(target, "is missing from the model directory") from None
-    if not real.is_relative_to(root):
-        raise BundleError(target, "is a link to a file outside the model directory; refused")
-    if not real.is_file():
-        raise BundleError(target, "is not a regular file")
-    return target
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0][:200] if text else type(e).__name__
-
-
-# Name -> (shape, floating point) of each tensor a config needs.
-Expected = dict[str, tuple[tuple[int, ...], bool]]
-
-
-def check_header(path: Path, expected: Expected) -> None:
-    """Compare the weights file's header (names, shapes, dtypes) with the config before
-    any tensor is read."""
-    try:
-        with safe_open(str(path), framework="numpy") as f:
-            slices = {k: f.get_slice(k) for k in f.keys()}  # noqa: SIM118 - not a dict
-            shapes = {k: tuple(v.get_shape()) for k, v in slices.items()}
-            dtypes = {k: v.get_dtype() for k, v in slices.items()}
-    except (SafetensorError, OSError, ValueError, RuntimeError) as e:
-        raise BundleError(path, f"weights are truncated or corrupt ({_first_line(e)})") from None
-    missing = sorted(set(expected) - set(shapes))
-    unexpected = sorted(set(shapes) - set(expected))
-    if missing or unexpected:
-        parts = []
-        if missing:
-            parts.append(
-                f"missing tensors {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else "")
-            )
-        if unexpected:
-            parts.append(
-                f"unexpected tensors {', '.join(unexpected[:5])}"
-                + (" ..." if len(unexpected) > 5 else "")
-            )
-        raise BundleError(path, "weights do not match config.json: " + "; ".join(parts))
-    for k, (shape, want_float) in expected.items():
-        if shapes[k] != shape:
-            raise BundleError(
-                path, f"tensor {k} has shape {shapes[k]}, config.json implies {shape}"
-            )
-        floating = dtypes[k].startswith(("F", "BF"))
-        if floating != want_float:
-            kind = "floating-point" if want_float else "integer"
-            raise BundleError(path, f"tensor {k} has dtype {dtypes[k]}, expected {kind}")
-
-
-def _check_values_numpy(path: Path) -> None:
-    """Every weight finite and of sane size, read with NumPy (no PyTorch): the checks of
-    the PyTorch loader (bundle_torch.py), for a file of float16/float32 tensors."""
-    from safetensors.numpy import load_file
-
-    try:
-        arrays = load_file(str(path))
-    except (SafetensorError, OSError, ValueError, RuntimeError, MemoryError, TypeError) as e:
-        raise BundleError(path, f"weights cannot be read ({_first_line(e)})") from None
-    for k, a in arrays.items():
-        if a.dtype.kind != "f" or not a.size:
-            continue
-        if not np.isfinite(a).all():
-            raise BundleError(path, f"tensor {k} contains NaN or infinite values")
-        # Finite but absurd values (1e30) break int8 quantisation at translate time.
-        if float(np.abs(a).max()) > MAX_WEIGHT_ABS:
-            raise BundleError(
-                path, f"tensor {k} holds values beyond ±{MAX_WEIGHT_ABS:g}; the file is corrupt"
-            )
 
 
 def _lazy_device(device: str, config: ModelConfig, weights: Path) -> Device | None:
@@ -405,7 +233,7 @@ def load_bundle(
     if target is not None:
         expected = {k: (shape, True) for k, shape in transformer_shapes(config).items()}
         check_header(weights, expected)
-        _check_values_numpy(weights)
+        check_values_numpy(weights)
         model = LazyModel(config, str(target), lambda: _torch_model(path, cfg_path, config))
     else:
         from translator_app.core.engine import bundle_torch
@@ -416,7 +244,7 @@ def load_bundle(
         model = LazyModel.of(built, str(target))
     card_path = path / CARD_FILE
     try:
-        card = _read_bounded(card_path, MAX_CARD_BYTES).decode("utf-8")
+        card = read_bounded(card_path, MAX_CARD_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise BundleError(card_path, "is not UTF-8 text") from None
     metrics = _read_json(path / METRICS_FILE)
@@ -486,7 +314,7 @@ def _read_config(path: Path) -> tuple[Path, dict[str, Any], ModelConfig, tuple[s
         raise BundleError(path, "no such model directory")
     if not path.is_dir():
         raise BundleError(path, "is not a model directory (expected a folder holding config.json)")
-    cfg_path = _inside(path, CONFIG_FILE)
+    cfg_path = inside(path, CONFIG_FILE)
     cfg = _read_json(cfg_path)
     if cfg.get("format") != FORMAT_NAME:
         raise BundleError(cfg_path, f"is not a translator bundle (format {cfg.get('format')!r})")
@@ -500,7 +328,7 @@ def _read_config(path: Path) -> tuple[Path, dict[str, Any], ModelConfig, tuple[s
     pair = (cfg.get("tokenizer") or {}).get("type") == PAIR_TYPE
     tokenizer_names = PAIR_FILES if pair else (SPM_FILE,)
     for name in (*COMMON_FILES, *tokenizer_names):
-        _inside(path, name)
+        inside(path, name)
     try:
         config = ModelConfig.from_dict(cfg.get("model"))
     except (ConfigError, TypeError) as e:
@@ -545,7 +373,7 @@ def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelC
     spm_path = path / tokenizer_names[0]
     contents = {}
     for name in tokenizer_names:
-        contents[name] = _read_bounded(path / name, MAX_SPM_BYTES)
+        contents[name] = read_bounded(path / name, MAX_SPM_BYTES)
         if not contents[name]:
             raise BundleError(path / name, "is empty; not a tokenizer file")
     try:
@@ -554,7 +382,7 @@ def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelC
         raise BundleError(path / PAIR_FILES[-1], str(e)) from None
     except (RuntimeError, OSError) as e:
         raise BundleError(
-            spm_path, f"is not a valid SentencePiece model ({_first_line(e)})"
+            spm_path, f"is not a valid SentencePiece model ({first_line(e)})"
         ) from None
     if pair and tokenizer.vocab_size > config.vocab_size:
         raise BundleError(
@@ -578,7 +406,7 @@ def _read_shortlist(path: Path) -> str:
     file = path / SHORTLIST_FILE
     if not file.exists():
         return ""
-    packed = _read_bounded(_inside(path, SHORTLIST_FILE), MAX_SHORTLIST_BYTES)
+    packed = read_bounded(inside(path, SHORTLIST_FILE), MAX_SHORTLIST_BYTES)
     unpacker = lzma.LZMADecompressor()
     try:
         raw = unpacker.decompress(packed, max_length=MAX_SHORTLIST_BYTES)
@@ -613,7 +441,7 @@ def _read_terms(path: Path) -> Glossary:
     """The taught terms of ``terms.tsv``, or none where the bundle has no such file."""
     if not (path / TERMS_FILE).exists():
         return Glossary()
-    raw = _read_bounded(_inside(path, TERMS_FILE), MAX_CARD_BYTES)
+    raw = read_bounded(inside(path, TERMS_FILE), MAX_CARD_BYTES)
     try:
         return parse_glossary(raw.decode("utf-8"), path / TERMS_FILE)
     except UnicodeDecodeError:

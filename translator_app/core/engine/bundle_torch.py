@@ -29,16 +29,18 @@ from translator_app.core.engine.bundle import (
     PAIR_TYPE,
     TERMS_FILE,
     WEIGHTS_FILE,
-    BundleError,
     DeviceFallbackWarning,
     SearchDefaults,
-    _first_line,
-    _holds_files,
-    _rename_no_replace,
     _sha256,
+    raise_if_cancelled,
+)
+from translator_app.core.engine.bundle_files import (
+    BundleError,
     check_free_space,
     check_header,
-    raise_if_cancelled,
+    first_line,
+    holds_files,
+    rename_no_replace,
 )
 from translator_app.core.faithful.glossary import Glossary, glossary_text
 from translator_app.core.limits import MAX_WEIGHT_ABS
@@ -88,7 +90,7 @@ def save_bundle(
         tokenizer = Tokenizer(bytes(tokenizer))
     pair = isinstance(tokenizer, PairTokenizer)
     out_dir = Path(out_dir)
-    if not overwrite and _holds_files(out_dir):
+    if not overwrite and holds_files(out_dir):
         raise BundleError(out_dir, "already exists (choose another output directory)")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     aliases = tied_aliases(model)
@@ -98,7 +100,9 @@ def save_bundle(
         for k, v in model.state_dict().items()
         if k not in aliases
     }
-    check_free_space(out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values()))
+    check_free_space(
+        out_dir.parent, sum(t.numel() * t.elementsize_text() for t in tensors.values())
+    )
     # Named with our pid, so that the app can remove it after a kill (remove_orphans).
     tmp = out_dir.parent / export_tmp_name(out_dir.name)
     tmp.mkdir()
@@ -153,7 +157,7 @@ def save_bundle(
             os.replace(tmp, out_dir)
             shutil.rmtree(old, ignore_errors=True)
         else:
-            _rename_no_replace(tmp, out_dir)
+            rename_no_replace(tmp, out_dir)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
@@ -209,7 +213,7 @@ def _expected_shapes(config: ModelConfig, path: Path) -> dict[str, torch.Tensor]
         with torch.device("meta"), _SkipInit():
             model = build_model(config)
     except (RuntimeError, ValueError, MemoryError) as e:
-        raise BundleError(path, f"model config cannot be built ({_first_line(e)})") from None
+        raise BundleError(path, f"model config cannot be built ({first_line(e)})") from None
     aliases = tied_aliases(model)
     return {k: v for k, v in model.state_dict().items() if k not in aliases}
 
@@ -220,7 +224,7 @@ def _check_weights(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, t
     try:
         tensors = load_file(str(path))
     except (SafetensorError, OSError, ValueError, RuntimeError, MemoryError) as e:
-        raise BundleError(path, f"weights cannot be read ({_first_line(e)})") from None
+        raise BundleError(path, f"weights cannot be read ({first_line(e)})") from None
     for k, got in tensors.items():
         if not got.is_floating_point() or not got.numel():
             continue
@@ -244,9 +248,7 @@ def load_model(
         with _SkipInit():  # every tensor is then loaded from the checked file
             model = build_model(config)
     except (RuntimeError, MemoryError) as e:  # the weights file was just as large
-        raise BundleError(
-            cfg_path, f"the model does not fit in memory ({_first_line(e)})"
-        ) from None
+        raise BundleError(cfg_path, f"the model does not fit in memory ({first_line(e)})") from None
     model.load_state_dict(tensors, strict=False)  # tied aliases are filled by the tie
     model.eval()
     raise_if_cancelled(should_stop)
