@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator_app.core.engine import ct2
+from translator_app.core.engine.backends import Backend, Ct2Backend, Job, TorchBackend
 from translator_app.core.engine.batching import frozen_array, length_batches
 from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
 from translator_app.core.engine.candidates import (
@@ -26,11 +27,11 @@ from translator_app.core.engine.candidates import (
     verbatim,
 )
 from translator_app.core.engine.document import DocumentTranslation, translate_document
-from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
+from translator_app.core.engine.faithful_choice import prefer_faithful
+from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
 from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
 from translator_app.core.engine.search_types import (
     Hypothesis,
-    SearchCancelled,
     SearchOptions,
     output_limit,
     with_choices,
@@ -43,10 +44,8 @@ from translator_app.core.faithful.glossary import (
     map_spans,
     merged,
 )
-from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import (
     entity_uses,
-    is_place,
     merge_uses,
     protected_uses,
 )
@@ -62,9 +61,6 @@ if TYPE_CHECKING:
 # PyTorch search, int8 quantisation): a Transformer translated with CTranslate2 reaches
 # its first translation without them (issue 49; core/engine/lazy_model.py).
 
-# Decodes with placeholders at most, for a sentence that lost a name or place (each one
-# more decode of that sentence only).
-PLACEHOLDER_TRIES = 2
 # Word alternatives offered for one position of a translation (the word menu), and the
 # least probability a piece needs there to be offered: less likely ones are noise ("we" +
 # "ce" + "ce" made "wecece" beside "celebrate").
@@ -81,11 +77,15 @@ class InvalidTextWarning(UserWarning):
 
 
 @dataclass
-class _Job:
-    item: int
-    chunk: int
-    src: list[int]  # ids ending with EOS
-    prefix: tuple[int, ...]
+class _Sentence:
+    """One text on its way through :meth:`Translator._translate`."""
+
+    text: str
+    encoded: Pieces | None
+    term_uses: list  # the glossary's terms in it
+    checked: list  # those and, where protected, its names and places
+    as_is: Candidate | None = None  # a text without words, kept as it is
+    jobs: list[Job] = field(default_factory=list)
 
 
 class Translator:
@@ -160,6 +160,12 @@ class Translator:
         # Terms a fine-tune taught (the bundle's terms.tsv): applied to every sentence,
         # under the user's glossary.
         self.taught = taught if taught and self.follows_glossary else Glossary()
+        reference = TorchBackend(
+            lambda: self.model, tokenizer.pad_id, self.device, precision, self.max_positions
+        )
+        self.backend: Backend = (
+            reference if self.engine is None else Ct2Backend(self.engine, reference, cfg.arch)
+        )
 
     @property
     def model(self) -> torch.nn.Module:
@@ -259,253 +265,106 @@ class Translator:
             raise TypeError("give either options or changes of the defaults, not both")
         options = options or self.search_options(**choices)
         glossary = merged(self.taught, glossary) or None
-        args = (options, prefixes, should_stop, batch_tokens, glossary)
-        if self.protect_facts == "off":
-            return self._translate(texts, *args)
-        # "retry": decode plain, and where that loses or doubles a number, time or date,
-        # a name, a place or a currency (core/faithful/protect.py), decode those sentences
-        # with the facts annotated too and keep whichever loses fewer: the annotations
-        # cost fluency where the plain decode is already faithful (newstest2014: "A
-        # 37-year-old Pkw-old Pkw-old" for „ein 37-jähriger Pkw-Fahrer“). "always": the
-        # other way round („kostet 30 Euro“ annotated gave "costs 30€30").
-        first = self.protect_facts == "always"
-        out = self._translate(texts, *args, protect=first)
-        lost = [facts_lost(t) for t in out]
-        retry = [i for i, (n, _) in enumerate(lost) if n]
-        if retry:
-            again = self._translate(
-                [texts[i] for i in retry],
-                options,
-                [prefixes[i] for i in retry] if prefixes else None,
-                should_stop,
-                batch_tokens,
-                glossary,
-                protect=not first,
-            )
-            for i, t in zip(retry, again, strict=True):
-                if facts_lost(t) < lost[i]:
-                    out[i] = t
-        return self._with_placeholders(texts, out, *args)
 
-    def _with_placeholders(
-        self, texts, out, options, prefixes, should_stop, batch_tokens, glossary
-    ) -> list[Translation]:
-        """Where the best candidate lost a protected name or place, decode once more with
-        each lost one replaced by a name the model always copies, and keep that where it
-        loses less (core/faithful/placeholders.py). Where the model garbled that placeholder too
-        (annotated beside a place, „Frau Tom ... nach München“ gave "Mrs Munich"), try
-        the next one."""
-        for attempt in range(PLACEHOLDER_TRIES):
-            todo = []  # (index, the glossary's terms, those and the entities, lost ones)
-            for i, t in enumerate(out):
-                if not t.nbest:
-                    continue
-                terms = glossary.find(t.source) if glossary else []
-                checked = merge_uses(terms, entity_uses(t.source))
-                entities = [u for u in checked if u not in terms]
-                lost = [u for u in check_uses(entities, t.text) if not u.kept]
-                if lost:
-                    todo.append((i, terms, checked, lost))
-            if not todo:
-                return out
-            subs = [
-                substitute(texts[i], lost, [is_place(u) for u in lost], skip=attempt)
-                for i, *_, lost in todo
-            ]
-            again = self._translate(
-                [text for text, _ in subs],
-                options,
-                [prefixes[i] for i, *_ in todo] if prefixes else None,
-                should_stop,
-                batch_tokens,
-                glossary,
-                protect=True,
+        def decode(some: list[str], their_prefixes, protect: bool) -> list[Translation]:
+            return self._translate(
+                some, options, their_prefixes, should_stop, batch_tokens, glossary, protect
             )
-            for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
-                old = out[i]
-                cands = tuple(restore_candidate(c, edits) for c in t.nbest)
-                cands, missing = prefer_faithful(old.source, cands, checked)
-                if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
-                    old.source, old.nbest[0], checked
-                ):
-                    continue
-                out[i] = Translation(
-                    source=old.source,
-                    source_ids=t.source_ids,
-                    source_pieces=t.source_pieces,
-                    source_spans=restore_source(t.source_spans, edits),
-                    nbest=cands,
-                    missing_numbers=missing,
-                    terms=check_uses(terms, cands[0].text),
-                )
-        return out
+
+        if self.protect_facts == "off":
+            return decode(list(texts), prefixes, False)
+        out = retry_lost_facts(list(texts), prefixes, decode, self.protect_facts == "always")
+        return with_placeholders(list(texts), out, prefixes, decode, glossary)
 
     def _translate(
         self, texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False
     ) -> list[Translation]:
-        eos = self.tokenizer.eos_id
-        encoded, jobs, term_uses, checked = [], [], [], []
-        as_is: dict[int, Candidate] = {}  # texts without words, kept as they are
-        for i, text in enumerate(texts):
-            clean = _CONTROL.sub(" ", text)
-            if LONE_SURROGATES.search(clean):
-                warnings.warn(
-                    f"text {i + 1} holds lone surrogates (not valid Unicode); "
-                    "they were replaced by U+FFFD",
-                    InvalidTextWarning,
-                    stacklevel=2,
-                )
-                clean = LONE_SURROGATES.sub("\ufffd", clean)
-            if self.follows_glossary:  # the user's text must not carry annotations
-                clean = mask_markers(clean)
-            uses = glossary.find(clean) if glossary else []
-            term_uses.append(uses)
-            # Protected names and places are checked in the n-best like the user's terms
-            # (beam search may prefer a shorter candidate that drops „in Wien“).
-            checked.append(merge_uses(uses, entity_uses(clean)) if protect else uses)
-            marked = merge_uses(uses, protected_uses(clean)) if protect else uses
-            if marked:
-                annotated, inserted = annotate(clean, marked)
-                a = self.tokenizer.encode(annotated)
-                spans = map_spans(a.spans, inserted, len(clean))
-                enc = Pieces(clean, a.ids, a.pieces, spans)
-            else:
-                enc = self.tokenizer.encode(clean) if clean.strip() else None
-            encoded.append(enc)
-            if enc is None or not enc.ids:
-                continue
-            if len(enc.ids) > MAX_SENTENCE_TOKENS:
-                # The merged attention of one text grows with the square of its length.
-                raise ValueError(
-                    f"text {i + 1} is {len(enc.ids)} tokens long, more than the "
-                    f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
-                    "which splits long text"
-                )
-            if not has_words(clean) and not prefixes:
-                kept = verbatim(self.tokenizer, clean, enc.spans + ((len(clean), len(clean)),))
-                if kept is not None:
-                    as_is[i] = kept
-                    continue
-            prefix = tuple(prefixes[i]) if prefixes else ()
-            step = self.max_source_tokens - 1
-            for c, start in enumerate(range(0, len(enc.ids), step)):
-                chunk_ids = list(enc.ids[start : start + step]) + [eos]
-                jobs.append(_Job(i, c, chunk_ids, prefix if c == 0 else ()))
-
+        """One decode of ``texts``: each encoded (annotated where ``protect`` or the
+        glossary asks), cut into chunks the model's positions hold, searched in batches
+        of similar length, and put together with its faithful candidate first."""
+        sentences = [
+            self._sentence(i, text, glossary, protect, tuple(prefixes[i]) if prefixes else ())
+            for i, text in enumerate(texts)
+        ]
+        jobs = [job for s in sentences for job in s.jobs]
         results: dict[tuple[int, int], list[Hypothesis]] = {}
-        widths = [len(j.src) for j in jobs]
-        for indices in length_batches(widths, batch_tokens, max_items=64):
+        for indices in length_batches([len(j.src) for j in jobs], batch_tokens, max_items=64):
             batch = [jobs[i] for i in indices]
-            hyps = self._search(batch, options, should_stop)
+            hyps = self.backend.search(batch, options, should_stop)
             for job, h in zip(batch, hyps, strict=True):
                 results[(job.item, job.chunk)] = h
-
-        out = []
-        for i, text in enumerate(texts):
-            enc = encoded[i]
-            if enc is None or not enc.ids:
-                out.append(Translation(text, (eos,), (EOS_PIECE,), ((len(text), len(text)),), ()))
-                continue
-            n_chunks = sum(1 for key in results if key[0] == i)
-            chunks = [results[(i, c)] for c in range(n_chunks)]
-            if i in as_is:
-                cands = (as_is[i],)
-            elif n_chunks == 1:
-                cands = tuple(candidate(self.tokenizer, h) for h in chunks[0])
-            else:
-                cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
-            cands, missing = prefer_faithful(text, cands, checked[i])
-            out.append(
-                Translation(
-                    source=text,
-                    source_ids=enc.ids + (eos,),
-                    source_pieces=enc.pieces + (EOS_PIECE,),
-                    source_spans=enc.spans + ((len(text), len(text)),),
-                    nbest=cands,
-                    missing_numbers=missing,
-                    terms=check_uses(term_uses[i], cands[0].text) if cands else (),
-                )
-            )
-        return out
-
-    def _search(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
-        if self.engine is None:
-            return self._search_torch(batch, options, should_stop)
-        hyps = self._search_ct2(batch, options, should_stop)
-        # A sentence with words never becomes nothing without a word said: where
-        # CTranslate2 wrote only the end of the sentence (a damaged converted model did),
-        # the PyTorch model, the reference, decodes that sentence again.
-        empty = [k for k, h in enumerate(hyps) if len(batch[k].src) > 1 and _only_eos(h)]
-        if empty:
-            redone = self._search_torch([batch[k] for k in empty], options, should_stop)
-            for k, h in zip(empty, redone, strict=True):
-                hyps[k] = h
-        return hyps
-
-    def _search_torch(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
-        import torch
-
-        from translator_app.core.engine.batching import pad_rows
-        from translator_app.core.engine.search import beam_search, greedy_search
-
-        src, mask = pad_rows([j.src for j in batch], self.tokenizer.pad_id)
-        src, mask = src.to(str(self.device)), mask.to(str(self.device))
-        kwargs = dict(
-            max_len_cap=self.max_positions,
-            prefixes=[j.prefix for j in batch] if any(j.prefix for j in batch) else None,
-            should_stop=should_stop,
-        )
-        autocast = torch.autocast(
-            self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bf16"
-        )
-        with autocast:
-            if options.beam == 1:
-                return greedy_search(self.model, src, mask, options, **kwargs)
-            return beam_search(self.model, src, mask, options, **kwargs)
-
-    def _search_ct2(self, batch, options: SearchOptions, should_stop) -> list[list[Hypothesis]]:
-        if should_stop is not None and should_stop():
-            raise SearchCancelled()
-        limits = [
-            output_limit(len(j.src), options.max_len_a, options.max_len_b, self.max_positions)
-            for j in batch
+        return [
+            self._assemble(s, [results[(i, c)] for c in range(len(s.jobs))])
+            for i, s in enumerate(sentences)
         ]
-        prefixes = [j.prefix for j in batch] if any(j.prefix for j in batch) else None
-        hyps = self.engine.search([j.src for j in batch], options, limits, prefixes)
-        if prefixes:
-            hyps = self._keep_prefixes(batch, hyps, options, should_stop)
-        if options.all_layers and self.config.arch == "transformer":
-            hyps = self._with_layers(batch, hyps)
-        return hyps
 
-    def _keep_prefixes(self, batch, hyps, options: SearchOptions, should_stop):
-        """Only hypotheses that begin with their job's forced prefix: a word the user
-        chose must never come back as another (CTranslate2 with its vocabulary
-        shortlist once garbled forced words). Where none does, the PyTorch model decodes
-        that sentence."""
-        out = []
-        for job, row in zip(batch, hyps, strict=True):
-            n = len(job.prefix)
-            kept = [h for h in row if tuple(h.tokens[:n]) == job.prefix]
-            if not kept:
-                kept = self._search_torch([job], options, should_stop)[0]
-            out.append(kept)
-        return out
+    def _sentence(self, i: int, text: str, glossary, protect: bool, prefix) -> _Sentence:
+        """``text`` cleaned and encoded, the terms and facts its candidates are checked
+        for, and its jobs (none where it is empty or kept as it is)."""
+        clean = _CONTROL.sub(" ", text)
+        if LONE_SURROGATES.search(clean):
+            warnings.warn(
+                f"text {i + 1} holds lone surrogates (not valid Unicode); "
+                "they were replaced by U+FFFD",
+                InvalidTextWarning,
+                stacklevel=4,
+            )
+            clean = LONE_SURROGATES.sub("\ufffd", clean)
+        if self.follows_glossary:  # the user's text must not carry annotations
+            clean = mask_markers(clean)
+        uses = glossary.find(clean) if glossary else []
+        # Protected names and places are checked in the n-best like the user's terms
+        # (beam search may prefer a shorter candidate that drops „in Wien“).
+        checked = merge_uses(uses, entity_uses(clean)) if protect else uses
+        marked = merge_uses(uses, protected_uses(clean)) if protect else uses
+        if marked:
+            annotated, inserted = annotate(clean, marked)
+            a = self.tokenizer.encode(annotated)
+            enc = Pieces(clean, a.ids, a.pieces, map_spans(a.spans, inserted, len(clean)))
+        else:
+            enc = self.tokenizer.encode(clean) if clean.strip() else None
+        sentence = _Sentence(text, enc, uses, checked)
+        if enc is None or not enc.ids:
+            return sentence
+        if len(enc.ids) > MAX_SENTENCE_TOKENS:
+            # The merged attention of one text grows with the square of its length.
+            raise ValueError(
+                f"text {i + 1} is {len(enc.ids)} tokens long, more than the "
+                f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
+                "which splits long text"
+            )
+        if not has_words(clean) and not prefix:
+            sentence.as_is = verbatim(self.tokenizer, clean, enc.spans + ((len(clean),) * 2,))
+            if sentence.as_is is not None:
+                return sentence
+        step = self.max_source_tokens - 1
+        eos = self.tokenizer.eos_id
+        for c, start in enumerate(range(0, len(enc.ids), step)):
+            chunk_ids = list(enc.ids[start : start + step]) + [eos]
+            sentence.jobs.append(Job(i, c, chunk_ids, prefix if c == 0 else ()))
+        return sentence
 
-    def _with_layers(self, batch, hyps: list[list[Hypothesis]]) -> list[list[Hypothesis]]:
-        """Every layer's and head's cross-attention of each sentence's best decode by
-        CTranslate2, from one teacher-forced pass of the PyTorch model; its alignment is
-        taken from the same pass, so it is the model's own."""
-        from translator_app.core.engine.forced import attention_layers
-
-        layers = attention_layers(
-            self.model, [j.src for j in batch], [row[0].tokens for row in hyps]
+    def _assemble(self, s: _Sentence, chunks: list[list[Hypothesis]]) -> Translation:
+        """The Translation of one sentence from its chunks' hypotheses."""
+        text, enc, eos = s.text, s.encoded, self.tokenizer.eos_id
+        if enc is None or not enc.ids:
+            return Translation(text, (eos,), (EOS_PIECE,), ((len(text), len(text)),), ())
+        if s.as_is is not None:
+            cands = (s.as_is,)
+        elif len(chunks) == 1:
+            cands = tuple(candidate(self.tokenizer, h) for h in chunks[0])
+        else:
+            cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
+        cands, missing = prefer_faithful(text, cands, s.checked)
+        return Translation(
+            source=text,
+            source_ids=enc.ids + (eos,),
+            source_pieces=enc.pieces + (EOS_PIECE,),
+            source_spans=enc.spans + ((len(text), len(text)),),
+            nbest=cands,
+            missing_numbers=missing,
+            terms=check_uses(s.term_uses, cands[0].text) if cands else (),
         )
-        out = []
-        for mine, row in zip(layers, hyps, strict=True):
-            align = self.model.alignment_of(mine[:, self.model.align_layer])  # [T, S]
-            out.append([replace(row[0], layers=mine, attention=align), *row[1:]])
-        return out
 
     def explain(self, translation: Translation) -> Translation:
         """``translation`` with every layer's and head's attention of its best candidate
@@ -583,16 +442,7 @@ class Translator:
             output_limit(len(src), options.max_len_a, options.max_len_b, self.max_positions),
             piece + 2,
         )
-        if self.engine is not None:
-            hyps = self.engine.alternatives(
-                src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB
-            )
-        else:
-            from translator_app.core.engine.forced import likeliest_next
-
-            choices = likeliest_next(self.model, src, prefix, k + 1, ALTERNATIVE_MIN_PROB)
-            jobs = [_Job(0, 0, src, (*prefix, token)) for token in choices]
-            hyps = [row[0] for row in self._search(jobs, options, None)] if jobs else []
+        hyps = self.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
         out, seen = [], {best.target_ids[piece], self.tokenizer.eos_id}
         for h in hyps:
             if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
@@ -605,7 +455,3 @@ class Translator:
         """Split into sentences (keeping line breaks and blank lines), translate each
         distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
         return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
-
-
-def _only_eos(hyps: Sequence[Hypothesis]) -> bool:
-    return all(len(h.tokens) <= 1 for h in hyps)
