@@ -142,7 +142,8 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     pytest.importorskip("PySide6")
     import time
 
-    from translator_app.gui.worker import AlternativesRequest, CheckRequest, TranslationWorker
+    from translator_app.gui.worker import TranslationWorker
+    from translator_app.gui.worker_messages import AlternativesRequest, CheckRequest
 
     events = []
 
@@ -186,7 +187,8 @@ def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
     import time
 
     from translator_app.core.engine.translation import Translation
-    from translator_app.gui.worker import AlternativesRequest, CheckRequest, TranslationWorker
+    from translator_app.gui.worker import TranslationWorker
+    from translator_app.gui.worker_messages import AlternativesRequest, CheckRequest
 
     events = []
 

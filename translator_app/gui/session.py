@@ -20,8 +20,8 @@ from translator_app.core.engine.document import (
     split_document,
 )
 from translator_app.core.faithful.glossary import Glossary
-from translator_app.gui.worker import (
-    GROUP_SIZES,
+from translator_app.gui.worker import GROUP_SIZES, TranslationWorker, release_memory
+from translator_app.gui.worker_messages import (
     AlternativesRequest,
     AlternativesResult,
     CheckRequest,
@@ -35,8 +35,6 @@ from translator_app.gui.worker import (
     SplitResult,
     TranslateRequest,
     TranslateResult,
-    TranslationWorker,
-    release_memory,
 )
 
 # Texts longer than this are split into sentences on the worker thread: splitting

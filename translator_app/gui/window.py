@@ -58,7 +58,7 @@ from translator_app.gui.window_dialogs import DialogsMixin
 from translator_app.gui.window_files import FilesMixin
 from translator_app.gui.window_menus import MenusMixin
 from translator_app.gui.window_words import WordMenuMixin
-from translator_app.gui.worker import Failure, FailureKind, ModelInfo
+from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
 
 
 class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMixin, QMainWindow):

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import enum
 import gc
 import sys
 import threading
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -30,146 +28,25 @@ from PySide6.QtCore import QObject, Signal
 import translator_app.core as engine  # its names import PyTorch on first use
 from translator_app.core.engine.document import split_document
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.glossary import Glossary
-from translator_app.core.text.segment import Segment
+from translator_app.gui.worker_messages import (
+    AlternativesRequest,
+    AlternativesResult,
+    CheckRequest,
+    CheckResult,
+    ExplainRequest,
+    ExplainResult,
+    Failure,
+    FailureKind,
+    LoadRequest,
+    ModelInfo,
+    SplitRequest,
+    SplitResult,
+    TranslateRequest,
+    TranslateResult,
+)
 
 if TYPE_CHECKING:
     from translator_app.core.engine.translator import Translator
-
-
-@dataclass(frozen=True)
-class SplitRequest:
-    """Split a large text into sentences off the GUI thread."""
-
-    id: int
-    text: str
-
-
-@dataclass(frozen=True)
-class SplitResult:
-    request_id: int
-    text: str
-    segments: tuple[Segment, ...]
-
-
-@dataclass(frozen=True)
-class TranslateRequest:
-    id: int
-    sentences: tuple[str, ...]
-    beam: int | None = None  # None: the model's (see core/engine/search.with_choices)
-    nbest: int | None = None
-    prefix: tuple[int, ...] = ()  # forced target ids (only with a single sentence)
-    glossary: Glossary | None = None  # for a model that follows one (immutable)
-
-
-@dataclass(frozen=True)
-class ExplainRequest:
-    """Every layer's and head's attention of one translation's best candidate, for the
-    alignment panel when the user picks another layer or head (computed only then: the
-    teacher-forced pass would cost every keystroke's translation about as much again)."""
-
-    id: int
-    translation: Translation
-
-
-@dataclass(frozen=True)
-class ExplainResult:
-    request_id: int
-    model_path: str
-    original: Translation
-    explained: Translation
-
-
-@dataclass(frozen=True)
-class AlternativesRequest:
-    """The model's other choices for one position of a translation's best candidate (the
-    word menu asks when it opens: CTranslate2 answers in tens of milliseconds)."""
-
-    id: int
-    translation: Translation
-    piece: int
-
-
-@dataclass(frozen=True)
-class AlternativesResult:
-    request_id: int
-    model_path: str
-    translation: Translation
-    piece: int
-    candidates: tuple  # Candidate, likeliest first
-
-
-@dataclass(frozen=True)
-class CheckRequest:
-    """Which content words do a request's translations not carry (issue 48 §3)? Asked
-    once their English shows, and served after everything else: one teacher-forced pass
-    per sentence; a newer translation abandons it."""
-
-    id: int
-    sentences: tuple[str, ...]
-    translations: tuple[Translation, ...]
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    request_id: int
-    model_path: str
-    sentences: tuple[str, ...]
-    translations: tuple[Translation, ...]  # with not_carried set
-
-
-@dataclass(frozen=True)
-class LoadRequest:
-    id: int
-    path: str
-    device: str = "auto"
-    precision: str = "auto"  # int8 on the CPU (faster, same BLEU: model card), fp32 on CUDA
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """What the window needs to know about a loaded model."""
-
-    request_id: int
-    path: str
-    name: str
-    device: str
-    arch: str
-    layers: int  # decoder layers with cross-attention (Transformer); 0 for an RNN
-    heads: int
-    alignment_layer: int
-    alignment_head: int  # -1: the heads' mean
-    eos_id: int
-    card: str
-    beam: int  # the model's default search (what "the model's" means in Settings)
-    nbest: int
-    warnings: tuple[str, ...]
-    seconds: float
-    follows_glossary: bool = False  # trained on term annotations (core/faithful/terms.py)
-
-
-class FailureKind(enum.Enum):
-    INPUT = "input"  # the request cannot be done (a bad value, text or file)
-    MODEL = "model"  # the model folder cannot be used
-    DEVICE = "device"  # the accelerator failed: the CPU can take over
-    INTERNAL = "internal"  # a bug: the traceback went to stderr
-
-
-@dataclass(frozen=True)
-class Failure:
-    request_id: int
-    kind: FailureKind
-    message: str  # one line for the status bar
-
-
-@dataclass(frozen=True)
-class TranslateResult:
-    request_id: int
-    model_path: str
-    translations: tuple[Translation, ...]
-    seconds: float
-    done: int = 0  # sentences finished so far (a progress report: fewer than total)
-    total: int = 0
 
 
 # Sentences per engine call. A long text is translated a group at a time so that the
