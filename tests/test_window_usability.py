@@ -310,7 +310,7 @@ def test_the_heatmap_shows_words_with_their_pieces_merged():
 
     from translator_app.core import Translation
     from translator_app.core.engine.translation import Candidate
-    from translator_app.gui.alignment import heatmap_view
+    from translator_app.gui.heatmap import heatmap_view
 
     source = "Der Bundestag 😀."
     src_pieces = (
@@ -344,7 +344,7 @@ def test_the_heatmap_shows_words_with_their_pieces_merged():
 
 
 def test_an_apostrophe_inside_a_word_keeps_the_word_whole():
-    from translator_app.gui.alignment import word_groups
+    from translator_app.gui.heatmap import word_groups
 
     text = "I don't go 'now'."
     pieces = ("▁I", "▁don", "'", "t", "▁go", "▁'", "now", "'", ".", "</s>")

@@ -74,7 +74,7 @@ def test_the_heatmap_labels_each_word_once():
     """Issue 48 §5: the panel's columns were "1.249,90 €" seven times plus "1,249", ".",
     "90" and "€" (the number's pieces and its annotation's); rows likewise by word."""
     from translator_app.core.engine.translation import Candidate, Translation
-    from translator_app.gui.alignment import heatmap_view
+    from translator_app.gui.heatmap import heatmap_view
 
     de = "Die Rechnung über 1.249,90 € zahlen Sie."
     pieces = ("▁Die", "▁Rechnung", "▁über", "▁1.249", ",", "90", "▁€", "<t>", "▁€", "1", ",",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import textwrap
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +35,16 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import Translation
-from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 from translator_app.gui.dialogs import documents_dir
-from translator_app.gui.words import piece_words
+from translator_app.gui.heatmap import (
+    AVERAGE,
+    HeatmapView,
+    attention_matrix,
+    heatmap_view,
+    index_of,
+    plot_heatmap,
+)
 
-AVERAGE = -1
 DRAW_DELAY_MS = 40
 PLACEHOLDER = "Type German text to see which words each English word attended to."
 # One sentence for someone who has never heard of attention.
@@ -54,77 +58,6 @@ USED = "highlights"
 
 
 ZOOMS = (("Fit", 0), ("100 %", 16), ("150 %", 24), ("200 %", 32))  # pixels per cell
-
-
-def display_piece(piece: str) -> str:
-    return piece.replace(PIECE_MARK, "\u2423") if piece != EOS_PIECE else EOS_PIECE
-
-
-def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
-    """(word, its piece indices) for each word of ``text`` (gui/words.py): a heatmap's
-    row or column labels, once per word."""
-    return [(text[a:b], members) for (a, b), members in piece_words(pieces, spans, text)]
-
-
-@dataclass(frozen=True)
-class HeatmapView:
-    """What is drawn: a matrix with its row and column labels, and for each target and
-    source piece the row or column it is drawn in (-1: not drawn)."""
-
-    matrix: np.ndarray
-    rows: tuple[str, ...]
-    cols: tuple[str, ...]
-    row_of_piece: tuple[int, ...]
-    col_of_piece: tuple[int, ...]
-
-
-def heatmap_view(t: Translation, matrix: np.ndarray, words: bool = True) -> HeatmapView:
-    """``matrix`` ([target pieces, source pieces]) as drawn: by words or by pieces."""
-    cand = t.best
-    if not words:
-        n_t, n_s = len(cand.target_pieces), len(t.source_pieces)
-        return HeatmapView(
-            matrix,
-            tuple(display_piece(p) for p in cand.target_pieces),
-            tuple(display_piece(p) for p in t.source_pieces),
-            tuple(range(n_t)),
-            tuple(range(n_s)),
-        )
-    src = word_groups(t.source_pieces, t.source_spans, t.source)
-    tgt = word_groups(cand.target_pieces, cand.target_spans, cand.text)
-    # Columns add up (a word gets all the attention its pieces got); rows average (a
-    # word's attention is that of its pieces, each a distribution over the source).
-    cols = np.stack([matrix[:, list(m)].sum(axis=1) for _, m in src], axis=1) if src else None
-    if cols is None or not tgt:
-        merged = np.zeros((len(tgt), len(src)), dtype=np.float32)
-    else:
-        merged = np.stack([cols[list(m)].mean(axis=0) for _, m in tgt])
-    return HeatmapView(
-        merged,
-        tuple(w for w, _ in tgt),
-        tuple(w for w, _ in src),
-        _owner(tgt, len(cand.target_pieces)),
-        _owner(src, len(t.source_pieces)),
-    )
-
-
-def _owner(groups, n: int) -> tuple[int, ...]:
-    owner = [-1] * n
-    for g, (_, members) in enumerate(groups):
-        for i in members:
-            owner[i] = g
-    return tuple(owner)
-
-
-def attention_matrix(translation: Translation, layer: int | None, head: int) -> np.ndarray:
-    """[target pieces, source pieces] for the chosen layer/head (None: the default)."""
-    cand = translation.best
-    if cand is None:
-        return np.zeros((0, len(translation.source_pieces)), dtype=np.float32)
-    if layer is None or cand.layers is None:
-        return np.asarray(cand.attention)
-    per_layer = cand.layers[:, layer]  # [T, H, S]
-    return per_layer.mean(axis=1) if head == AVERAGE else per_layer[:, head]
 
 
 # Sentences whose per-layer attention the panel keeps (a few MB for long sentences).
@@ -155,7 +88,13 @@ class AlignmentPanel(QWidget):
         # Translations with every layer's attention, by the id of the one shown without.
         self._explained: OrderedDict[int, tuple[Translation, Translation]] = OrderedDict()
         self._asked: OrderedDict[int, Translation] = OrderedDict()  # asked, not answered
+        self._build_canvas()
+        self._build_controls()
+        self._lay_out()
+        self.set_model_shape(0, 0, 0)
 
+    def _build_canvas(self) -> None:
+        """The title, the explanation and the scrolled matplotlib canvas."""
         self._draw_timer = QTimer(self)
         self._draw_timer.setSingleShot(True)
         self._draw_timer.timeout.connect(self._draw)
@@ -175,6 +114,9 @@ class AlignmentPanel(QWidget):
         self.explanation = QLabel(EXPLANATION)
         self.explanation.setWordWrap(True)
         self.explanation.setAccessibleName("What the heatmap shows")
+
+    def _build_controls(self) -> None:
+        """Layer, head, pieces, zoom and export; each redraws the map when changed."""
         self.layer_box = QComboBox()
         self.layer_box.setAccessibleName("Attention layer")
         self.layer_box.setToolTip(
@@ -212,6 +154,7 @@ class AlignmentPanel(QWidget):
         self.pieces_box.toggled.connect(lambda _: self.redraw())
         self.zoom_box.currentIndexChanged.connect(lambda _: self.redraw())
 
+    def _lay_out(self) -> None:
         # One row where the panel is wide enough, else two short rows: two panels side
         # by side (the Teach dialog's comparison) must still fit an 800-pixel screen, and
         # on a low screen every row given to controls is taken from the map.
@@ -238,7 +181,6 @@ class AlignmentPanel(QWidget):
         layout.addWidget(self.explanation)
         layout.addLayout(self.controls)
         layout.addWidget(self.scroll, 1)
-        self.set_model_shape(0, 0, 0)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Controls in one row where they fit; on a low panel the explanation moves
@@ -364,8 +306,8 @@ class AlignmentPanel(QWidget):
         v = self.view
         if v is None:
             return None, None
-        row = _index(v.row_of_piece, self.current_row)
-        return row, _index(v.col_of_piece, self.current_col)
+        row = index_of(v.row_of_piece, self.current_row)
+        return row, index_of(v.col_of_piece, self.current_col)
 
     def _draw(self) -> None:
         pal = self.palette()
@@ -473,70 +415,6 @@ class AlignmentPanel(QWidget):
                 self.export(path)
             except (OSError, ValueError) as e:
                 self.problem.emit(f"Could not export the heatmap to {path}: {e}")
-
-
-def plot_heatmap(
-    fig: Figure,
-    view: HeatmapView | None,
-    marks: tuple[int | None, int | None],
-    bg: str,
-    fg: str,
-    fontsize: int = 8,
-) -> None:
-    """Draw ``view`` on ``fig`` (cleared first; nothing but the background without a
-    view), with the cursor's row and column (``marks``) outlined."""
-    fig.clear()
-    fig.set_facecolor(bg)
-    if view is None:
-        return
-    ax = fig.add_subplot(111)
-    ax.set_facecolor(bg)
-    image = ax.imshow(view.matrix, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
-    # The German labels along the top: a long sentence's map is taller than the panel,
-    # and labels at its foot were out of sight until the user scrolled.
-    ax.xaxis.tick_top()
-    ax.xaxis.set_label_position("top")
-    ax.set_xticks(
-        range(len(view.cols)),
-        view.cols,
-        rotation=60,
-        ha="left",
-        rotation_mode="anchor",
-        fontsize=fontsize,
-    )
-    ax.set_yticks(range(len(view.rows)), view.rows, fontsize=fontsize)
-    ax.tick_params(colors=fg, labelcolor=fg)
-    for spine in ax.spines.values():
-        spine.set_color(fg)
-    row, col = marks
-    if row is not None:
-        ax.axhline(row - 0.5, color="#ff5555", linewidth=1.5)
-        ax.axhline(row + 0.5, color="#ff5555", linewidth=1.5)
-    if col is not None:
-        ax.axvline(col - 0.5, color="#ff5555", linewidth=1.5)
-        ax.axvline(col + 0.5, color="#ff5555", linewidth=1.5)
-    bar = fig.colorbar(image, ax=ax, fraction=0.05)
-    bar.ax.tick_params(colors=fg, labelsize=8)
-    # One corner label for both axes, where neither the German labels (above) nor the
-    # English ones (left) are: at the top of the map it is seen however the map is
-    # scrolled; axis titles centred on a tall map were cut off ("lish").
-    ax.text(
-        -0.01,
-        1.01,
-        "English ↓\nGerman →",
-        transform=ax.transAxes,
-        ha="right",
-        va="bottom",
-        color=fg,
-        fontsize=fontsize + 1,
-        fontweight="bold",
-    )
-
-
-def _index(owner: tuple[int, ...], piece: int | None) -> int | None:
-    if piece is None or not 0 <= piece < len(owner) or owner[piece] < 0:
-        return None
-    return owner[piece]
 
 
 # Below this height the panel shows the explanation as a tooltip, not a line of its own.
