@@ -51,6 +51,7 @@ from translator_app.gui.finetune import (
 )
 from translator_app.gui.models import discover
 from translator_app.gui.screen import fit_resize, scrolling_page
+from translator_app.gui.teach_words import free_name, progress_text, verdict
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
 
@@ -105,6 +106,40 @@ class TeachDialog(QDialog):
         self.summary = QPlainTextEdit()
         self.summary.setReadOnly(True)
         self.summary.setAccessibleName("What was read")
+        form = self._options_form(base_name)
+        self.start_button = QPushButton("&Start")
+        self.start_button.clicked.connect(self.start)
+        close = QPushButton("Close")
+        close.clicked.connect(self.reject)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.start_button)
+        bottom.addWidget(close)
+        layout = QVBoxLayout()
+        intro = QLabel(
+            "Parallel German–English text: TSV (German<TAB>English), a .de file with "
+            "its .en partner, or TMX. A tenth of the pairs (at most 200) is kept apart "
+            "to compare the base and the new model, and another tenth decides when "
+            "training stops."
+        )
+        intro.setWordWrap(True)  # one long line forced the dialog wider than a screen
+        layout.addWidget(intro)
+        layout.addWidget(self.files)
+        layout.addLayout(buttons)
+        layout.addWidget(self.use_corrections)
+        layout.addWidget(QLabel("What was read:"))
+        layout.addWidget(self.summary, 1)
+        layout.addLayout(form)
+        return scrolling_page(page, layout, bottom)
+
+    def _options_form(self, base_name: str) -> QFormLayout:
+        """Where teaching starts, the new model's name, how hard it tries (and the
+        advanced epochs and learning rate), and the device."""
         # Where teaching starts: the bundled base model unless the user picks another (a
         # run never silently starts from whichever model happens to be selected).
         self.start_box = QComboBox()
@@ -147,15 +182,6 @@ class TeachDialog(QDialog):
             self.learning_rate.addItem(f"{rate:g}", rate)
         self.device = QComboBox()
         self.device.addItems(["auto", "cpu", "cuda"])
-        self.start_button = QPushButton("&Start")
-        self.start_button.clicked.connect(self.start)
-        close = QPushButton("Close")
-        close.clicked.connect(self.reject)
-
-        buttons = QHBoxLayout()
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch(1)
         form = QFormLayout()
         form.addRow("Start from", self.start_box)
         form.addRow("New model name", self.name_edit)
@@ -163,26 +189,7 @@ class TeachDialog(QDialog):
         form.addRow("Epochs (advanced)", self.epochs)
         form.addRow("Learning rate (advanced)", self.learning_rate)
         form.addRow("Device", self.device)
-        bottom = QHBoxLayout()
-        bottom.addStretch(1)
-        bottom.addWidget(self.start_button)
-        bottom.addWidget(close)
-        layout = QVBoxLayout()
-        intro = QLabel(
-            "Parallel German–English text: TSV (German<TAB>English), a .de file with "
-            "its .en partner, or TMX. A tenth of the pairs (at most 200) is kept apart "
-            "to compare the base and the new model, and another tenth decides when "
-            "training stops."
-        )
-        intro.setWordWrap(True)  # one long line forced the dialog wider than a screen
-        layout.addWidget(intro)
-        layout.addWidget(self.files)
-        layout.addLayout(buttons)
-        layout.addWidget(self.use_corrections)
-        layout.addWidget(QLabel("What was read:"))
-        layout.addWidget(self.summary, 1)
-        layout.addLayout(form)
-        return scrolling_page(page, layout, bottom)
+        return form
 
     def add_files(self, paths: list[str]) -> None:
         present = {self.files.item(i).text() for i in range(self.files.count())}
@@ -484,59 +491,3 @@ class TeachDialog(QDialog):
         if self.run is not None and self.pages.currentIndex() == 1:
             self.run.cancel()  # closing the dialog mid-run cancels it
         super().reject()
-
-
-def free_name(stem: str) -> str:
-    """``stem``, or ``stem-2``, ``stem-3`` …: the first name no user model has yet."""
-    taken = {p.name for p in user_models_dir().iterdir()} if user_models_dir().is_dir() else set()
-    n = 1
-    while (name := stem if n == 1 else f"{stem}-{n}") in taken:
-        n += 1
-    return name
-
-
-def progress_text(step: int, total: int, eta_s: float | None) -> str:
-    """The training page's line, in words: how far, and how long still."""
-    done = f"Learning from your sentences: {100 * step // max(1, total)} % done"
-    if not eta_s:
-        return done
-    minutes = round(eta_s / 60)
-    return f"{done}, about {minutes} min left" if minutes >= 1 else f"{done}, under a minute left"
-
-
-def verdict(
-    base_bleu: float | None, new_bleu: float | None, epochs: int = 0, summary: str = ""
-) -> str:
-    """Plain advice from the held-out scores (margins under half a point are noise on a
-    few hundred sentences); only advice that can be followed (fewer epochs only where
-    the user chose several). ``summary``: the fine-tune's own words on the user's terms
-    and everyday sentences ("uses 9 of your 10 terms (before: 1); everyday sentences
-    unchanged"), said first."""
-    if summary.startswith("uses"):
-        said = f"The new model {html.escape(summary)}.<br>"
-    else:  # no terms among the held-out pairs: "Everyday sentences unchanged."
-        said = f"{html.escape(summary[:1].upper() + summary[1:])}.<br>" if summary else ""
-    return said + _advice(base_bleu, new_bleu, epochs)
-
-
-def _advice(base_bleu: float | None, new_bleu: float | None, epochs: int) -> str:
-    if base_bleu is None or new_bleu is None:
-        return "There were too few sentences aside to score the models."
-    if new_bleu < base_bleu - 0.5:
-        fewer = (
-            f", or fewer epochs than {epochs} (it may have learnt your pairs by heart "
-            "instead of their style)"
-            if epochs > 1
-            else ""
-        )
-        return (
-            "<b>The new model translates your sentences worse than the base model.</b> "
-            "Keep using the base model. To do better: give it more sentence pairs "
-            f"(a few hundred at least){fewer}; then delete this one."
-        )
-    if new_bleu > base_bleu + 0.5:
-        return "<b>The new model translates your sentences better.</b> Use this model to switch."
-    return (
-        "The two models score about the same on your sentences: compare them below "
-        "before switching. More sentence pairs usually make the difference."
-    )
