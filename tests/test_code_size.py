@@ -23,9 +23,7 @@ LONG_MODULES: dict[str, str] = {
 LONG_FUNCTIONS: dict[str, str] = {
     "translator_app/core/engine/search.py:beam_search": "one batched beam loop, read as one",
     "translator_app/core/engine/ct2_models.py:transformer_spec": "one weight mapping per layer kind",
-    "translator_app/gui/window_menus.py:_build_menus": "the menu bar, one entry per line",
     "translator_app/core/engine/bundle_torch.py:save_bundle": "writes and checks each file",
-    "translator_app/cli.py:build_parser": "the app's command line, one option per line",
     "scripts/prepare_data.py:main": "the data preparation's steps in order",
     "bench/bench_translate.py:main": "the bench's runs in order",
     "scripts/screenshot.py:main": "the screenshots' scenes in order",

@@ -48,6 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
         help="the trainer: `translator-app train --help` (same as translator-train)",
     )
+    _add_translate(sub)
+    _add_lookup(sub)
+    return parser
+
+
+def _add_translate(sub) -> None:
     tr = sub.add_parser(
         "translate",
         help="translate German text to English on the command line",
@@ -112,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="German<TAB>English terms the translation must use (a model trained with "
         "term annotations)",
     )
+
+
+def _add_lookup(sub) -> None:
     look = sub.add_parser(
         "lookup",
         help="look a German word up in the dictionary (Ding)",
@@ -121,7 +130,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     look.add_argument("words", nargs="+", metavar="WORD", help="German words")
     look.add_argument("--json", action="store_true", help="one JSON object per word")
-    return parser
 
 
 def _stdin_lines(stream) -> Iterator[list[str]]:

@@ -36,7 +36,18 @@ class MenusMixin:
     def _build_menus(self) -> None:
         self.all_actions: list[QAction] = []
         bar = self.menuBar()
-        m = bar.addMenu("&File")
+        self._file_menu(bar.addMenu("&File"))
+        self._edit_menu(bar.addMenu("&Edit"))
+        self._view_menu(bar.addMenu("&View"))
+        self._model_menu(bar.addMenu("&Model"))
+        m = bar.addMenu("&Help")
+        self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
+        self._action(m, "&About", self.about_dialog)
+        self.rebuild_model_menu()
+        for action in self.correction.actions:
+            action.setEnabled(False)
+
+    def _file_menu(self, m) -> None:
         self._action(m, "&Open text or document…", self.open_file_dialog, QKeySequence.Open)
         self.recent = RecentFiles(
             self.settings,
@@ -49,7 +60,7 @@ class MenusMixin:
         m.addSeparator()
         self._action(m, "&Quit", self.close, QKeySequence.Quit)
 
-        m = bar.addMenu("&Edit")
+    def _edit_menu(self, m) -> None:
         # The usual editing commands act on the box that has the focus (the German box,
         # or the English while correcting it); Copy copies a selection from either box.
         for text, method, key in (
@@ -80,7 +91,7 @@ class MenusMixin:
         m.addSeparator()
         self._action(m, "Settin&gs…", self.settings_dialog, "Ctrl+,")
 
-        m = bar.addMenu("&View")
+    def _view_menu(self, m) -> None:
         self.alignment_action = self.alignment_dock.toggleViewAction()
         self.alignment_action.setText("&Alignment panel")
         self.alignment_action.setShortcut(QKeySequence("F9"))
@@ -93,8 +104,9 @@ class MenusMixin:
         self._action(m, "&History…", self.history_dialog, "Ctrl+H")
         self._action(m, "&Export heatmap…", self.alignment.export_dialog, "Ctrl+E")
 
-        # Model menu: the model list (rebuilt as models come and go), then fixed actions.
-        m = self.model_menu = bar.addMenu("&Model")
+    def _model_menu(self, m) -> None:
+        """The model list (rebuilt as models come and go), then fixed actions."""
+        self.model_menu = m
         self.model_group = QActionGroup(self)
         self.model_actions: list[QAction] = []
         self.models_end = m.addSeparator()
@@ -117,13 +129,6 @@ class MenusMixin:
             )
             self.device_group.addAction(a)
             self.device_actions[name] = a
-
-        m = bar.addMenu("&Help")
-        self._action(m, "&Keyboard shortcuts", self.shortcuts_dialog, "F1")
-        self._action(m, "&About", self.about_dialog)
-        self.rebuild_model_menu()
-        for action in self.correction.actions:
-            action.setEnabled(False)
 
     def rebuild_model_menu(self) -> None:
         for a in self.model_actions:
