@@ -137,14 +137,15 @@ def test_the_command_line_says_what_it_repaired(overfit_run, tmp_path, capsys):
 
 
 def test_an_empty_translation_of_words_is_an_error(make_bundle, monkeypatch, capsys):
+    from translator_app.core.engine.backends import Ct2Backend, TorchBackend
+
     bundle = make_bundle()
-    monkeypatch.setattr(
-        Translator,
-        "_search",
-        lambda self, batch, *a: [
-            [ct2.Hypothesis((self.tokenizer.eos_id,), 0.0, 0.0, torch.zeros(1, len(j.src)))]
-            for j in batch
-        ],
-    )
+    eos = load_bundle(bundle, "cpu").tokenizer.eos_id
+
+    def only_eos(self, batch, *a):  # both engines, the fall-back too, write nothing
+        return [[ct2.Hypothesis((eos,), 0.0, 0.0, torch.zeros(1, len(j.src)))] for j in batch]
+
+    monkeypatch.setattr(Ct2Backend, "search", only_eos)
+    monkeypatch.setattr(TorchBackend, "search", only_eos)
     assert cli.main(["translate", "--model", str(bundle), "Guten Morgen."]) == 1
     assert "wrote nothing for 'Guten Morgen.'" in capsys.readouterr().err

@@ -25,7 +25,7 @@ def test_the_second_writer_finding_the_folder_taken_is_refused(
     out = tmp_path / "model"
     _save(out, tiny_model(tokenizer), spm_bytes, "first")
     # The second export checked before the first had finished: the check saw nothing.
-    monkeypatch.setattr(bundle_module, "_holds_files", lambda folder: False)
+    monkeypatch.setattr(bundle_module, "holds_files", lambda folder: False)
     with pytest.raises(BundleError, match="another export or fine-tune wrote it first"):
         _save(out, tiny_model(tokenizer, seed=1), spm_bytes, "second")
     assert load_bundle(out, "cpu").name == "first"

@@ -111,7 +111,10 @@ def test_the_model_alone_is_left_alone(monkeypatch):
     t = Translator.load(BUNDLE)
     t.protect_facts = "off"
     calls = []
-    monkeypatch.setattr(t, "_with_placeholders", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(
+        "translator_app.core.engine.translator.with_placeholders",
+        lambda *a, **k: calls.append(a),
+    )
     t.translate(["Bitte leiten Sie die E-Mail an Frau Bäumer weiter."])
     assert not calls
 

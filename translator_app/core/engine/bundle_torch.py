@@ -101,7 +101,7 @@ def save_bundle(
         if k not in aliases
     }
     check_free_space(
-        out_dir.parent, sum(t.numel() * t.elementsize_text() for t in tensors.values())
+        out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values())
     )
     # Named with our pid, so that the app can remove it after a kill (remove_orphans).
     tmp = out_dir.parent / export_tmp_name(out_dir.name)
