@@ -1,0 +1,133 @@
+"""Write the tables of the docs that the code can say itself, so that they cannot drift.
+
+    python scripts/doc_tables.py           # rewrite them
+    python scripts/doc_tables.py --check   # exit 1 where a doc differs (tests/test_docs.py)
+
+- docs/architecture.md, the core's rooms: the layers of ``CORE_LAYERS`` in
+  tests/test_import_boundaries.py (the test that enforces them), each room with what it
+  holds (ROOMS below: a room without a line here is an error).
+- docs/engine.md, the limits kept beside their format: every module-level ``MAX_*``
+  constant of translator_app outside core/limits.py, with its value as written.
+
+Each table sits between ``<!-- BEGIN generated:NAME -->`` and ``<!-- END generated:NAME -->``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "translator_app" / "core"
+
+# What each room of the core holds (the layer table's last column).
+ROOMS = {
+    "limits": "the limits on the translator's input and its bundles, and the checks that "
+    "enforce them (a file format's own limits live beside its reader: see docs/engine.md)",
+    "platform": "the user's folders, bundled resources, CPU features and engines",
+    "cli_common": "what both command lines (`translator-app`, `translator-train`) share",
+    "text": "SentencePiece tokenizers with character spans; sentence splitting",
+    "models": "RNN + Bahdanau/Luong attention, Transformer, `ModelConfig`, `build_model`",
+    "data": "parallel-text readers (TSV, TMX, line pairs) and the corrections store",
+    "dictionary": "Ding's entries looked up for inflected and compound German words "
+    "(SQLite index, simplemma lemmas)",
+    "faithful": "numbers, dates, names and places kept; glossary and term annotations",
+    "engine": "bundles, the PyTorch and CTranslate2 backends, `Translator`, its immutable "
+    "`Translation` values, the document pipeline",
+    "importers": "Marian / OPUS-MT downloads (Hugging Face folder, npz release) as bundles",
+    "ipc": "what crosses between the app and the trainer's process: progress lines, "
+    "translation files",
+    "documents": ".docx and .odt read and written with their formatting, bounded while parsing",
+}
+
+
+def core_layers() -> tuple[tuple[str, ...], ...]:
+    """CORE_LAYERS as tests/test_import_boundaries.py defines it (read, not imported)."""
+    tree = ast.parse((ROOT / "tests" / "test_import_boundaries.py").read_text("utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "CORE_LAYERS" for t in node.targets
+        ):
+            return ast.literal_eval(node.value)
+    raise SystemExit("tests/test_import_boundaries.py defines no CORE_LAYERS")
+
+
+def layers_table() -> str:
+    rows = ["| layer | room | what it holds |", "|---|---|---|"]
+    for layer, rooms in enumerate(core_layers()):
+        for room in rooms:
+            if room not in ROOMS:
+                raise SystemExit(f"scripts/doc_tables.py: say what the room {room!r} holds")
+            name = f"{room}.py" if (CORE / f"{room}.py").is_file() else f"{room}/"
+            rows.append(f"| {layer} | `{name}` | {ROOMS[room]} |")
+    return "\n".join(rows)
+
+
+def format_limits() -> list[tuple[str, str, str]]:
+    """(module, name, value as written) of each module-level MAX_* constant outside
+    core/limits.py."""
+    found = []
+    for path in sorted((ROOT / "translator_app").rglob("*.py")):
+        if path == CORE / "limits.py":
+            continue
+        source = path.read_text("utf-8")
+        for node in ast.parse(source).body:
+            if not isinstance(node, ast.Assign | ast.AnnAssign):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and re.fullmatch(r"_?MAX_[A-Z0-9_]+", t.id):
+                    value = ast.get_source_segment(source, node.value)
+                    found.append((path.relative_to(ROOT).as_posix(), t.id, value))
+    return found
+
+
+def limits_table() -> str:
+    rows = ["| module | limit | value |", "|---|---|---|"]
+    rows += [f"| `{m}` | `{name}` | `{value}` |" for m, name, value in format_limits()]
+    return "\n".join(rows)
+
+
+TABLES = {
+    "layers": (ROOT / "docs" / "architecture.md", layers_table),
+    "format-limits": (ROOT / "docs" / "engine.md", limits_table),
+}
+
+
+def with_table(text: str, name: str, table: str, doc: Path) -> str:
+    begin, end = f"<!-- BEGIN generated:{name} -->", f"<!-- END generated:{name} -->"
+    if begin not in text or end not in text:
+        raise SystemExit(f"{doc}: no {begin} … {end} markers")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{table}\n{end}{tail}"
+
+
+def stale_docs(write: bool) -> list[str]:
+    """The docs whose generated tables differ from the code's (rewritten with ``write``)."""
+    stale = []
+    for name, (doc, make) in TABLES.items():
+        text = doc.read_text("utf-8")
+        new = with_table(text, name, make(), doc)
+        if new != text:
+            stale.append(f"{doc.relative_to(ROOT)} ({name})")
+            if write:
+                doc.write_text(new, "utf-8")
+    return stale
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    args = ap.parse_args(argv)
+    stale = stale_docs(write=not args.check)
+    for doc in stale:
+        print(f"{'stale' if args.check else 'rewrote'}: {doc}")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

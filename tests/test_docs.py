@@ -1,0 +1,53 @@
+"""The docs say what the code and the measurements say (issue 50 §5): the tables that can
+be generated are, and these tests fail where a doc was left behind."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_generated_tables_match_the_code():
+    """docs/architecture.md's layers (CORE_LAYERS of the boundary test) and
+    docs/engine.md's format limits (every MAX_* outside limits.py)."""
+    stale = _script("doc_tables").stale_docs(write=False)
+    assert not stale, f"run: python scripts/doc_tables.py ({', '.join(stale)})"
+
+
+def test_a_new_limit_or_room_makes_the_docs_stale(tmp_path, monkeypatch):
+    """The check can fail: a limit added beside its reader, or a room without a line."""
+    tables = _script("doc_tables")
+    limits = tables.limits_table()
+    monkeypatch.setattr(tables, "format_limits", lambda: [("x.py", "MAX_NEW", "1")])
+    assert tables.limits_table() != limits
+    monkeypatch.setattr(tables, "ROOMS", {k: v for k, v in tables.ROOMS.items() if k != "ipc"})
+    with pytest.raises(SystemExit, match="ipc"):
+        tables.layers_table()
+
+
+def test_readme_figures_are_the_bundles_measurements(tmp_path):
+    """README's figures block and first screen, as scripts/readme_figures.py writes them
+    from the bundle's metrics.json: a hand-typed figure would differ."""
+    figures = _script("readme_figures")
+    readme = tmp_path / "README.md"
+    shutil.copy(ROOT / "README.md", readme)
+    assert figures.main(["--readme", str(readme)]) == 0
+    assert readme.read_text("utf-8") == (ROOT / "README.md").read_text("utf-8"), (
+        "run: python scripts/readme_figures.py"
+    )
+    metrics = json.loads((ROOT / "resources" / "model" / "metrics.json").read_text("utf-8"))
+    first = next(iter(metrics["test_sets"].values()))["greedy"]["bleu"]
+    assert f"{first:.1f}" in readme.read_text("utf-8")
