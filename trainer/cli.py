@@ -19,6 +19,7 @@ from trainer.allocator import bound_native_caches, restart_with_jemalloc
 from trainer.teach import EFFORTS, GENERAL_FILE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.data.corpus import DataError, read_all
+from translator_app.core.ipc.translation_file import SHOWN_SENTENCES
 from translator_app.core.limits import PROTECT_MODES
 from translator_app.core.platform.hardware import BF16_SETTINGS, DEVICES
 from translator_app.core.platform.paths import write_atomic
@@ -219,7 +220,12 @@ def _add_finetune_training(ft: argparse.ArgumentParser) -> None:
         help="write the base and the new model's translations of the first held-out "
         "sentences, attention included, to this file (the app shows them)",
     )
-    ft.add_argument("--heldout-count", type=int, default=5, help="how many (default 5)")
+    ft.add_argument(
+        "--heldout-count",
+        type=int,
+        default=SHOWN_SENTENCES,
+        help=f"how many (default {SHOWN_SENTENCES})",
+    )
 
 
 def _add_eval(sub) -> None:

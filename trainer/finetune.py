@@ -350,11 +350,7 @@ def run_finetune(args, base, target: Target) -> int:
 def save_heldout(path: Path, cfg, verdict: Verdict, base_shown, tuned_shown) -> None:
     """The shown sentences as both models translated them, for the app's comparison:
     with the attention's shape (layers, heads, the alignment layer and head)."""
-    shape = (
-        [cfg.dec_layers, cfg.n_heads, cfg.alignment_layer_index, cfg.alignment_head]
-        if verdict.layered
-        else [0, 0, 0, -1]
-    )
+    shape = list(cfg.attention_shape)
     references = [en for _, en in verdict.report_pairs][: verdict.shown]
     save_translations(
         path,

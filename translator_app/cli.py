@@ -338,7 +338,7 @@ def _translate_file(translator, args) -> int:
 
 
 def run_translate(args) -> int:
-    from translator_app.core.engine.translator import LONE_SURROGATES
+    from translator_app.core.text.clean import without_lone_surrogates
 
     _check_files(args)
     from translator_app.core.documents import RICH_SUFFIXES
@@ -356,13 +356,13 @@ def run_translate(args) -> int:
     empty = 0
     if args.text:
         for number, text in enumerate(args.text, start=1):
-            if LONE_SURROGATES.search(text):  # bytes that were not UTF-8 (surrogateescape)
+            text, repaired = without_lone_surrogates(text)  # bytes that were not UTF-8
+            if repaired:
                 print(
                     f"warning: argument {number} is not valid UTF-8 text; "
                     "its invalid bytes were replaced by U+FFFD",
                     file=sys.stderr,
                 )
-                text = LONE_SURROGATES.sub("\ufffd", text)
             empty += _write_lines(translator, text.split("\n"), args, sys.stdout)
     else:
         for lines in _stdin_lines(sys.stdin.buffer):

@@ -31,7 +31,7 @@ from translator_app.core.data.corpus import (
 )
 from translator_app.core.data.corrections import Pair, write_tsv
 from translator_app.core.ipc.progress_lines import Done, Note, StepProgress, decode
-from translator_app.core.ipc.translation_file import load_translations
+from translator_app.core.ipc.translation_file import SHOWN_SENTENCES, load_translations
 from translator_app.core.platform.paths import claim, safe_name
 
 MIN_PAIRS = 10
@@ -113,7 +113,6 @@ def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pa
     return train, stop, report
 
 
-COMPARE_SENTENCES = 5  # held-out sentences the dialog shows, translated by both models
 HELDOUT_FILE = "heldout-translations.safetensors"
 
 
@@ -147,7 +146,7 @@ class FinetuneJob:
             "--work-dir", str(self.work / "checkpoints"),
             "--progress", "json",
             "--heldout-out", str(self.work / HELDOUT_FILE),
-            "--heldout-count", str(COMPARE_SENTENCES),
+            "--heldout-count", str(SHOWN_SENTENCES),
         ]  # fmt: skip
 
 

@@ -231,7 +231,7 @@ class TranslationWorker(QObject):
             translator = engine.Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
-        is_transformer = cfg.arch == "transformer"
+        layers, heads, alignment_layer, alignment_head = cfg.attention_shape
         notes = [*bundle.warnings, *(str(w.message) for w in caught)]
         if translator.engine_repaired:
             notes.append(f"Repaired: {translator.engine_repaired}")
@@ -245,10 +245,10 @@ class TranslationWorker(QObject):
                 name=bundle.name,
                 device=f"{translator.device} ({translator.engine_name})",
                 arch=cfg.arch,
-                layers=cfg.dec_layers if is_transformer else 0,
-                heads=cfg.n_heads if is_transformer else 0,
-                alignment_layer=cfg.alignment_layer_index if is_transformer else 0,
-                alignment_head=cfg.alignment_head if is_transformer else -1,
+                layers=layers,
+                heads=heads,
+                alignment_layer=alignment_layer,
+                alignment_head=alignment_head,
                 eos_id=cfg.eos_id,
                 card=bundle.card,
                 beam=translator.options.beam,

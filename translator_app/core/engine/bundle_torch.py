@@ -100,9 +100,7 @@ def save_bundle(
         for k, v in model.state_dict().items()
         if k not in aliases
     }
-    check_free_space(
-        out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values())
-    )
+    check_free_space(out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values()))
     # Named with our pid, so that the app can remove it after a kill (remove_orphans).
     tmp = out_dir.parent / export_tmp_name(out_dir.name)
     tmp.mkdir()

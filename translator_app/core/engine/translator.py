@@ -50,8 +50,9 @@ from translator_app.core.faithful.protect import (
     protected_uses,
 )
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
-from translator_app.core.limits import MAX_SENTENCE_TOKENS, check_protect
+from translator_app.core.limits import MAX_SENTENCE_TOKENS, MAX_SOURCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
+from translator_app.core.text.clean import without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
 if TYPE_CHECKING:
@@ -67,9 +68,6 @@ if TYPE_CHECKING:
 ALTERNATIVES = 8
 ALTERNATIVE_MIN_PROB = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Lone surrogates (from undecodable bytes, or a broken API caller) are not Unicode; the
-# tokenizer cannot take them, so each becomes U+FFFD (one for one: spans stay valid).
-LONE_SURROGATES = re.compile(r"[\ud800-\udfff]")
 
 
 class InvalidTextWarning(UserWarning):
@@ -148,7 +146,8 @@ class Translator:
             from translator_app.core.engine.precision import quantize_dynamic_int8
 
             self._model = quantize_dynamic_int8(self.model)
-        self.max_positions = cfg.max_positions if cfg.arch == "transformer" else 4096
+        # An RNN has no position table: its chunks are as long as a bundle may ask for.
+        self.max_positions = cfg.max_positions if cfg.arch == "transformer" else MAX_SOURCE_TOKENS
         self.max_source_tokens = min(max_source_tokens, self.max_positions // 2)
         # Trained on inline term annotations (core/faithful/terms.py): it can follow a glossary, and
         # the translator annotates the numbers, dates, names and places of a sentence
@@ -301,15 +300,14 @@ class Translator:
     def _sentence(self, i: int, text: str, glossary, protect: bool, prefix) -> _Sentence:
         """``text`` cleaned and encoded, the terms and facts its candidates are checked
         for, and its jobs (none where it is empty or kept as it is)."""
-        clean = _CONTROL.sub(" ", text)
-        if LONE_SURROGATES.search(clean):
+        clean, repaired = without_lone_surrogates(_CONTROL.sub(" ", text))
+        if repaired:
             warnings.warn(
                 f"text {i + 1} holds lone surrogates (not valid Unicode); "
                 "they were replaced by U+FFFD",
                 InvalidTextWarning,
                 stacklevel=4,
             )
-            clean = LONE_SURROGATES.sub("\ufffd", clean)
         if self.follows_glossary:  # the user's text must not carry annotations
             clean = mask_markers(clean)
         uses = glossary.find(clean) if glossary else []

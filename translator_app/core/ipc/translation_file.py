@@ -21,6 +21,9 @@ from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.platform.paths import write_atomic
 
 META_KEY = "translations"
+# Held-out sentences a fine-tune writes here, translated by both models, for the Teach
+# dialog to show (translator-train finetune --heldout-count; the app asks for these).
+SHOWN_SENTENCES = 5
 
 
 def save_translations(

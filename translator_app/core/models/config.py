@@ -159,6 +159,15 @@ class ModelConfig:
         return p
 
     @property
+    def attention_shape(self) -> tuple[int, int, int, int]:
+        """(decoder layers, heads, the alignment's layer, its head; -1: the heads' mean)
+        of the cross-attention a translation carries: a Transformer's, or an RNN's one
+        distribution, (0, 0, 0, -1)."""
+        if self.arch != "transformer":
+            return (0, 0, 0, -1)
+        return (self.dec_layers, self.n_heads, self.alignment_layer_index, self.alignment_head)
+
+    @property
     def alignment_layer_index(self) -> int:
         """The alignment layer as a non-negative index (1-layer decoders use layer 0)."""
         if self.dec_layers == 1:
