@@ -350,7 +350,12 @@ class Translator:
         if s.as_is is not None:
             cands = (s.as_is,)
         elif len(chunks) == 1:
-            cands = tuple(candidate(self.tokenizer, h) for h in chunks[0])
+            # A search may return one decode twice (two beams cut at the length limit on
+            # the same pieces): the n-best lists each translation once.
+            unique: dict[tuple[int, ...], Hypothesis] = {}
+            for h in chunks[0]:
+                unique.setdefault(tuple(h.tokens), h)
+            cands = tuple(candidate(self.tokenizer, h) for h in unique.values())
         else:
             cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
         cands, missing = prefer_faithful(text, cands, s.checked)
