@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trainer.teach import score_model  # noqa: E402
+from trainer.teach_recipe import score_model  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.engine.translator import Translator  # noqa: E402

@@ -18,7 +18,7 @@ from docx.enum.text import WD_BREAK
 
 from translator_app.core.documents import DocumentError, open_document, translate_file
 from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
-from translator_app.core.engine.document import translate_document
+from translator_app.core.engine.text_document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 
 WORDS = {

@@ -15,8 +15,8 @@ from trainer.augment import augment_pairs, name_words, swap_entities, swap_numbe
 from trainer.config import parse_config
 from translator_app import cli
 from translator_app.core import ConfigError
-from translator_app.core.engine.document import translate_document
 from translator_app.core.engine.faithful_choice import prefer_faithful
+from translator_app.core.engine.text_document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.number_check import (

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from translator_app.core.engine.document import (
+from translator_app.core.engine.text_document import (
     IncrementalDocument,
     TranslationCache,
     find_missing,

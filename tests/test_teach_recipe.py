@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.teach import annotated_copies, general_verdict, plan, terms_verdict
+from trainer.teach_recipe import annotated_copies, general_verdict, plan, terms_verdict
 from trainer.term_mining import mine_terms, term_use
 from translator_app.core.data.corpus import read_all
 from translator_app.core.faithful.glossary import Glossary, Term, merged
@@ -97,7 +97,7 @@ def test_the_users_glossary_wins_over_taught_terms():
 
 
 def test_the_dialogs_choices_reach_the_trainer(tmp_path):
-    from translator_app.gui.finetune import FinetuneJob
+    from translator_app.gui.finetune_process import FinetuneJob
 
     job = FinetuneJob(
         base="base", out=tmp_path / "o", work=tmp_path / "w", name="n", effort="thorough",

@@ -300,7 +300,7 @@ def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_win
 def test_file_dialogs_start_in_the_documents_folder():
     from pathlib import Path
 
-    from translator_app.gui.dialogs import documents_dir
+    from translator_app.gui.secondary_dialogs import documents_dir
 
     assert Path(documents_dir()).is_dir()
 
@@ -425,15 +425,15 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     logical pixels) with its buttons in sight (issue 48 §7: Teach asked for 764x476
     and its Start and Close were off screen)."""
     from translator_app.core.faithful.glossary import Glossary
-    from translator_app.gui.corrections import CorrectionsDialog
-    from translator_app.gui.dialogs import (
+    from translator_app.gui.corrections_dialog import CorrectionsDialog
+    from translator_app.gui.glossary_dialog import GlossaryDialog
+    from translator_app.gui.secondary_dialogs import (
         AboutDialog,
         HistoryDialog,
         ModelCardDialog,
         SettingsDialog,
         ShortcutsDialog,
     )
-    from translator_app.gui.glossary_dialog import GlossaryDialog
 
     w = open_window()
     available = w.screen().availableGeometry()

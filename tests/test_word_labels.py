@@ -38,7 +38,7 @@ def test_the_excerpt_starts_near_the_choice_and_fits():
 def test_the_attended_list_names_whole_german_words():
     """Issue 48 §5: "Bürostühle 0.85", never "ühl 0.29" and "st 0.06"; a protected
     fact's annotation and its pieces are one "1.249,90 €"."""
-    from translator_app.core.engine.document import translate_document
+    from translator_app.core.engine.text_document import translate_document
     from translator_app.core.engine.translation import Candidate, Translation
     from translator_app.gui.linking import alignment_pairs
 

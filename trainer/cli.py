@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from trainer.allocator import bound_native_caches, restart_with_jemalloc
-from trainer.teach import EFFORTS, GENERAL_FILE, REPLAY_FILE
+from trainer.teach_recipe import EFFORTS, GENERAL_FILE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.data.corpus import DataError, read_all
 from translator_app.core.ipc.translation_file import SHOWN_SENTENCES

@@ -21,8 +21,8 @@ from trainer.commands import export_model, model_from_checkpoint
 from trainer.config import DataConfig, RunConfig, TrainConfig
 from trainer.dataset import make_batches
 from trainer.distributed import is_main_process
-from trainer.prepare import prepare_data
-from trainer.teach import (
+from trainer.prepare import Prepared, prepare_data
+from trainer.teach_recipe import (
     annotated_copies,
     find_terms,
     general_verdict,
@@ -240,14 +240,21 @@ class Verdict:
         )
 
 
-def verdict_for(args, held_out: list[Pair], terms: Glossary, arch: str) -> Verdict:
-    """The verdict's pairs: --report, or else ``held_out`` of --data; neither is trained
-    on nor chooses the checkpoint, so the verdict is not biased in the new model's favour."""
-    report_pairs = held_out
+def verdict_for(args, data: Prepared, terms: Glossary, arch: str) -> Verdict:
+    """The verdict's pairs: --report, or else those held out of --data; neither is
+    trained on nor chooses the checkpoint, so the verdict is not biased in the new
+    model's favour. Data too small to spare any: the validation pairs, and it says so."""
+    report_pairs = data.report_pairs
     if args.report:
         report_pairs = [p for p in read_all([args.report]) if p[0].strip()]
         if not report_pairs:
             raise ValueError(f"{args.report}: no pairs to report on")
+    elif not report_pairs:
+        report_pairs = data.valid_pairs
+        print(
+            "too few pairs to hold some out for the verdict: it is scored on the "
+            "validation pairs, which also choose the checkpoint (give --report FILE)"
+        )
     general = [p for p in read_all([args.general]) if p[0].strip()] if args.general else []
     shown = args.heldout_count if args.heldout_out else 0
     return Verdict(report_pairs, general, terms, shown, layered=arch == "transformer")
@@ -282,7 +289,7 @@ def run_finetune(args, base, target: Target) -> int:
         hold_out_report=not args.report,
     )
     cfg = run_config(args, base.config, data_cfg, teaching.recipe, data.train, target.work)
-    verdict = verdict_for(args, data.report_pairs, teaching.terms, base.config.arch)
+    verdict = verdict_for(args, data, teaching.terms, base.config.arch)
     before, base_shown = verdict.of(scoring_translator(base.model, base, base.terms))
     print(verdict.describe(before, "base model"))
     write_atomic(

@@ -25,7 +25,7 @@ _EXPORTS = {
         ".engine.bundle",
     ),
     **dict.fromkeys(("ConfigError", "ModelConfig"), ".models.config"),
-    "DocumentTranslation": ".engine.document",
+    "DocumentTranslation": ".engine.text_document",
     "build_model": ".models.model",
     "bundled_model_dir": ".platform.paths",
     **dict.fromkeys(

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip
 
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.gui.alignment import AlignmentPanel
 from translator_app.gui.linking import (
     FactMark,

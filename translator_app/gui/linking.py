@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe
 from translator_app.core.text.tokenizer import PIECE_MARK

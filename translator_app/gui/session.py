@@ -14,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from translator_app.core import Segment, Translation
-from translator_app.core.engine.document import (
+from translator_app.core.engine.text_document import (
     IncrementalDocument,
     TranslationCache,
     split_document,

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core import bundled_model_dir
 from translator_app.core.data.corrections import CorrectionsStore
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.faithful.fact_check import describe
 from translator_app.core.platform.paths import (
     remove_orphans,
@@ -42,18 +42,18 @@ from translator_app.core.platform.paths import (
     user_models_dir,
 )
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.correcting import CorrectionController, correction_banner
+from translator_app.gui.correction_mode import CorrectionController, correction_banner
 from translator_app.gui.dictionary_view import DictionaryController
 from translator_app.gui.glossary_dialog import load_user_glossary
 from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.importer import ModelImporter
-from translator_app.gui.models import ModelEntry, is_bundle
+from translator_app.gui.model_list import ModelEntry, is_bundle
 from translator_app.gui.notices import MessagesMixin, NoticeBar
 from translator_app.gui.screen import fit_resize
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
-from translator_app.gui.teach import TeachDialog
+from translator_app.gui.teach_dialog import TeachDialog
 from translator_app.gui.window_dialogs import DialogsMixin
 from translator_app.gui.window_files import FilesMixin
 from translator_app.gui.window_menus import MenusMixin

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from translator_app.core import bundled_model_dir
 from translator_app.core.faithful.glossary import Glossary, Term, write_glossary
-from translator_app.gui.corrections import CorrectionsDialog
-from translator_app.gui.dialogs import (
+from translator_app.gui.corrections_dialog import CorrectionsDialog
+from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
+from translator_app.gui.secondary_dialogs import (
     AboutDialog,
     HistoryDialog,
     ModelCardDialog,
     SettingsDialog,
     ShortcutsDialog,
 )
-from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
-from translator_app.gui.teach import TeachDialog
+from translator_app.gui.teach_dialog import TeachDialog
 from translator_app.gui.window_menus import same_folder
 
 

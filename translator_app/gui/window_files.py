@@ -26,11 +26,11 @@ from translator_app.core.documents import (
 from translator_app.core.platform.paths import (
     write_atomic,
 )
-from translator_app.gui.dialogs import (
+from translator_app.gui.importer import FILE_FILTER
+from translator_app.gui.model_list import is_bundle
+from translator_app.gui.secondary_dialogs import (
     documents_dir,
 )
-from translator_app.gui.importer import FILE_FILTER
-from translator_app.gui.models import is_bundle
 
 MAX_OPEN_BYTES = 5_000_000
 DOCUMENT_KINDS = {".docx": "Word documents (*.docx)", ".odt": "OpenDocument text (*.odt)"}

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QMenu,
 )
 
-from translator_app.gui.models import discover
+from translator_app.gui.model_list import discover
 from translator_app.gui.recent_files import RecentFiles
 
 

@@ -18,7 +18,7 @@ from typing import Protocol
 from xml.parsers import expat
 
 from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.platform.paths import write_atomic
 
 RICH_SUFFIXES = (".docx", ".odt")  # documents with structure and formatting

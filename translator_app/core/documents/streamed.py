@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 
 BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
 

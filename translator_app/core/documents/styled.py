@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from translator_app.core.engine.document import DocumentTranslation
+from translator_app.core.engine.text_document import DocumentTranslation
 
 # A word (with its inner apostrophes, hyphens and number separators: o'clock, 1,150.50)
 # or one punctuation mark, which takes its own style ("him" bold, the full stop not).

@@ -26,7 +26,6 @@ from translator_app.core.engine.candidates import (
     text_of,
     verbatim,
 )
-from translator_app.core.engine.document import DocumentTranslation, translate_document
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
 from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
@@ -36,6 +35,7 @@ from translator_app.core.engine.search_types import (
     output_limit,
     with_choices,
 )
+from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import (
     Glossary,

@@ -39,8 +39,7 @@ from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.ipc.progress_lines import StepProgress
 from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.dialogs import documents_dir
-from translator_app.gui.finetune import (
+from translator_app.gui.finetune_process import (
     DataPreview,
     FinetuneJob,
     FinetuneProcess,
@@ -49,8 +48,9 @@ from translator_app.gui.finetune import (
     remove_leftovers,
     rename_bundle,
 )
-from translator_app.gui.models import discover
+from translator_app.gui.model_list import discover
 from translator_app.gui.screen import fit_resize, scrolling_page
+from translator_app.gui.secondary_dialogs import documents_dir
 from translator_app.gui.teach_words import free_name, progress_text, verdict
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
@@ -157,7 +157,7 @@ class TeachDialog(QDialog):
         self.name_edit = QLineEdit(free_name("taught"))
         self.name_edit.setAccessibleName("New model name")
         self.name_edit.setToolTip("A short name of your choice; you can rename it later")
-        # How hard it tries, not epochs and learning rates (trainer/teach.py sizes the
+        # How hard it tries, not epochs and learning rates (trainer/teach_recipe.py sizes the
         # run to the data); Advanced keeps a fixed number of epochs for those who want it.
         self.effort = QComboBox()
         self.effort.setAccessibleName("How hard it tries")

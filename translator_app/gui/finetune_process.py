@@ -122,7 +122,7 @@ class FinetuneJob:
     out: Path  # the new bundle; must not exist
     work: Path  # data files, checkpoints: removed after the run
     name: str
-    effort: str  # "quick" or "thorough": steps and learning rate follow (trainer/teach.py)
+    effort: str  # "quick" or "thorough": steps and learning rate follow (trainer/teach_recipe.py)
     device: str
     train_pairs: tuple[Pair, ...]
     heldout_pairs: tuple[Pair, ...]  # the verdict's pairs: scored before and after only
