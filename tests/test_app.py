@@ -308,7 +308,7 @@ def test_a_worker_exception_is_shown_once_and_the_app_keeps_working(
     assert "simulated engine failure" in w.statusBar().currentMessage()
     with qtbot.waitSignal(w.session.worker.failed, timeout=TIMEOUT):
         w.source_edit.setPlainText("Zwei.")
-    assert len([e for e in w._shown_errors if "simulated" in e]) == 1
+    assert len([e for e in w.messages.shown_errors if "simulated" in e]) == 1
     monkeypatch.setattr(Translator, "translate", original)
     assert translate(qtbot, w, "Drei.")
 

@@ -1,11 +1,20 @@
-"""The info bar above the text: problems with the user's files stay in view until
-dismissed (a status-bar message would be replaced by the next "Loaded …" at once)."""
+"""The window's messages: the info bar above the text, where problems with the user's
+files stay in view until dismissed (a status-bar message would be replaced by the next
+"Loaded …" at once), and :class:`Messages`, which decides where each message goes."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStatusBar,
+    QWidget,
+)
 
 
 class NoticeBar(QFrame):
@@ -45,26 +54,33 @@ class NoticeBar(QFrame):
         self.hide()
 
 
-class MessagesMixin:
-    """The main window's messages (a mixin: ``self`` is the window): a passing status-bar
-    message, a problem shown once, and a notice that stays in the info bar."""
+class Messages:
+    """The window's messages, composed into it with the two places they go: a passing
+    status-bar message, a problem shown once (in the status bar), and a notice that stays
+    in the info bar. ``last_error`` is the latest problem shown, for the window's tests
+    and its About box's report."""
 
-    def show_message(self, text: str, ms: int = 5000) -> None:
-        self.statusBar().showMessage(text, ms)
+    def __init__(self, status_bar: QStatusBar, notice: NoticeBar) -> None:
+        self.status_bar, self.notice = status_bar, notice
+        self.shown_errors: set[str] = set()
+        self.last_error = ""
 
-    def show_error(self, text: str) -> None:
+    def show(self, text: str, ms: int = 5000) -> None:
+        self.status_bar.showMessage(text, ms)
+
+    def error(self, text: str) -> None:
         """Each distinct problem is shown once, in the status bar (never a dialog storm)."""
-        if text in self._shown_errors:
+        if text in self.shown_errors:
             return
-        self._shown_errors.add(text)
-        self.statusBar().showMessage(text, 15000)
+        self.shown_errors.add(text)
+        self.status_bar.showMessage(text, 15000)
         self.last_error = text
 
-    def show_notice(self, text: str) -> None:
+    def lasting(self, text: str) -> None:
         """A problem the user must see (a damaged or unusable file of theirs): it stays in
         the info bar above the text until dismissed."""
         if self.notice.add(text):
             self.last_error = text
 
-    def dismiss_notices(self) -> None:
+    def dismiss(self) -> None:
         self.notice.dismiss()

@@ -49,7 +49,7 @@ from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.importer import ModelImporter
 from translator_app.gui.model_list import ModelEntry, is_bundle
-from translator_app.gui.notices import MessagesMixin, NoticeBar
+from translator_app.gui.notices import Messages, NoticeBar
 from translator_app.gui.screen import fit_resize
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
@@ -61,7 +61,7 @@ from translator_app.gui.window_words import WordMenuMixin
 from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
 
 
-class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMixin, QMainWindow):
+class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindow):
     translation_shown = Signal(str)  # the output text, each time a full translation shows
 
     def __init__(self, settings: Settings | None = None, model: str | None = None) -> None:
@@ -80,11 +80,11 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
         self.teach: TeachDialog | None = None
-        self._shown_errors: set[str] = set()
+        self.notice = NoticeBar()
+        self.messages = Messages(self.statusBar(), self.notice)
         self.importer = ModelImporter(self)
         self.importer.finished.connect(self._on_imported)
         self.importer.failed.connect(self.show_error)
-        self.last_error = ""
 
         self._build_editors()
         self._build_alignment()
@@ -177,7 +177,6 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
         self.splitter.addWidget(
             _labelled("English", self.output_edit, self.copy_button, banner=self.correction_label)
         )
-        self.notice = NoticeBar()
         self.notice_label = self.notice.label
         central = QWidget()
         column = QVBoxLayout(central)
@@ -412,6 +411,25 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, MessagesMi
     # -------------------------------------------- word details, alternatives
 
     # ---------------------------------------------------------------- files
+
+    # ------------------------------------------------------------- messages
+    # Where each goes is decided by self.messages (notices.py); these are the names the
+    # window's parts and its signals call.
+    def show_message(self, text: str, ms: int = 5000) -> None:
+        self.messages.show(text, ms)
+
+    def show_error(self, text: str) -> None:
+        self.messages.error(text)
+
+    def show_notice(self, text: str) -> None:
+        self.messages.lasting(text)
+
+    def dismiss_notices(self) -> None:
+        self.messages.dismiss()
+
+    @property
+    def last_error(self) -> str:
+        return self.messages.last_error
 
     # ------------------------------------------------------------- commands
     def copy_translation(self) -> None:
