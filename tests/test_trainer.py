@@ -159,6 +159,8 @@ def test_finetune_reports_on_pairs_it_neither_trained_nor_stopped_on(
     data.write_text("".join(f"{de}\t{en}\n" for de, en in pairs), "utf-8")
     args = ["finetune", "--model", str(trained / "model"), "--data", str(data)]
     args += ["--steps", "2", "--name", "honest", "--replay", "none", "--general", "none"]
+    shown_file = tmp_path / "shown.safetensors"
+    args += ["--heldout-out", str(shown_file)]
     assert cli.main(args + ["--terms", "off", "--progress", "text"]) == 0
     out = capsys.readouterr().out
     held = heldout_size(len(pairs))
@@ -169,6 +171,15 @@ def test_finetune_reports_on_pairs_it_neither_trained_nor_stopped_on(
     assert f"on {held} held-out pairs" in out and valid == len(pairs) // 5
     # The training pairs are what is left: neither the validation nor the report pairs.
     assert trained_on == [len(pairs) - valid - held]
+    # The shown sentences (all four here) carry every layer's attention for the panels.
+    from translator_app.core.ipc.translation_file import load_translations
+
+    columns, extra = load_translations(shown_file)
+    layers, heads = extra["shape"][:2]
+    for name in ("base", "finetuned"):
+        assert len(columns[name]) == held
+        for t in columns[name]:
+            assert t.best.layers.shape[1:3] == (layers, heads)
 
 
 def test_eval_writes_report_and_plot(trained, tmp_path, capsys):

@@ -213,11 +213,11 @@ class Verdict:
     layered: bool
 
     def of(self, translator: Translator) -> tuple[dict, list]:
-        options = {"all_layers": self.layered and self.shown > 0}
-        result, done = score_model(
-            translator, self.report_pairs, self.general, self.terms, **options
-        )
-        return result, done[: self.shown]
+        result, done = score_model(translator, self.report_pairs, self.general, self.terms)
+        shown = done[: self.shown]
+        if self.layered:  # every layer's attention for the few shown, not for all scored
+            shown = [translator.explain(t) for t in shown]
+        return result, shown
 
     def describe(self, result: dict, label: str) -> str:
         line = f"{label} on {len(self.report_pairs)} held-out pairs: BLEU {result['bleu']:.2f}"
