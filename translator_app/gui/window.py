@@ -55,7 +55,7 @@ from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
 from translator_app.gui.teach_dialog import TeachDialog
 from translator_app.gui.window_dialogs import DialogsMixin
-from translator_app.gui.window_files import FilesMixin
+from translator_app.gui.window_files import DocumentFiles, FilesMixin
 from translator_app.gui.window_menus import MenusMixin
 from translator_app.gui.window_words import WordMenuMixin
 from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
@@ -110,6 +110,9 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
         self.alignment.word_lookup.connect(self.dictionary.look_up)
         self.correction.error.connect(self.show_error)
         self.correction.ended.connect(self._on_correction_ended)
+        self.files = DocumentFiles(
+            self.source_edit, self.output_edit, self.session, self.messages, self._opened
+        )
         self._build_menus()
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
@@ -411,6 +414,11 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
     # -------------------------------------------- word details, alternatives
 
     # ---------------------------------------------------------------- files
+
+    def _opened(self, path: str) -> None:
+        """A text or document is in the German box: remember it, translate it."""
+        self.recent.add(path)
+        self.translate_now()
 
     # ------------------------------------------------------------- messages
     # Where each goes is decided by self.messages (notices.py); these are the names the

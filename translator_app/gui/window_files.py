@@ -8,12 +8,12 @@ writes the document again with its structure and formatting and the English in p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import (
-    QFileDialog,
-)
+from PySide6.QtWidgets import QFileDialog, QPlainTextEdit
 
 from translator_app.core.documents import (
     DocumentError,
@@ -32,6 +32,10 @@ from translator_app.gui.secondary_dialogs import (
     documents_dir,
 )
 
+if TYPE_CHECKING:
+    from translator_app.gui.notices import Messages
+    from translator_app.gui.session import TranslationSession
+
 MAX_OPEN_BYTES = 5_000_000
 DOCUMENT_KINDS = {".docx": "Word documents (*.docx)", ".odt": "OpenDocument text (*.odt)"}
 OPEN_FILTER = ";;".join(
@@ -41,87 +45,121 @@ OPEN_FILTER = ";;".join(
 )
 
 
-class FilesMixin:
-    """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
-    window)."""
+class DocumentFiles:
+    """Opening the user's text and documents into the German box and saving the
+    translation: handed the two boxes, the session (its document is the current
+    translation), the messages, and what to do once a file is open (the window adds it
+    to the recent files and translates)."""
 
-    document: tuple[Path, RichDocument] | None = None  # the opened .docx or .odt
+    def __init__(
+        self,
+        source_edit: QPlainTextEdit,
+        output_edit: QPlainTextEdit,
+        session: TranslationSession,
+        messages: Messages,
+        opened: Callable[[str], None],
+    ) -> None:
+        self.source_edit, self.output_edit = source_edit, output_edit
+        self.session, self.messages, self.opened = session, messages, opened
+        self.document: tuple[Path, RichDocument] | None = None  # the opened .docx or .odt
 
-    def open_file(self, path: str) -> bool:
+    def open(self, path: str) -> bool:
         p = Path(path)
         if p.suffix.lower() in DOCUMENT_KINDS:
             return self._open_document(p)
         try:
             text = read_text(p, MAX_OPEN_BYTES)
         except DocumentError as e:
-            self.show_notice(f"Could not open {e}")
+            self.messages.lasting(f"Could not open {e}")
             return False
         self.document = None
         self.source_edit.setPlainText(text)
-        self.show_message(f"Opened {path}")
-        self.recent.add(path)
-        self.translate_now()
+        self.messages.show(f"Opened {path}")
+        self.opened(path)
         return True
 
     def _open_document(self, path: Path) -> bool:
         try:
             document = open_document(path)
         except DocumentError as e:
-            self.show_notice(f"Could not open {e}")
+            self.messages.lasting(f"Could not open {e}")
             return False
         self.document = (path, document)
         self.source_edit.setPlainText(document_text(document))
-        self.recent.add(str(path))
-        self.show_message(
+        self.messages.show(
             f"Opened {path}: one line per paragraph; File → Save translation… writes a "
             f"{path.suffix.lower()} with the same layout"
         )
-        self.translate_now()
+        self.opened(str(path))
         return True
 
-    def save_file(self, path: str) -> bool:
+    def save(self, path: str) -> bool:
         if Path(path).suffix.lower() in DOCUMENT_KINDS:
             return self._save_document(Path(path))
         try:
             # Atomic: a failed save never leaves the user's earlier file half-written.
             write_atomic(Path(path), self.output_edit.toPlainText() + "\n")
         except OSError as e:
-            self.show_notice(f"Could not save {path}: {e}")
+            self.messages.lasting(f"Could not save {path}: {e}")
             return False
-        self.show_message(f"Saved the translation to {path}")
+        self.messages.show(f"Saved the translation to {path}")
         return True
 
     def _save_document(self, path: Path) -> bool:
         kind = path.suffix.lower()
         if self.document is None or self.document[0].suffix.lower() != kind:
-            self.show_notice(
+            self.messages.lasting(
                 f"Could not save {path}: a {kind} translation is made from a {kind} "
                 "document opened with File → Open; save the text as .txt instead"
             )
             return False
-        shown = self.highlighter.shown
+        # The session's document is the one source of the current translation.
+        current = self.session.document.view()
         german = self.source_edit.toPlainText()
-        if shown is None or not shown.complete or shown.source != german:
-            self.show_message("The translation is not finished yet: save again in a moment.")
+        if not current.complete or current.source != german:
+            self.messages.show("The translation is not finished yet: save again in a moment.")
             return False
         english = self.output_edit.toPlainText()
         try:
             save_translation(
-                self.document[1], shown, path, None if english == shown.output else english
+                self.document[1], current, path, None if english == current.output else english
             )
         except ValueError:
             lines = len(german.split("\n"))
             paragraphs = len(self.document[1].stretches)
-            self.show_notice(
+            self.messages.lasting(
                 f"Could not save {path}: the document has {paragraphs} paragraphs and the "
                 f"text now has {lines} lines; undo the added or removed lines, or save as .txt"
             )
             return False
         except DocumentError as e:
-            self.show_notice(f"Could not save {e}")
+            self.messages.lasting(f"Could not save {e}")
             return False
-        self.show_message(f"Saved the translated document to {path}")
+        self.messages.show(f"Saved the translated document to {path}")
         return True
+
+    def save_name(self) -> tuple[list[str], Path]:
+        """The save dialog's filters and name: the opened document's kind first (same
+        folder, NAME.en.EXT), else a .txt in the documents folder."""
+        filters, name = ["Text files (*.txt)"], Path(documents_dir()) / "translation.txt"
+        if self.document is not None:
+            source = self.document[0]
+            kind = source.suffix.lower()
+            filters.insert(0, DOCUMENT_KINDS[kind])
+            name = source.with_name(f"{source.stem}.en{kind}")
+        return filters, name
+
+
+class FilesMixin:
+    """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
+    window): the file dialogs, drops, and model folders; the text and documents
+    themselves are :class:`DocumentFiles` (``self.files``)."""
+
+    def open_file(self, path: str) -> bool:
+        return self.files.open(path)
+
+    def save_file(self, path: str) -> bool:
+        return self.files.save(path)
 
     def open_file_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -131,13 +169,7 @@ class FilesMixin:
             self.open_file(path)
 
     def save_file_dialog(self) -> None:
-        """Offers the opened document's kind first (same folder, NAME.en.EXT)."""
-        filters, name = ["Text files (*.txt)"], Path(documents_dir()) / "translation.txt"
-        if self.document is not None:
-            source = self.document[0]
-            kind = source.suffix.lower()
-            filters.insert(0, DOCUMENT_KINDS[kind])
-            name = source.with_name(f"{source.stem}.en{kind}")
+        filters, name = self.files.save_name()
         path, _ = QFileDialog.getSaveFileName(
             self, "Save translation", str(name), ";;".join(filters)
         )
