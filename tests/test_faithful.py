@@ -273,3 +273,57 @@ def test_bench_matching_is_by_token():
         ["Mrs Koch"],
     )
     assert result["by_category"]["all"]["sentences_whole"] == 1.0
+
+
+# ------------------------------------------------------------------ work per sentence
+def _counting_translator(monkeypatch, counts):
+    """The bundled model, its engine calls and fact checks counted."""
+    import translator_app.core.engine.faithful_choice as choice
+    from translator_app.core import Translator
+
+    t = Translator.load(Path(__file__).resolve().parent.parent / "resources" / "model")
+    real_search = t.backend.search
+
+    def search(batch, *args, **kwargs):
+        counts["decodes"] += len(batch)
+        hyps = real_search(batch, *args, **kwargs)
+        counts["candidates"] += sum(len(row) for row in hyps)
+        return hyps
+
+    real_check = choice.missing_facts
+
+    def check(*args, **kwargs):
+        counts["fact_checks"] += 1
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(t.backend, "search", search)
+    monkeypatch.setattr(choice, "missing_facts", check)
+    return t
+
+
+def test_a_faithful_sentence_is_decoded_once_and_each_candidate_checked_once(monkeypatch):
+    """Issue 50: a keystroke's sentence was decoded up to 4 times. A sentence whose
+    first decode keeps its facts is decoded once and no candidate is checked twice."""
+    from collections import Counter
+
+    counts = Counter()
+    t = _counting_translator(monkeypatch, counts)
+    for text in ("Ich komme morgen um acht Uhr.", "Das Haus ist groß."):
+        counts.clear()
+        (out,) = t.translate([text])
+        assert out.missing_numbers == ()
+        assert counts["decodes"] == 1, (text, counts)
+        assert 1 <= counts["fact_checks"] <= counts["candidates"], (text, counts)
+
+
+def test_a_sentence_that_lost_a_name_is_decoded_again_at_most_twice(monkeypatch):
+    """Plain, then annotated, then with a placeholder: never more, and the checks stay
+    within one per candidate decoded."""
+    from collections import Counter
+
+    counts = Counter()
+    t = _counting_translator(monkeypatch, counts)
+    (out,) = t.translate(["Frau Bäumer fährt am 3. März nach München."])
+    assert "Bäumer" in out.text and "Munich" in out.text and "3 March" in out.text
+    assert counts["decodes"] <= 3
+    assert counts["fact_checks"] <= counts["candidates"]
