@@ -7,20 +7,18 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
 )
 
 from translator_app.core.data.corrections import CorrectionsStore, Pair, write_tsv
-from translator_app.gui.screen import fit_resize
+from translator_app.gui.screen import fit_resize, pair_table
 from translator_app.gui.secondary_dialogs import documents_dir
 
 
@@ -34,12 +32,7 @@ class CorrectionsDialog(QDialog):
         self.setAccessibleName("Corrections")
         fit_resize(self, 820, 460)
         self.info = QLabel()
-        self.table = QTableWidget(0, 2)
-        self.table.setAccessibleName("Corrected pairs")
-        self.table.setHorizontalHeaderLabels(["German", "Corrected English"])
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setColumnWidth(0, 380)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table = pair_table("Corrected pairs", ("German", "Corrected English"), 380)
         delete = QPushButton("&Delete selected")
         delete.clicked.connect(self.delete_selected)
         export = QPushButton("&Export TSV…")

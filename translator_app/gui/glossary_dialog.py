@@ -11,7 +11,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -19,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
 )
@@ -32,7 +30,7 @@ from translator_app.core.faithful.glossary import (
     write_glossary,
 )
 from translator_app.core.platform.paths import user_data_dir
-from translator_app.gui.screen import fit_resize
+from translator_app.gui.screen import fit_resize, pair_table
 
 GLOSSARY_FILE = "glossary.tsv"
 
@@ -75,12 +73,7 @@ class GlossaryDialog(QDialog):
         self.info.setWordWrap(True)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.table = QTableWidget(0, 2)
-        self.table.setAccessibleName("Glossary terms")
-        self.table.setHorizontalHeaderLabels(["German", "English"])
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setColumnWidth(0, 280)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table = pair_table("Glossary terms", ("German", "English"), 280)
         add = QPushButton("&Add term")
         add.setToolTip("A new row: type the German term, then its English")
         add.clicked.connect(self.add_row)

@@ -5,7 +5,15 @@ asked for 1528x952 at scale 2)."""
 from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QLayout,
+    QScrollArea,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 # The share of the available screen a window may take at most when it opens.
 MAX_SHARE = 0.92
@@ -38,3 +46,14 @@ def scrolling_page(page: QWidget, body: QLayout, buttons: QLayout) -> QWidget:
     outer.addWidget(scroll, 1)
     outer.addLayout(buttons)
     return page
+
+
+def pair_table(name: str, headers: tuple[str, str], first_width: int) -> QTableWidget:
+    """A German | English table of whole rows (the glossary's terms, the corrections)."""
+    table = QTableWidget(0, 2)
+    table.setAccessibleName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.horizontalHeader().setStretchLastSection(True)
+    table.setColumnWidth(0, first_width)
+    table.setSelectionBehavior(QAbstractItemView.SelectRows)
+    return table
