@@ -45,7 +45,7 @@ def shown_after(window, act: Callable[[], object]) -> str:
 def menu_items(window, pos: int):
     """The word menu at output position ``pos`` once the model's alternatives are in
     (at once where the window kept them), and its alternative items."""
-    menu = window.word_menu(pos)
+    menu = window.words.menu_at(pos)
     wait_until(lambda: LOOKING not in [a.text() for a in menu.actions()])
     return menu, [a for a in menu.actions() if a.data() == "alternative"]
 

@@ -148,23 +148,23 @@ def test_choosing_an_alternative_redecodes_with_the_forced_prefix(qtbot, open_wi
     alts = [a for piece in range(len(t.best.target_ids) - 1) for a in alternatives(t, piece)]
     assert alts, "a 4-best list offers alternatives somewhere"
     alt = alts[0]
-    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     assert menu is not None and menu.actions()
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
-        w.force_prefix(0, alt.prefix)
+        w.words.force_prefix(0, alt.prefix)
     best = w.highlighter.shown.translations[0].best
     assert best.target_ids[: len(alt.prefix)] == alt.prefix
     assert best.target_ids != t.best.target_ids
     # Alternatives are named by the words they make, never by pieces.
     assert all("▁" not in a.label and not a.label.startswith("<") for a in alts)
     # The choice can be undone from the same menu.
-    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     undo = [a for a in menu.actions() if a.text().startswith("Undo my choice")]
     assert len(undo) == 1
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         undo[0].trigger()
     assert w.highlighter.shown.translations[0].best.target_ids == t.best.target_ids
-    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     assert not [a for a in menu.actions() if a.text().startswith("Undo my choice")]
 
 
@@ -180,7 +180,7 @@ def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
     t = d.translations[0]
     pos = d.output_spans[0][0] + len(t.best.text.split()[0]) + 1  # the second word
     with qtbot.waitSignal(w.session.alternatives_found, timeout=TIMEOUT) as found:
-        menu = w.word_menu(pos)
+        menu = w.words.menu_at(pos)
         assert LOOKING in [a.text() for a in menu.actions()]
     translation, piece, candidates = found.args
     assert translation is t and candidates, "the model offers other words here"
@@ -190,7 +190,7 @@ def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
     assert items and LOOKING not in texts
     assert all("▁" not in x and "<0x" not in x and "</s>" not in x for x in texts)
     # reopened: the kept alternatives at once, no second request
-    again = [a.text() for a in w.word_menu(pos).actions() if a.data() == "alternative"]
+    again = [a.text() for a in w.words.menu_at(pos).actions() if a.data() == "alternative"]
     assert again == [a.text() for a in items]
     label = items[0].text().split("    — ")[0]
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):

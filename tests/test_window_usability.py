@@ -164,12 +164,12 @@ def test_the_word_menu_says_when_nothing_is_likely_and_shows_no_end_marker(
     w = open_window()  # n-best 1: no n-best alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
     monkeypatch.setattr(w.session, "find_alternatives", lambda *a: None)  # the model is silent
-    menu = w.word_menu(w.highlighter.shown.output_spans[0][0])
+    menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert LOOKING in texts
     assert not any("</s>" in t or t.rstrip().endswith("0.00") for t in texts)
     t = w.highlighter.shown.translations[0]
-    w._on_alternatives(t, 0, ())  # the model's answer: nothing likely
+    w.words._on_alternatives(t, 0, ())  # the model's answer: nothing likely
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert NONE_HERE in texts and LOOKING not in texts
 
@@ -195,7 +195,7 @@ def test_tab_moves_focus_and_ctrl_d_describes_the_highlighted_word(qtbot, open_w
     put_cursor(w.source_edit, 5)  # "Haus": its English is highlighted, the output
     link = link_from_source(w.highlighter.shown, 5)  # cursor (at 0) is elsewhere
     strongest = max(link.ranges, key=lambda x: x[2])
-    menu = w.word_menu_at_cursor()
+    menu = w.words.at_cursor()
     word = w.highlighter.shown.output[strongest[0] : strongest[1]].strip()
     assert word and word in menu.actions()[0].text()
     menu.close()

@@ -8,7 +8,10 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QHBoxLayout,
+    QLabel,
     QLayout,
+    QPlainTextEdit,
     QScrollArea,
     QTableWidget,
     QVBoxLayout,
@@ -57,3 +60,26 @@ def pair_table(name: str, headers: tuple[str, str], first_width: int) -> QTableW
     table.setColumnWidth(0, first_width)
     table.setSelectionBehavior(QAbstractItemView.SelectRows)
     return table
+
+
+def labelled_box(
+    title: str, edit: QPlainTextEdit, *buttons: QWidget, banner: QWidget | None = None
+) -> QWidget:
+    """``edit`` under a header naming its language (with ``buttons`` on the right) and
+    an optional ``banner`` between the two."""
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(4, 4, 4, 0)
+    column.setSpacing(2)
+    header = QHBoxLayout()
+    label = QLabel(f"<b>{title}</b>")
+    label.setBuddy(edit)
+    header.addWidget(label)
+    header.addStretch(1)
+    for button in buttons:
+        header.addWidget(button)
+    column.addLayout(header)
+    if banner is not None:
+        column.addWidget(banner)
+    column.addWidget(edit, 1)
+    return box

@@ -20,7 +20,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QPlainTextEdit,
@@ -50,18 +49,18 @@ from translator_app.gui.history import History
 from translator_app.gui.importer import ModelImporter
 from translator_app.gui.model_list import ModelEntry, is_bundle
 from translator_app.gui.notices import Messages, NoticeBar
-from translator_app.gui.screen import fit_resize
+from translator_app.gui.screen import fit_resize, labelled_box
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
 from translator_app.gui.teach_dialog import TeachDialog
 from translator_app.gui.window_dialogs import DialogsMixin
 from translator_app.gui.window_files import DocumentFiles, FilesMixin
 from translator_app.gui.window_menus import MenusMixin
-from translator_app.gui.window_words import WordMenuMixin
+from translator_app.gui.window_words import WordMenu
 from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
 
 
-class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindow):
+class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
     translation_shown = Signal(str)  # the output text, each time a full translation shows
 
     def __init__(self, settings: Settings | None = None, model: str | None = None) -> None:
@@ -96,9 +95,15 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
         # The panel's other layers and heads are computed when the user picks one.
         self.alignment.layers_wanted.connect(self.session.explain)
         self.session.explained.connect(self.alignment.add_explained)
-        self._init_word_menu()
         self.highlighter = LinkHighlighter(
             self.source_edit, self.output_edit, self.alignment, parent=self
+        )
+        self.words = WordMenu(
+            self.output_edit,
+            self.highlighter,
+            self.session,
+            self.messages,
+            lambda: self.model_info.eos_id if self.model_info else 3,
         )
         self.correction = CorrectionController(
             self.output_edit, self.correction_label, self.corrections, self
@@ -174,11 +179,13 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
         self.splitter = QSplitter()
         self.splitter.setAccessibleName("Input and output")
         self.splitter.addWidget(
-            _labelled("German", self.source_edit, self.count_label, self.clear_button)
+            labelled_box("German", self.source_edit, self.count_label, self.clear_button)
         )
         self.correction_label = correction_banner()
         self.splitter.addWidget(
-            _labelled("English", self.output_edit, self.copy_button, banner=self.correction_label)
+            labelled_box(
+                "English", self.output_edit, self.copy_button, banner=self.correction_label
+            )
         )
         self.notice_label = self.notice.label
         central = QWidget()
@@ -408,7 +415,7 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
             and event.button() == Qt.LeftButton
             and not self.output_edit.textCursor().hasSelection()
         ):
-            QTimer.singleShot(0, partial(self._word_menu, event.position().toPoint()))
+            QTimer.singleShot(0, partial(self.words.popup_at, event.position().toPoint()))
         return super().eventFilter(obj, event)
 
     # -------------------------------------------- word details, alternatives
@@ -469,26 +476,3 @@ class MainWindow(MenusMixin, FilesMixin, WordMenuMixin, DialogsMixin, QMainWindo
 
 READY_TEXT = "The English translation appears here as you type."
 LOADING_TEXT = "Loading the model… What you type is translated as soon as it is ready."
-
-
-def _labelled(
-    title: str, edit: QPlainTextEdit, *buttons: QWidget, banner: QWidget | None = None
-) -> QWidget:
-    """``edit`` under a header naming its language (with ``buttons`` on the right) and
-    an optional ``banner`` between the two."""
-    box = QWidget()
-    column = QVBoxLayout(box)
-    column.setContentsMargins(4, 4, 4, 0)
-    column.setSpacing(2)
-    header = QHBoxLayout()
-    label = QLabel(f"<b>{title}</b>")
-    label.setBuddy(edit)
-    header.addWidget(label)
-    header.addStretch(1)
-    for button in buttons:
-        header.addWidget(button)
-    column.addLayout(header)
-    if banner is not None:
-        column.addWidget(banner)
-    column.addWidget(edit, 1)
-    return box

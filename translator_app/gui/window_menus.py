@@ -77,7 +77,7 @@ class MenusMixin:
         self._action(m, "Translate &now", self.translate_now, "Ctrl+Return")
         self._action(m, "Copy the &whole translation", self.copy_translation, "Ctrl+Shift+C")
         self._action(m, "C&lear", self.clear, "Ctrl+L")
-        self._action(m, "Word &details and alternatives", self.word_menu_at_cursor, "Ctrl+D")
+        self._action(m, "Word &details and alternatives", self.words.at_cursor, "Ctrl+D")
         self._action(
             m, "Loo&k up the German word", lambda: self.dictionary.look_up_at_cursor(), "Ctrl+K"
         )

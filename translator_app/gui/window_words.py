@@ -4,15 +4,13 @@ it (named by the words they make) and undoing a chosen alternative."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import (
-    QTextCursor,
-)
-from PySide6.QtWidgets import (
-    QMenu,
-)
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QMenu, QPlainTextEdit
 
 from translator_app.core.text.tokenizer import PIECE_MARK
 from translator_app.gui.linking import (
@@ -24,6 +22,11 @@ from translator_app.gui.linking import (
 )
 from translator_app.gui.positions import from_qt, to_qt
 
+if TYPE_CHECKING:
+    from translator_app.gui.highlighter import LinkHighlighter
+    from translator_app.gui.notices import Messages
+    from translator_app.gui.session import TranslationSession
+
 # Word menus whose model alternatives are kept (reopening one shows them at once).
 ALTERNATIVES_KEPT = 32
 MENU_ALTERNATIVES = 5  # "up to five" (issue 48): the likeliest, then the sentence they make
@@ -31,21 +34,32 @@ LOOKING = "Looking for alternatives…"
 NONE_HERE = "None likely here"
 
 
-class WordMenuMixin:
-    """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
-    window). The menu opens at once with what it knows (the n-best list's alternatives);
-    the model's alternatives for exactly that word are asked from the worker and fill the
-    menu when they come (CTranslate2: tens of milliseconds), and are kept for the next
-    time it opens there."""
+class WordMenu:
+    """The word menu of the English box, composed into the window and handed what it
+    uses: the box, the highlighter (what is shown), the session (alternatives, forced
+    beginnings), the messages and the loaded model's end-of-sentence id. The menu opens
+    at once with what it knows (the n-best list's alternatives); the model's
+    alternatives for exactly that word are asked from the worker and fill the menu when
+    they come (CTranslate2: tens of milliseconds), and are kept for the next time it
+    opens there."""
 
-    def _init_word_menu(self) -> None:
+    def __init__(
+        self,
+        output_edit: QPlainTextEdit,
+        highlighter: LinkHighlighter,
+        session: TranslationSession,
+        messages: Messages,
+        eos_id: Callable[[], int],
+    ) -> None:
+        self.output_edit, self.highlighter, self.session = output_edit, highlighter, session
+        self.messages, self._eos_id = messages, eos_id
         # (id of the translation, piece) -> (the translation, its alternatives); the
         # translation is held so that its id is not reused while the entry lives.
         self._alternatives: OrderedDict[tuple, tuple] = OrderedDict()
         self._menu_waiting = None  # (menu, translation, piece, sentence) still filling in
-        self.session.alternatives_found.connect(self._on_alternatives)
+        session.alternatives_found.connect(self._on_alternatives)
 
-    def word_menu_at_cursor(self) -> QMenu | None:
+    def at_cursor(self) -> QMenu | None:
         """Ctrl+D: the details of the English word highlighted now. From the German side
         that is the word the German under the cursor attended to most."""
         h = self.highlighter
@@ -53,10 +67,10 @@ class WordMenuMixin:
         if h.focus_side == "source" and h.shown is not None and not h.stale:
             link = link_from_source(h.shown, h.cursor_index("source"))
             if link is None or not link.ranges:
-                self.show_message("No English word is linked to the German under the cursor")
+                self.messages.show("No English word is linked to the German under the cursor")
                 return None
             pos = to_qt(h.shown.output, max(link.ranges, key=lambda x: x[2])[0])
-        menu = self.word_menu(pos)
+        menu = self.menu_at(pos)
         if menu is not None:
             cursor = QTextCursor(self.output_edit.document())
             cursor.setPosition(pos)
@@ -64,7 +78,7 @@ class WordMenuMixin:
             menu.popup(self.output_edit.viewport().mapToGlobal(rect.bottomLeft()))
         return menu
 
-    def word_menu(self, pos: int) -> QMenu | None:
+    def menu_at(self, pos: int) -> QMenu | None:
         """The menu for the English piece at output position ``pos`` (None: no word)."""
         d = self.highlighter.shown
         if d is None or self.highlighter.stale:
@@ -73,7 +87,7 @@ class WordMenuMixin:
         if link is None:
             return None
         t = d.translations[link.sentence]
-        menu = QMenu(self)
+        menu = QMenu(self.output_edit)
         menu.setAttribute(Qt.WA_DeleteOnClose)  # one per click: none piles up
         menu.setAccessibleName("Word details")
         piece = t.best.target_pieces[link.piece].replace(PIECE_MARK, "")
@@ -97,8 +111,9 @@ class WordMenuMixin:
             self.session.find_alternatives(t, link.piece)
         return menu
 
-    def _word_menu(self, point: QPoint) -> None:
-        menu = self.word_menu(self.output_edit.textCursor().position())
+    def popup_at(self, point: QPoint) -> None:
+        """The menu of the word clicked at ``point`` (the box's viewport)."""
+        menu = self.menu_at(self.output_edit.textCursor().position())
         if menu is not None:
             # Below the clicked line, so the word stays readable beside its details.
             below = QPoint(point.x(), self.output_edit.cursorRect().bottom() + 4)
@@ -140,9 +155,6 @@ class WordMenuMixin:
         self._add_alternatives(menu, alts, sentence)
         if menu.isVisible():
             _keep_on_screen(menu)
-
-    def _eos_id(self) -> int:
-        return self.model_info.eos_id if self.model_info else 3
 
     def force_prefix(self, sentence: int, prefix: tuple[int, ...]) -> None:
         """Re-decode one sentence with the chosen beginning forced."""
