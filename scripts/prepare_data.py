@@ -20,7 +20,9 @@ Choices (the model card repeats them, with the licences):
   compound nouns beside them, and at most GETTEXT_PAIRS Debian gettext messages of three
   or more words with no placeholders or code (software and forms register), and
   REGISTER_OWN_PAIRS sentences of letters, e-mails, forms and shops built from blocks
-  (``trainer/register_corpus.py``).
+  (``trainer/register_corpus.py``), REGISTER_VOCAB_PAIRS sentences around everyday words
+  (``trainer/register_vocab.py``) and the short text of screens, forms and signs
+  (``trainer/register_ui.py``).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register).
 - Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
@@ -49,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from trainer.ding_pairs import ding_pairs  # noqa: E402
 from trainer.register_corpus import register_pairs  # noqa: E402
+from trainer.register_ui import ui_pairs  # noqa: E402
 from trainer.register_vocab import vocab_pairs  # noqa: E402
 from translator_app.core.data.corpus import Blocklist, DataError, read_all  # noqa: E402
 
@@ -95,9 +98,11 @@ REGISTER_TRAIN = [
     ("gettext", "debian-gettext-deen/gettext.deu-eng.tsv.xz", "each package's own (DFSG-free)"),
     ("register-own", "(made by trainer/register_corpus.py)", "the project's own"),
     ("register-vocab", "(made by trainer/register_vocab.py)", "the project's own"),
+    ("register-ui", "(made by trainer/register_ui.py)", "the project's own"),
 ]
 REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
 REGISTER_VOCAB_PAIRS = 6_000  # everyday words of forms, shops and services in sentences
+REGISTER_UI_PAIRS = 3_000  # at most: buttons, labels, notices, signs (about 520 exist)
 DING_WORDS = 30_000  # single-word (compound noun) entries kept beside every phrase entry
 GETTEXT_PAIRS = 25_000
 # The project's own register sets (issue 46): the test set is a test set like the others,
@@ -263,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         "gettext": software_messages,
         "register-own": lambda _path, _rng: list(register_pairs(REGISTER_OWN_PAIRS, seed=1)),
         "register-vocab": lambda _path, _rng: list(vocab_pairs(REGISTER_VOCAB_PAIRS, seed=1)),
+        "register-ui": lambda _path, _rng: list(ui_pairs(REGISTER_UI_PAIRS, seed=1)),
     }
     for name, rel, licence in REGISTER_TRAIN:
         pairs = [clean(de, en) for de, en in readers[name](args.data / rel, rng)]

@@ -55,3 +55,18 @@ def test_the_vocabulary_corpus_avoids_the_register_sets_and_inflects():
         "meinen Lebenslauf",
         "my CV",
     )
+
+
+def test_the_short_text_corpus_avoids_the_register_sets_and_is_whole():
+    """Buttons, labels, notices and signs, alone and in frames: distinct, repeatable,
+    no slot left unfilled, and no sentence of the register dev or test set."""
+    from trainer.register_ui import ui_pairs
+
+    held = Blocklist(read_all(sorted(REGISTER.glob("*.tsv"))))
+    pairs = list(ui_pairs(3000, seed=1))
+    assert 500 < len(pairs) == len(set(pairs)) and pairs == list(ui_pairs(3000, seed=1))
+    assert [p for p in pairs if held.match(*p)] == []
+    for de, en in pairs:
+        assert "{" not in de + en and de.strip() == de and en.strip() == en, (de, en)
+        assert de.count("„") == de.count("“") and en.count('"') % 2 == 0, (de, en)
+    assert ("Klicken Sie auf „Speichern“.", 'Click "Save".') in pairs
