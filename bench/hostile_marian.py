@@ -1,5 +1,5 @@
 """Hostile OPUS-MT downloads, built on the spot, for bench/bench_hostile_import.py and
-tests/test_hostile_import.py (issue 35).
+tests/engine/test_hostile_import.py (issue 35).
 
 ``tiny_release(folder)`` writes a small valid OPUS-MT release (Marian's .npz, YAML
 vocabulary, decoder.yml, SentencePiece models) and ``tiny_hf(folder)`` a small Hugging

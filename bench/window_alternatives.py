@@ -1,5 +1,5 @@
 """Choosing word alternatives in the real window, end to end (issue 48 §1): shared by
-tests/test_window_real_model.py and bench/bench_alternatives.py.
+tests/gui/test_window_real_model.py and bench/bench_alternatives.py.
 
 For a word of the shown English, the word menu is opened as a click opens it, every
 alternative it offers is chosen in turn, and each result must be the model's words up to

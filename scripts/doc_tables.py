@@ -1,10 +1,10 @@
 """Write the tables of the docs that the code can say itself, so that they cannot drift.
 
     python scripts/doc_tables.py           # rewrite them
-    python scripts/doc_tables.py --check   # exit 1 where a doc differs (tests/test_docs.py)
+    python scripts/doc_tables.py --check   # exit 1 where a doc differs (tests/packaging/test_docs.py)
 
 - docs/architecture.md, the core's rooms: the layers of ``CORE_LAYERS`` in
-  tests/test_import_boundaries.py (the test that enforces them), each room with what it
+  tests/packaging/test_import_boundaries.py (the test that enforces them), each room with what it
   holds (ROOMS below: a room without a line here is an error).
 - docs/engine.md, the limits kept beside their format: every module-level ``MAX_*``
   constant of translator_app outside core/limits.py, with its value as written.
@@ -45,14 +45,16 @@ ROOMS = {
 
 
 def core_layers() -> tuple[tuple[str, ...], ...]:
-    """CORE_LAYERS as tests/test_import_boundaries.py defines it (read, not imported)."""
-    tree = ast.parse((ROOT / "tests" / "test_import_boundaries.py").read_text("utf-8"))
+    """CORE_LAYERS as tests/packaging/test_import_boundaries.py defines it (read, not imported)."""
+    tree = ast.parse(
+        (ROOT / "tests" / "packaging" / "test_import_boundaries.py").read_text("utf-8")
+    )
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "CORE_LAYERS" for t in node.targets
         ):
             return ast.literal_eval(node.value)
-    raise SystemExit("tests/test_import_boundaries.py defines no CORE_LAYERS")
+    raise SystemExit("tests/packaging/test_import_boundaries.py defines no CORE_LAYERS")
 
 
 def layers_table() -> str:

@@ -6,7 +6,7 @@ The bundled model translates whole sentences of this register better than the fr
 around them: „Vorname“ came out as "previous name", „Zur Kasse gehen“ as "go to cash".
 The LibreOffice and gettext catalogues are software strings; these are what a shop, an
 office, an authority and a building write. Written for this project; none is a sentence
-of the register dev or test set (tests/test_register_corpus.py: the eleven phrases that
+of the register dev or test set (tests/trainer/test_register_corpus.py: the eleven phrases that
 were one, found by that check, are not here), and scripts/prepare_data.py removes any
 pair that matches a dev or test sentence.
 

@@ -11,7 +11,7 @@ what one asks to do (German infinitive phrases), each in a set of plain template
 
 Training data only; scripts/prepare_data.py removes every pair that matches a sentence
 of a dev or test set, and none of these templates writes a sentence of the register dev
-or test set (tests/test_register_corpus.py).
+or test set (tests/trainer/test_register_corpus.py).
 """
 
 from __future__ import annotations

@@ -181,7 +181,7 @@ def test_train_command_is_the_trainer(capsys):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).parent.parent / "packaging" / "entry_app.py"
+    path = Path(__file__).parents[2] / "packaging" / "entry_app.py"
     spec = importlib.util.spec_from_file_location("entry_app", path)
     entry = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(entry)
@@ -199,7 +199,7 @@ def test_size_report_names_the_largest_parts(tmp_path):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "packaging" / "size_report.py"
+    path = Path(__file__).resolve().parents[2] / "packaging" / "size_report.py"
     spec = importlib.util.spec_from_file_location("size_report", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -8,7 +8,7 @@ import pytest
 
 from translator_app.core.engine.candidates import has_words
 
-BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 WORDLESS = ["😀", "  ---  ", "→ ←", "*", "?!", "😀 😀 :-)"]
 
 

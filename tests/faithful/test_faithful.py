@@ -25,7 +25,7 @@ from translator_app.core.faithful.number_check import (
     target_keys,
 )
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import bench_faithful  # noqa: E402
 import faithful_set  # noqa: E402
 
@@ -281,7 +281,7 @@ def _counting_translator(monkeypatch, counts):
     import translator_app.core.engine.faithful_choice as choice
     from translator_app.core import Translator
 
-    t = Translator.load(Path(__file__).resolve().parent.parent / "resources" / "model")
+    t = Translator.load(Path(__file__).resolve().parents[2] / "resources" / "model")
     real_search = t.backend.search
 
     def search(batch, *args, **kwargs):

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 
 FIRST_TRANSLATION = """
 import json, sys

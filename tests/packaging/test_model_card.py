@@ -7,7 +7,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "model_card.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "model_card.py"
 
 
 def _model_card():

@@ -15,7 +15,7 @@ from translator_app.core.documents.streamed import NotText, count_paragraphs, tr
 
 PAIRS = [
     line.split("\t")
-    for line in (Path(__file__).parent / "data" / "tiny_pairs.tsv").read_text().splitlines()
+    for line in (Path(__file__).parents[1] / "data" / "tiny_pairs.tsv").read_text().splitlines()
 ]
 
 

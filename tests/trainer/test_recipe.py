@@ -12,7 +12,7 @@ from trainer.config import load_config
 from trainer.recipe import run_recipe, stages
 from translator_app.core import ConfigError
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 RECIPE = ROOT / "recipes" / "de-en-base"
 
 

@@ -20,7 +20,7 @@ from translator_app.core.faithful.dropped import (
 )
 from translator_app.core.text.tokenizer import EOS_PIECE
 
-BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 TIMEOUT = 60_000
 
 VAT = "Der Preis versteht sich zuzüglich Mehrwertsteuer."

@@ -39,7 +39,7 @@ def test_the_bundled_models_header_matches():
 
     from safetensors import safe_open
 
-    bundle = Path(__file__).parents[1] / "resources" / "model"
+    bundle = Path(__file__).parents[2] / "resources" / "model"
     cfg = ModelConfig.from_dict(json.loads((bundle / "config.json").read_text("utf-8"))["model"])
     with safe_open(str(bundle / "model.safetensors"), framework="numpy") as f:
         header = {k: tuple(f.get_slice(k).get_shape()) for k in f.keys()}  # noqa: SIM118

@@ -11,7 +11,7 @@ import ast
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("translator_app", "trainer", "scripts", "bench", "packaging")
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80

@@ -19,7 +19,7 @@ from translator_app.core.importers.marian_common import WHAT_TO_DO, MarianImport
 from translator_app.core.platform.paths import remove_orphans
 from translator_app.gui.model_list import is_bundle
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import hostile_marian  # noqa: E402
 
 # The bombs at a quarter GiB: the same code path as the bench's 4 GiB, in a fraction of
@@ -73,7 +73,7 @@ def test_each_attack_is_one_clear_refusal(tmp_path, case):
     assert not (tmp_path / "bundle").exists()
 
 
-# NaN weights in a bundle are refused at load too: tests/test_bundle.py.
+# NaN weights in a bundle are refused at load too: tests/engine/test_bundle.py.
 
 
 KILLED_MID_WRITE = """

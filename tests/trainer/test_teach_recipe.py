@@ -10,7 +10,7 @@ from trainer.term_mining import mine_terms, term_use
 from translator_app.core.data.corpus import read_all
 from translator_app.core.faithful.glossary import Glossary, Term, merged
 
-TEACH_SET = Path(__file__).resolve().parent.parent / "bench" / "teach"
+TEACH_SET = Path(__file__).resolve().parents[2] / "bench" / "teach"
 
 
 def bench_pairs():

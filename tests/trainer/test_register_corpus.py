@@ -9,7 +9,7 @@ from trainer.register_corpus import register_pairs
 from trainer.register_vocab import vocab_pairs, with_determiner, zu_infinitive
 from translator_app.core.data.corpus import Blocklist, read_all
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 REGISTER = ROOT / "testsets" / "register"
 
 

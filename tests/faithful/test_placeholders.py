@@ -15,7 +15,7 @@ from translator_app.core.faithful.placeholders import (
 )
 from translator_app.core.faithful.protect import entity_uses, is_place
 
-BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 
 
 def _uses(text: str) -> list[TermUse]:

@@ -10,7 +10,7 @@ import pytest
 
 from translator_app.core.faithful.fact_check import all_facts, describe, missing_facts
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import bench_trust  # noqa: E402
 
 

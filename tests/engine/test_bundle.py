@@ -208,6 +208,6 @@ def test_non_finite_weights_are_rejected(make_bundle, tokenizer, spm_bytes, tmp_
 def test_the_bundled_model_is_found_in_the_checkout():
     from translator_app.core import bundled_model_dir
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     assert bundled_model_dir() == root / "resources" / "model"
     assert (bundled_model_dir() / "config.json").is_file()

@@ -81,7 +81,7 @@ def test_a_fine_tune_into_a_claimed_folder_is_refused_before_it_trains(
 
     out = tmp_path / "mine"
     claim_folder(out)  # another fine-tune is training into it
-    data = Path(__file__).parent / "data" / "tiny_pairs.tsv"
+    data = Path(__file__).parents[1] / "data" / "tiny_pairs.tsv"
     args = ["finetune", "--model", str(make_bundle()), "--data", str(data), "--out", str(out)]
     assert cli.main([*args, "--steps", "2"]) != 0
     assert "already exists" in capsys.readouterr().err

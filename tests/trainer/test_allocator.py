@@ -13,7 +13,7 @@ import pytest
 
 from trainer import allocator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 JEMALLOC = platform.system() == "Linux" and ctypes.util.find_library("jemalloc")
 
 # Restart with jemalloc where possible (as translator-train train does), then allocate,

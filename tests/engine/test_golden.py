@@ -10,7 +10,7 @@ The expected values live in tests/data/golden_*.json. When a change is meant to 
 (a new bundled model, a deliberate change to the search), regenerate them and review the
 diff before committing:
 
-    .venv/bin/python tests/test_golden.py
+    .venv/bin/python tests/engine/test_golden.py
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import torch
 
 from translator_app.core.engine import ct2
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 from conftest import DATA, TINY, VARIANTS  # noqa: E402
 
 SEARCH_FILE = DATA / "golden_search.json"
 BUNDLE_FILE = DATA / "golden_bundle.json"
-BUNDLE = Path(__file__).parents[1] / "resources" / "model"
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 
 VOCAB = 48
 # Two sentences of different lengths, so padding and batching are part of what is pinned.
@@ -140,7 +140,7 @@ def test_the_bundled_model_gives_the_golden_translations():
     got = bundle_results()
     assert got["weights_sha256"] == expected["weights_sha256"], (
         "the bundled model changed: regenerate tests/data/golden_bundle.json "
-        "(python tests/test_golden.py) and review the diff"
+        "(python tests/engine/test_golden.py) and review the diff"
     )
     for key in expected:
         if "/" in key:

@@ -13,7 +13,7 @@ from translator_app.core.data.corpus import DataError, read_all
 from translator_app.core.faithful import glossary as glossary_module
 from translator_app.core.faithful.glossary import read_glossary
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_a_nul_byte_in_a_training_pair_is_refused_with_its_line(tmp_path):
