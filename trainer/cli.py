@@ -9,7 +9,6 @@ nothing is written when a command fails.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
@@ -409,14 +408,22 @@ def run_import_marian(args) -> int:
     return 0
 
 
-def _imported_on_use(name: str, module: str = "trainer.commands"):
-    """The command ``<module>.<name>``, imported when it runs: ``--help`` and the light
-    commands start without importing torch's training stack."""
+def _imported_on_use(name: str):
+    """The command ``trainer.commands.<name>``, imported when it runs: ``--help`` and the
+    light commands start without importing torch's training stack."""
 
     def run(args) -> int:
-        return getattr(importlib.import_module(module), name)(args)
+        from trainer import commands  # a plain import: the built app's analysis sees it
+
+        return getattr(commands, name)(args)
 
     return run
+
+
+def run_finetune(args) -> int:
+    from trainer.finetune import cmd_finetune
+
+    return cmd_finetune(args)
 
 
 def run_compare(args) -> int:
@@ -429,7 +436,7 @@ COMMANDS = {
     "spm": run_spm,
     "train": _imported_on_use("cmd_train"),
     "import-marian": run_import_marian,
-    "finetune": _imported_on_use("cmd_finetune", "trainer.finetune"),
+    "finetune": run_finetune,
     "eval": _imported_on_use("cmd_eval"),
     "average": _imported_on_use("cmd_average"),
     "export": _imported_on_use("cmd_export"),
