@@ -70,7 +70,7 @@ def main() -> int:
         QTimer.singleShot(300, grab)
 
     def teach() -> None:
-        dialog = window.teach_dialog()
+        dialog = window.dialogs.teach_dialog()
         dialog.device.setCurrentText("cpu")
         dialog.sentence_box.currentIndexChanged.connect(
             lambda i: i == 1 and QTimer.singleShot(300, lambda: grab(dialog))

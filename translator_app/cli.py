@@ -279,13 +279,11 @@ def _check_files(args) -> None:
         raise CliError("give either TEXT arguments or --input FILE, not both")
     if args.json:
         raise CliError("--json writes text translations; it does not apply to --input")
-    from translator_app.core.documents import SUFFIXES
+    from translator_app.core.documents import SUFFIXES, listed
 
     suffix = args.input.suffix.lower()
     if suffix not in SUFFIXES:
-        raise CliError(
-            f"{args.input}: translate .txt, .docx or .odt files (not {suffix or 'this'})"
-        )
+        raise CliError(f"{args.input}: translate {listed()} files (not {suffix or 'this'})")
     if not args.input.is_file():
         raise CliError(f"{args.input}: no such file")
     if args.output is None:

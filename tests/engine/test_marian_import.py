@@ -389,11 +389,11 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     monkeypatch.setattr(
         QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (picked["path"], ""))
     )
-    w.import_model_dialog()
+    w.models.import_dialog()
     qtbot.waitUntil(
         lambda: w.model_info is not None and w.model_info.name == "opus-mt-de-en", timeout=20_000
     )
-    assert any(a.text() == "opus-mt-de-en" for a in w.model_actions)
+    assert any(a.text() == "opus-mt-de-en" for a in w.models.actions)
     assert w.settings.model.endswith("opus-mt-de-en")
     # The panel starts on the head chosen at import, marked as the alignment.
     cfg = load_bundle(w.settings.model, "cpu").config
@@ -401,7 +401,7 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     assert head.currentData() == cfg.alignment_head and "(highlights)" in head.currentText()
 
     (hf_folder / "vocab.json").write_text("not json")
-    w.import_model_dialog()
+    w.models.import_dialog()
     qtbot.waitUntil(lambda: "vocab.json" in w.last_error, timeout=20_000)
     assert "Could not import" in w.statusBar().currentMessage()
 

@@ -206,28 +206,28 @@ def test_switching_model_and_device(qtbot, open_window, make_bundle):
     translate(qtbot, w, "Guten Tag.")
     rnn = make_bundle("gru-bahdanau-additive", name="tiny-rnn")
     with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
-        w.open_model_folder(str(rnn))
+        w.models.open_folder(str(rnn))
     assert w.model_info.arch == "rnn" and w.model_info.name == "tiny-rnn"
     assert not w.alignment.layer_box.isEnabled()
     qtbot.waitUntil(
         lambda: w.highlighter.shown is not None and not w.highlighter.stale, timeout=TIMEOUT
     )
-    assert [a.isChecked() for a in w.model_actions if a.data() == str(rnn)] == [True]
+    assert [a.isChecked() for a in w.models.actions if a.data() == str(rnn)] == [True]
     with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
-        w.choose_device("cpu")
+        w.models.choose_device("cpu")
     assert w.model_info.device.startswith("cpu") and w.settings.device == "cpu"
     import torch
 
     if not torch.cuda.is_available():
         with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
-            w.choose_device("cuda")
+            w.models.choose_device("cuda")
         assert w.model_info.device.startswith("cpu")
         assert "CUDA" in w.last_error
 
 
 def test_a_folder_without_a_model_is_refused(qtbot, open_window, tmp_path):
     w = open_window()
-    w.open_model_folder(str(tmp_path))
+    w.models.open_folder(str(tmp_path))
     assert "not a model folder" in w.last_error
     assert w.model_info.name == "run"
 
@@ -318,12 +318,12 @@ def test_open_save_and_bad_files(qtbot, open_window, tmp_path):
     good = tmp_path / "in.txt"
     good.write_text("Hallo Welt.\n", encoding="utf-8")
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
-        assert w.open_file(str(good))
+        assert w.files.open(str(good))
     out = tmp_path / "out.txt"
-    assert w.save_file(str(out)) and out.read_text().strip() == w.output_edit.toPlainText().strip()
+    assert w.files.save(str(out)) and out.read_text().strip() == w.output_edit.toPlainText().strip()
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
-    assert not w.open_file(str(bad))
+    assert not w.files.open(str(bad))
     assert "not UTF-8" in w.last_error and str(bad) in w.last_error
     assert w.source_edit.toPlainText() == "Hallo Welt.\n"  # nothing lost
 
@@ -339,27 +339,27 @@ def test_open_and_save_a_document_keeping_its_layout(qtbot, open_window, tmp_pat
     d.save(str(tmp_path / "brief.docx"))
     w = open_window()
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
-        assert w.open_file(str(tmp_path / "brief.docx"))
+        assert w.files.open(str(tmp_path / "brief.docx"))
     assert w.source_edit.toPlainText() == "Guten Morgen\nDas Haus ist groß."
     qtbot.waitUntil(lambda: w.highlighter.shown is not None and w.highlighter.shown.complete)
     out = tmp_path / "brief.en.docx"
-    assert w.save_file(str(out))
+    assert w.files.save(str(out))
     paras = Document(str(out)).paragraphs
     assert [p.style.name for p in paras] == ["Heading 1", "List Bullet"]
     assert "\n".join(p.text for p in paras) == w.output_edit.toPlainText()
     # A .odt translation needs an .odt document; a line more than the document has
     # paragraphs cannot be placed: both say so and write nothing.
-    assert not w.save_file(str(tmp_path / "x.odt"))
+    assert not w.files.save(str(tmp_path / "x.odt"))
     assert "made from a .odt document" in w.last_error
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         w.source_edit.setPlainText("Guten Morgen\nDas Haus ist groß.\nNoch eine Zeile.")
     qtbot.waitUntil(lambda: w.highlighter.shown.complete and "Noch" in w.highlighter.shown.source)
-    assert not w.save_file(str(tmp_path / "y.docx"))
+    assert not w.files.save(str(tmp_path / "y.docx"))
     assert "has 2 paragraphs and the text now has 3 lines" in w.last_error
     assert not (tmp_path / "x.odt").exists() and not (tmp_path / "y.docx").exists()
     broken = tmp_path / "kaputt.docx"
     broken.write_text("no zip")
-    assert not w.open_file(str(broken))
+    assert not w.files.open(str(broken))
     assert "kaputt.docx: not a .docx document" in w.last_error
     assert w.source_edit.toPlainText().startswith("Guten Morgen")  # nothing lost
 

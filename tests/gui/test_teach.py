@@ -75,7 +75,7 @@ def test_editing_the_output_stores_a_correction(qtbot, open_window):
     assert w.correction_label.parentWidget() is w.output_edit.parentWidget()
     w.output_edit.setPlainText("Good day!")
     assert "“Guten Morgen!” → “Good day!”" in w.correction_label.text()
-    assert w.save_correction() == 1
+    assert w.correction.save() == 1
     assert not w.correction.active and w.output_edit.isReadOnly()
     assert not w.correction_label.isVisible()
     assert w.output_edit.toPlainText() == "Good day!"
@@ -97,7 +97,7 @@ def test_a_correction_keeps_only_the_lines_the_user_edited(qtbot, open_window):
     assert "nothing edited yet" in w.correction_label.text()
     w.output_edit.setPlainText("\n".join([lines[0], "I own a dog.", lines[2]]))
     assert "keeps 1 edited pair(s)" in w.correction_label.text()
-    assert w.save_correction() == 1
+    assert w.correction.save() == 1
     assert CorrectionsStore(w.corrections.path).pairs == [("Ich habe einen Hund.", "I own a dog.")]
 
 
@@ -105,7 +105,7 @@ def test_saving_an_unedited_correction_keeps_nothing(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Guten Morgen!")
     w.begin_correction()
-    assert w.save_correction() == 0 and not w.correction.active
+    assert w.correction.save() == 0 and not w.correction.active
     assert CorrectionsStore(w.corrections.path).pairs == []
 
 
@@ -143,7 +143,7 @@ def test_teach_dialog_explains_bad_files(qtbot, open_window, tmp_path):
     lonely.write_text("Hallo\n", encoding="utf-8")
     broken = tmp_path / "broken.tmx"
     broken.write_text("<tmx><body><tu>", encoding="utf-8")
-    dialog = w.teach_dialog()
+    dialog = w.dialogs.teach_dialog()
     with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
         dialog.add_files([str(bad), str(lonely), str(broken)])
     text = dialog.summary.toPlainText()
@@ -171,7 +171,7 @@ def models_in(folder: Path) -> list[str]:
 def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path):
     w = open_window()
     w.corrections.add([("Guten Morgen!", "Good day!")])
-    dialog = w.teach_dialog()
+    dialog = w.dialogs.teach_dialog()
     with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
         dialog.add_files([str(DATA / "tiny_pairs.tsv")])
     assert "Pairs kept: 41 of 41" in dialog.summary.toPlainText()  # 40 + the correction
@@ -192,7 +192,7 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert dialog.sentence_box.count() > 0 and dialog.folder_buttons[0].isEnabled()
     assert steps and steps[-1].step == steps[-1].total
     # At once in the Model menu.
-    assert any(a.data() == str(new) for a in w.model_actions)
+    assert any(a.data() == str(new) for a in w.models.actions)
     # Before/after scores on the held-out pairs, and both models' translations.
     assert dialog.pages.currentIndex() == 2
     assert dialog.scores.item(0, 0).text() == "Base" and dialog.scores.item(1, 0).text() == "New"
@@ -211,10 +211,10 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert dialog.rename("renamed").startswith("Renamed")
     renamed = new.with_name("renamed")
     assert renamed.is_dir() and not new.exists()
-    assert any(a.data() == str(renamed) for a in w.model_actions)
+    assert any(a.data() == str(renamed) for a in w.models.actions)
     dialog.delete()
     assert not renamed.exists()
-    assert not any(a.data() == str(renamed) for a in w.model_actions)
+    assert not any(a.data() == str(renamed) for a in w.models.actions)
     assert sorted(p.name for p in Path(w.model_info.path).iterdir()) == base_files
     assert not (tmp_path / "cache" / "teach" / "my-texts").exists()
 
@@ -227,7 +227,7 @@ def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
         "".join(f"{de} {i}\t{en} {i}\n" for i in range(500) for de, en in pairs), "utf-8"
     )
     w = open_window()
-    dialog = w.teach_dialog()
+    dialog = w.dialogs.teach_dialog()
     with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):  # read off the GUI thread
         dialog.add_files([str(many)])
     dialog.name_edit.setText("cancelled")
@@ -243,7 +243,7 @@ def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
     assert blocker.args[0] is False and "Cancelled" in blocker.args[1]
     assert models_in(models) == before  # no bundle, no temporary folder
     assert not (tmp_path / "cache" / "teach" / "cancelled").exists()
-    assert not any("cancelled" in str(a.data()) for a in w.model_actions)
+    assert not any("cancelled" in str(a.data()) for a in w.models.actions)
 
 
 def test_the_result_is_said_plainly():

@@ -45,7 +45,7 @@ def test_soak_hover_and_a_large_paste_lose_no_reference_to_none(qtbot, open_wind
     refcount of None must not have fallen and the window must still translate."""
     w = open_window()
     w.settings.coverage_hint = True
-    w.coverage_action.setChecked(True)
+    w.menus.coverage_action.setChecked(True)
     translate(
         qtbot, w, "Guten Morgen! Wie geht es dir? Das Haus ist groß.\nMir geht es gut, danke."
     )
@@ -200,7 +200,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
         raise AssertionError("the load was never told to stop")
 
     monkeypatch.setattr(worker_module.engine, "load_bundle", slow_load)
-    w.load_model(w.model_info.path)
+    w.models.load(w.model_info.path)
     qtbot.waitUntil(lambda: bool(started), timeout=5000)
     start = time.perf_counter()
     w.close()

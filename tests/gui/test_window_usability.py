@@ -139,20 +139,20 @@ def test_cuda_without_a_gpu_says_so_until_read_and_ticks_what_is_used(qtbot, ope
         pytest.skip("this machine has CUDA")
     w = open_window()
     with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
-        w.choose_device("cuda")
+        w.models.choose_device("cuda")
     assert "CUDA is not available" in w.notice_label.text() and w.notice.isVisible()
-    assert w.settings.device == "auto" and w.device_actions["auto"].isChecked()
-    assert not w.device_actions["cuda"].isChecked()
+    assert w.settings.device == "auto" and w.models.device_actions["auto"].isChecked()
+    assert not w.models.device_actions["cuda"].isChecked()
 
 
 def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
     w = open_window()
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
-    assert not w.open_file(str(bad))
+    assert not w.files.open(str(bad))
     assert "not UTF-8" in w.notice_label.text()
     w.dismiss_notices()
-    assert not w.open_file(str(bad))
+    assert not w.files.open(str(bad))
     assert w.notice.isVisible() and "not UTF-8" in w.notice_label.text()
 
 
@@ -221,7 +221,7 @@ def test_history_keeps_one_entry_per_source_output_and_model(tmp_path):
 def test_a_new_user_sees_a_placeholder_and_no_coverage_marks(qtbot, open_window):
     w = open_window()
     assert w.output_edit.placeholderText()
-    assert not w.settings.coverage_hint and not w.coverage_action.isChecked()
+    assert not w.settings.coverage_hint and not w.menus.coverage_action.isChecked()
 
 
 def test_a_long_text_fills_in_with_progress_and_clear_frees_it(qtbot, open_window):
@@ -261,7 +261,7 @@ def test_edit_menu_undo_and_paste_act_on_the_german_box(qtbot, open_window):
     from PySide6.QtGui import QGuiApplication
 
     w = open_window()
-    actions = {a.text().replace("&", ""): a for a in w.all_actions}
+    actions = {a.text().replace("&", ""): a for a in w.menus.all_actions}
     w.source_edit.setFocus()
     QGuiApplication.clipboard().setText("Hallo")
     actions["Paste"].trigger()
@@ -276,7 +276,7 @@ def test_about_names_version_model_and_licences(qtbot, open_window):
     from translator_app import __version__
 
     w = open_window()
-    dialog = w.about_dialog()
+    dialog = w.dialogs.about_dialog()
     qtbot.addWidget(dialog)
     text = dialog.text.text()
     assert __version__ in text and w.model_info.name in text and "LGPL" in text
@@ -286,13 +286,13 @@ def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_win
     from translator_app.gui.settings import Settings
 
     w = open_window()
-    labels = [a.text() for a in w.model_actions]
+    labels = [a.text() for a in w.models.actions]
     assert labels and not any("/" in label for label in labels)
     other = make_bundle(name="other-model")
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         w.source_edit.setPlainText("Das Haus ist groß.")
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
-        w.use_model(str(other))  # Teach's "Use this model": retranslated with it
+        w.models.use(str(other))  # Teach's "Use this model": retranslated with it
     assert w.model_info.path == str(other)
     assert Settings.load().model == str(other)
 
@@ -377,10 +377,10 @@ def test_every_menu_has_distinct_access_keys(qtbot, open_window):
     import re
 
     w = open_window()
-    for menu in w.menuBar().findChildren(type(w.model_menu)):
+    for menu in w.menuBar().findChildren(type(w.models.menu)):
         keys = {}
         for action in menu.actions():
-            if action.isSeparator() or action in w.model_actions or not action.isEnabled():
+            if action.isSeparator() or action in w.models.actions or not action.isEnabled():
                 continue  # a disabled note ("No recent files") is no command
             m = re.search(r"&(\w)", action.text())
             assert m, f"{action.text()!r} in {menu.title()!r} has no access key"
@@ -448,7 +448,7 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     ]
     for d in dialogs:
         qtbot.addWidget(d)
-    teach = w.teach_dialog()
+    teach = w.dialogs.teach_dialog()
     for widget in (w, teach, *dialogs):
         assert widget.width() <= available.width() and widget.height() <= available.height()
         hint = widget.minimumSizeHint()
@@ -462,12 +462,12 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
 
 def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
     """Text typed while the model loads is not silently ignored (#32)."""
-    from translator_app.gui.window import LOADING_TEXT, READY_TEXT
+    from translator_app.gui.model_chooser import LOADING_TEXT, READY_TEXT
 
     w = open_window()
     assert w.output_edit.placeholderText() == READY_TEXT
     with qtbot.waitSignal(w.session.model_loaded, timeout=20_000):
-        w.load_model(w.model_info.path)
+        w.models.load(w.model_info.path)
         assert w.output_edit.placeholderText() == LOADING_TEXT
     assert w.output_edit.placeholderText() == READY_TEXT
 
@@ -557,13 +557,13 @@ def test_open_recent_lists_what_was_opened_newest_first(qtbot, open_window, tmp_
     first.write_text("Guten Morgen!", "utf-8")
     second.write_text("Wie geht es dir?", "utf-8")
     for path in (first, second, first):
-        assert w.open_file(str(path))
-    w.recent.menu.aboutToShow.emit()
-    entries = [a.data() for a in w.recent.menu.actions() if a.data()]
+        assert w.files.open(str(path))
+    w.menus.recent.menu.aboutToShow.emit()
+    entries = [a.data() for a in w.menus.recent.menu.actions() if a.data()]
     assert entries == [str(first), str(second)]
     assert Settings.load().recent_files == entries  # saved at once, not only on close
     second.unlink()
-    [gone] = [a for a in w.recent.menu.actions() if a.data() == str(second)]
+    [gone] = [a for a in w.menus.recent.menu.actions() if a.data() == str(second)]
     gone.trigger()
     assert w.settings.recent_files == [str(first)]
     assert "no longer there" in w.statusBar().currentMessage()

@@ -59,7 +59,7 @@ def run_gui(args: argparse.Namespace) -> int:
         QTimer.singleShot(120_000, lambda: app.exit(2))  # never hang a smoke test
     window.show()
     if args.file:
-        window.open_file(args.file)  # a problem shows in the status bar
+        window.files.open(args.file)  # a problem shows in the status bar
     elif args.text:
         window.source_edit.setPlainText(args.text)
     code = app.exec()

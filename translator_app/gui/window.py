@@ -1,8 +1,9 @@
 """The main window: German in, English out, as you type; alignment panel; menus.
 
-The window keeps layout, wiring and messages; its menus (window_menus.py), files
-(window_files.py), word menu (window_words.py) and dialogs (window_dialogs.py) are mixins
-of their own. What to translate and when is the
+The window keeps layout, wiring and messages. Its parts are composed, each handed the
+widgets and the session it uses: the menus (window_menus.py), the files and documents
+(window_files.py), the word menu (window_words.py), the dialogs (window_dialogs.py), the
+choice of model and device (model_chooser.py). What to translate and when is the
 :class:`TranslationSession`'s (worker thread, cache, request ids), the linked highlights
 are the :class:`LinkHighlighter`'s, and correction mode is the
 :class:`CorrectionController`'s; they talk to the window through signals.
@@ -11,7 +12,6 @@ are the :class:`LinkHighlighter`'s, and correction mode is the
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -46,21 +46,19 @@ from translator_app.gui.dictionary_view import DictionaryController
 from translator_app.gui.glossary_dialog import load_user_glossary
 from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
-from translator_app.gui.importer import ModelImporter
-from translator_app.gui.model_list import ModelEntry, is_bundle
+from translator_app.gui.model_chooser import READY_TEXT, ModelChooser
 from translator_app.gui.notices import Messages, NoticeBar
 from translator_app.gui.screen import fit_resize, labelled_box
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
-from translator_app.gui.teach_dialog import TeachDialog
-from translator_app.gui.window_dialogs import DialogsMixin
-from translator_app.gui.window_files import DocumentFiles, FilesMixin
-from translator_app.gui.window_menus import MenusMixin
+from translator_app.gui.window_dialogs import WindowCommands, WindowDialogs
+from translator_app.gui.window_files import DocumentFiles
+from translator_app.gui.window_menus import WindowMenus
 from translator_app.gui.window_words import WordMenu
 from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
 
 
-class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
+class MainWindow(QMainWindow):
     translation_shown = Signal(str)  # the output text, each time a full translation shows
 
     def __init__(self, settings: Settings | None = None, model: str | None = None) -> None:
@@ -71,54 +69,20 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         fit_resize(self, 1100, 700)
         self.session = TranslationSession(self)
         self.session.model_loaded.connect(self._on_model_loaded)
-        self.session.load_failed.connect(self._on_load_failed)
         self.session.updated.connect(self._show)
         self.session.checked.connect(self._show_checked)
         self.session.progress.connect(self._show_progress)
         self.session.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
-        self.teach: TeachDialog | None = None
         self.notice = NoticeBar()
         self.messages = Messages(self.statusBar(), self.notice)
-        self.importer = ModelImporter(self)
-        self.importer.finished.connect(self._on_imported)
-        self.importer.failed.connect(self.show_error)
 
         self._build_editors()
         self._build_alignment()
         self._build_status()
-        glossary, problem = load_user_glossary()  # Model → Glossary…
-        self.session.glossary = glossary or None
-        if problem:
-            self.show_error(problem)
-        # The panel's other layers and heads are computed when the user picks one.
-        self.alignment.layers_wanted.connect(self.session.explain)
-        self.session.explained.connect(self.alignment.add_explained)
-        self.highlighter = LinkHighlighter(
-            self.source_edit, self.output_edit, self.alignment, parent=self
-        )
-        self.words = WordMenu(
-            self.output_edit,
-            self.highlighter,
-            self.session,
-            self.messages,
-            lambda: self.model_info.eos_id if self.model_info else 3,
-        )
-        self.correction = CorrectionController(
-            self.output_edit, self.correction_label, self.corrections, self
-        )
-        self.correction.message.connect(self.show_message)
-        self.dictionary = DictionaryController(
-            self.source_edit, self.add_glossary_term, parent=self
-        )
-        self.alignment.word_lookup.connect(self.dictionary.look_up)
-        self.correction.error.connect(self.show_error)
-        self.correction.ended.connect(self._on_correction_ended)
-        self.files = DocumentFiles(
-            self.source_edit, self.output_edit, self.session, self.messages, self._opened
-        )
-        self._build_menus()
+        self._build_parts()
+        self.menus = WindowMenus(self)
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
         self.debounce.timeout.connect(self.translate_now)
@@ -138,7 +102,7 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         # What killed runs left behind: export temporaries and Teach work folders.
         for folder in (user_models_dir(), user_cache_dir() / "teach"):
             remove_orphans(folder)
-        self.load_model(model or self.settings.model or str(bundled_model_dir()))
+        self.models.load(model or self.settings.model or str(bundled_model_dir()))
 
     # ------------------------------------------------------------------ build
     def _build_editors(self) -> None:
@@ -197,6 +161,64 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         self.setCentralWidget(central)
         self.setAcceptDrops(True)
 
+    def _build_parts(self) -> None:
+        """The controllers, each handed the widgets, stores and session it uses."""
+        self.models = ModelChooser(
+            self,
+            self.settings,
+            self.session,
+            self.messages,
+            self.model_label,
+            self._placeholder,
+            self.save_settings,
+        )
+        self.session.load_failed.connect(self.models.load_failed)
+        glossary, problem = load_user_glossary()  # Model → Glossary…
+        self.session.glossary = glossary or None
+        if problem:
+            self.show_error(problem)
+        # The panel's other layers and heads are computed when the user picks one.
+        self.alignment.layers_wanted.connect(self.session.explain)
+        self.session.explained.connect(self.alignment.add_explained)
+        self.highlighter = LinkHighlighter(
+            self.source_edit, self.output_edit, self.alignment, parent=self
+        )
+        self.words = WordMenu(
+            self.output_edit,
+            self.highlighter,
+            self.session,
+            self.messages,
+            lambda: self.model_info.eos_id if self.model_info else 3,
+        )
+        self.correction = CorrectionController(
+            self.output_edit, self.correction_label, self.corrections, self
+        )
+        self.correction.message.connect(self.show_message)
+        self.dialogs = WindowDialogs(
+            self,
+            self.settings,
+            self.session,
+            (self.history, self.corrections),
+            self.messages,
+            self.models,
+            self.source_edit,
+            WindowCommands(
+                self.translate_now,
+                self.apply_settings,
+                self.save_settings,
+                lambda: self.menus.all_actions,
+            ),
+        )
+        self.dictionary = DictionaryController(
+            self.source_edit, self.dialogs.add_glossary_term, parent=self
+        )
+        self.alignment.word_lookup.connect(self.dictionary.look_up)
+        self.correction.error.connect(self.show_error)
+        self.correction.ended.connect(self._on_correction_ended)
+        self.files = DocumentFiles(
+            self, self.source_edit, self.output_edit, self.session, self.messages, self._opened
+        )
+
     def _build_alignment(self) -> None:
         self.alignment = AlignmentPanel()
         self.alignment.problem.connect(self.show_error)
@@ -238,7 +260,7 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         self.source_edit.setFont(font)
         self.output_edit.setFont(font)
         self.splitter.setOrientation(Qt.Vertical if s.layout == "stacked" else Qt.Horizontal)
-        self.coverage_action.setChecked(s.coverage_hint)
+        self.menus.coverage_action.setChecked(s.coverage_hint)
         self.highlighter.coverage_hint = s.coverage_hint
         self.debounce_ms = s.debounce_ms
 
@@ -277,25 +299,6 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
     def model_info(self) -> ModelInfo | None:
         return self.session.model_info
 
-    def load_model(self, path: str) -> None:
-        if not is_bundle(Path(path)):
-            self.model_label.setText("No model")
-            self.show_error(f"No model at {path}. Use Model → Open model folder… to choose one.")
-            return
-        self.model_label.setText(f"Loading {Path(path).name}…")
-        # What is typed meanwhile is kept and translated as soon as the model is ready.
-        self._placeholder(LOADING_TEXT)
-        self.session.load(path, self.settings.device)
-
-    def choose_model(self, entry: ModelEntry) -> None:
-        self.settings.model = "" if entry.origin == "bundled" else entry.path
-        self.load_model(entry.path)
-
-    def choose_device(self, device: str) -> None:
-        self.settings.device = device
-        if self.session.model_path:
-            self.load_model(self.session.model_path)
-
     def _placeholder(self, text: str) -> None:
         self.output_edit.setPlaceholderText(text)
         # Qt repaints an empty box's placeholder only on its next paint event: without
@@ -303,19 +306,13 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         self.output_edit.viewport().update()
 
     def _on_model_loaded(self, info: ModelInfo) -> None:
-        self._placeholder(READY_TEXT)
-        self.model_label.setText(f"Model: {info.name}")
+        self.models.loaded(info)
         self.device_label.setText(f"Device: {info.device}")
         self.alignment.set_model_shape(
             info.layers, info.heads, info.alignment_layer, info.alignment_head
         )
         for w in info.warnings:
             self.show_notice(w)  # stays until read: "Loaded … on cpu" would overwrite it
-        if self.settings.device == "cuda" and not info.device.startswith("cuda"):
-            # CUDA was asked for and is not usable here: tick (and save) what is really in
-            # use. "auto" takes CUDA by itself once the machine has it.
-            self.settings.device = "auto"
-        self.rebuild_model_menu()
         self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
         if self.session.glossary and not info.follows_glossary:
             self.show_notice(
@@ -323,16 +320,6 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
                 "and applies with a model that was"
             )
         self.translate_now()
-
-    def _on_load_failed(self, failure: Failure) -> None:
-        self._placeholder(
-            READY_TEXT if self.model_info else "No model is loaded: choose one in the Model menu."
-        )
-        self.model_label.setText(
-            f"Model: {self.model_info.name}" if self.model_info else "No model"
-        )
-        self.show_error(f"Could not load the model: {failure.message}")
-        self.rebuild_model_menu()
 
     # ------------------------------------------------------------ translating
     def _on_text_changed(self) -> None:
@@ -357,7 +344,7 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         if failure.kind is FailureKind.DEVICE and info and info.device.startswith("cuda"):
             self.show_error("CUDA failed; falling back to the CPU.")
             self.settings.device = "cpu"
-            self.load_model(info.path)
+            self.models.load(info.path)
 
     def _show(self, doc: DocumentTranslation, seconds: float | None, final: bool = True) -> None:
         """Show a translation; ``final`` is False while a long text is still filling in
@@ -407,7 +394,7 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         kind = event.type()
         if obj is self.source_edit and kind in (QEvent.DragEnter, QEvent.Drop):
-            return self._file_drop(event)
+            return self.files.drop(event)
         if (
             obj is self.output_edit.viewport()
             and kind == QEvent.MouseButtonRelease
@@ -418,14 +405,43 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
             QTimer.singleShot(0, partial(self.words.popup_at, event.position().toPoint()))
         return super().eventFilter(obj, event)
 
-    # -------------------------------------------- word details, alternatives
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
 
-    # ---------------------------------------------------------------- files
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.files.drop(event)
 
     def _opened(self, path: str) -> None:
         """A text or document is in the German box: remember it, translate it."""
-        self.recent.add(path)
+        self.menus.recent.add(path)
         self.translate_now()
+
+    # ------------------------------------------------------------ corrections
+    def begin_correction(self) -> None:
+        """Let the user edit the English output; saving stores (German, corrected) pairs."""
+        h = self.highlighter
+        if self.correction.active:
+            return
+        if h.shown is None or h.stale:
+            self.show_message("There is no translation to correct yet")
+            return
+        if self.correction.begin(h.shown.source, h.shown.output):
+            h.pause()
+
+    def _on_correction_ended(self, kept: bool) -> None:
+        h = self.highlighter
+        if not kept:
+            h.resume(reshow=True)
+            return
+        # The output is the user's text now: no alignment links for it, unless the German
+        # changed meanwhile and its translation is waiting. The panel still shows what
+        # the model attended to, and says that its English is the model's, not the user's.
+        self.alignment.set_corrected(True)
+        h.resume(reshow=False)
+        h.mark_stale()
+        if h.shown is not None and h.shown.source != self.correction.source:
+            self._show(h.shown, None)
 
     # ------------------------------------------------------------- messages
     # Where each goes is decided by self.messages (notices.py); these are the names the
@@ -447,6 +463,13 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         return self.messages.last_error
 
     # ------------------------------------------------------------- commands
+    def edit_command(self, method: str) -> None:
+        """Undo, Cut, Paste… on the focused box (Copy also works in the read-only
+        English; the others need an editable box, which QPlainTextEdit checks itself)."""
+        focused = self.focusWidget()
+        edit = focused if focused in (self.source_edit, self.output_edit) else self.source_edit
+        getattr(edit, method)()
+
     def copy_translation(self) -> None:
         QGuiApplication.clipboard().setText(self.output_edit.toPlainText())
         self.show_message("Translation copied")
@@ -464,15 +487,11 @@ class MainWindow(MenusMixin, FilesMixin, DialogsMixin, QMainWindow):
         n = len(self.source_edit.toPlainText())
         self.count_label.setText(f"{n:,} character{'' if n == 1 else 's'}")
 
-    def _toggle_coverage(self, checked: bool) -> None:
+    def toggle_coverage(self, checked: bool) -> None:
         self.settings.coverage_hint = self.highlighter.coverage_hint = checked
         self.highlighter.update()
 
-    def _toggle_layout(self) -> None:
+    def toggle_layout(self) -> None:
         s = self.settings
         s.layout = "stacked" if s.layout == "side-by-side" else "side-by-side"
         self.apply_settings()
-
-
-READY_TEXT = "The English translation appears here as you type."
-LOADING_TEXT = "Loading the model… What you type is translated as soon as it is ready."

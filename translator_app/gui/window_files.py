@@ -1,5 +1,5 @@
-"""The main window's files: opening and saving text and documents (.docx, .odt),
-dropping a file on the window, opening and importing model folders.
+"""The main window's files: opening and saving text and documents (.docx, .odt), and
+dropping a file on the window.
 
 An opened document shows its text as the German, one line per paragraph (or table
 cell, or stretch between a picture and a tab); saving the translation as the same kind
@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QFileDialog, QPlainTextEdit
+from PySide6.QtWidgets import QFileDialog, QPlainTextEdit, QWidget
 
 from translator_app.core.documents import (
+    RICH_KINDS,
+    SUFFIXES,
     DocumentError,
     RichDocument,
     document_text,
@@ -26,8 +28,6 @@ from translator_app.core.documents import (
 from translator_app.core.platform.paths import (
     write_atomic,
 )
-from translator_app.gui.importer import FILE_FILTER
-from translator_app.gui.model_list import is_bundle
 from translator_app.gui.secondary_dialogs import (
     documents_dir,
 )
@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from translator_app.gui.session import TranslationSession
 
 MAX_OPEN_BYTES = 5_000_000
-DOCUMENT_KINDS = {".docx": "Word documents (*.docx)", ".odt": "OpenDocument text (*.odt)"}
+DOCUMENT_KINDS = {suffix: f"{name} (*{suffix})" for suffix, name in RICH_KINDS.items()}
 OPEN_FILTER = ";;".join(
-    ["German text and documents (*.txt *.docx *.odt)", "Text files (*.txt)"]
+    [f"German text and documents ({' '.join('*' + s for s in SUFFIXES)})", "Text files (*.txt)"]
     + list(DOCUMENT_KINDS.values())
     + ["All files (*)"]
 )
@@ -53,15 +53,43 @@ class DocumentFiles:
 
     def __init__(
         self,
+        parent: QWidget,
         source_edit: QPlainTextEdit,
         output_edit: QPlainTextEdit,
         session: TranslationSession,
         messages: Messages,
         opened: Callable[[str], None],
     ) -> None:
-        self.source_edit, self.output_edit = source_edit, output_edit
+        self.parent, self.source_edit, self.output_edit = parent, source_edit, output_edit
         self.session, self.messages, self.opened = session, messages, opened
         self.document: tuple[Path, RichDocument] | None = None  # the opened .docx or .odt
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.parent, "Open German text or a document", documents_dir(), OPEN_FILTER
+        )
+        if path:
+            self.open(path)
+
+    def save_dialog(self) -> None:
+        filters, name = self.save_name()
+        path, _ = QFileDialog.getSaveFileName(
+            self.parent, "Save translation", str(name), ";;".join(filters)
+        )
+        if path:
+            self.save(path)
+
+    def drop(self, event) -> bool:
+        """A drag or drop of files (on the window or the German box): the first file is
+        opened; False for other drops (plain text: the editor takes it)."""
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        files = [u.toLocalFile() for u in urls if u.isLocalFile()]
+        if not files:
+            return False
+        event.acceptProposedAction()
+        if event.type() == QEvent.Drop:
+            self.open(files[0])
+        return True
 
     def open(self, path: str) -> bool:
         p = Path(path)
@@ -148,80 +176,3 @@ class DocumentFiles:
             filters.insert(0, DOCUMENT_KINDS[kind])
             name = source.with_name(f"{source.stem}.en{kind}")
         return filters, name
-
-
-class FilesMixin:
-    """Methods of :class:`~translator_app.gui.window.MainWindow` (a mixin: ``self`` is the
-    window): the file dialogs, drops, and model folders; the text and documents
-    themselves are :class:`DocumentFiles` (``self.files``)."""
-
-    def open_file(self, path: str) -> bool:
-        return self.files.open(path)
-
-    def save_file(self, path: str) -> bool:
-        return self.files.save(path)
-
-    def open_file_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open German text or a document", documents_dir(), OPEN_FILTER
-        )
-        if path:
-            self.open_file(path)
-
-    def save_file_dialog(self) -> None:
-        filters, name = self.files.save_name()
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Save translation", str(name), ";;".join(filters)
-        )
-        if path:
-            self.save_file(path)
-
-    def _file_drop(self, event) -> bool:
-        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        files = [u.toLocalFile() for u in urls if u.isLocalFile()]
-        if not files:
-            return False  # plain text drops: the editor handles them
-        event.acceptProposedAction()
-        if event.type() == QEvent.Drop:
-            self.open_file(files[0])
-        return True
-
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if event.mimeData().hasUrls():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        files = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if files:
-            self.open_file(files[0])
-
-    def open_model_dialog(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Open a model folder", documents_dir())
-        if path:
-            self.open_model_folder(path)
-
-    def import_model_dialog(self) -> None:
-        if self.importer.busy:
-            self.show_message("An import is already running.")
-            return
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Import a downloaded OPUS-MT model", documents_dir(), FILE_FILTER
-        )
-        if path:
-            name = self.importer.start(path)
-            self.show_message(f"Importing {name}… (this takes a few seconds)", 0)
-
-    def _on_imported(self, path: str) -> None:
-        self.rebuild_model_menu()
-        self.use_model(path)
-        self.show_message(f"Imported {Path(path).name}; it is now in use (Model menu).", 10000)
-
-    def open_model_folder(self, path: str) -> None:
-        if not is_bundle(Path(path)):
-            self.show_error(f"{path} is not a model folder (no config.json and weights)")
-            return
-        if path not in self.settings.extra_models:
-            self.settings.extra_models.append(path)
-        self.settings.model = path
-        self.load_model(path)
-        self.rebuild_model_menu()

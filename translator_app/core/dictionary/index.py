@@ -10,7 +10,6 @@ the schema: a changed source or schema rebuilds the index.
 
 from __future__ import annotations
 
-import hashlib
 import lzma
 import os
 import sqlite3
@@ -18,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from translator_app.core.dictionary.ding import forms, parse_line, phrase_words
+from translator_app.core.platform.checksums import sha256_file
 
 SCHEMA = "2"  # bump when ding.py reads entries differently
 HEADWORD, FORM, PHRASE = 0, 1, 2
@@ -29,14 +29,11 @@ class DictionaryError(Exception):
 
 def source_stamp(source: Path) -> str:
     """What identifies the dictionary file: its size and SHA-256, with the schema."""
-    h = hashlib.sha256()
     try:
-        with open(source, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
+        digest = sha256_file(source)
     except OSError as e:
         raise DictionaryError(f"{source}: cannot be read ({e.strerror or e})") from None
-    return f"{SCHEMA}:{source.stat().st_size}:{h.hexdigest()}"
+    return f"{SCHEMA}:{source.stat().st_size}:{digest}"
 
 
 def _rows(source: Path) -> Iterator[tuple[int, str, list[tuple[str, int, int]]]]:

@@ -21,8 +21,18 @@ from translator_app.core.documents.styled import Stretch, stretches_text, styled
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.platform.paths import write_atomic
 
-RICH_SUFFIXES = (".docx", ".odt")  # documents with structure and formatting
+# The one list of what can be opened: each document kind with structure and formatting,
+# and what a file dialog calls it; the window's filters and every message follow it.
+RICH_KINDS = {".docx": "Word documents", ".odt": "OpenDocument text"}
+RICH_SUFFIXES = tuple(RICH_KINDS)
 SUFFIXES = (".txt", *RICH_SUFFIXES)
+
+
+def listed(suffixes: tuple[str, ...] = SUFFIXES) -> str:
+    """``.txt, .docx or .odt``: the suffixes as a sentence says them."""
+    return f"{', '.join(suffixes[:-1])} or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
+
+
 # A document far larger than any letter or report; its unpacked parts are bounded too,
 # so a small "zip bomb" is refused before anything is parsed.
 MAX_DOCUMENT_BYTES = 50_000_000
@@ -52,7 +62,7 @@ def open_document(path: Path) -> RichDocument:
     path = Path(path)
     kind = path.suffix.lower()
     if kind not in RICH_SUFFIXES:
-        raise DocumentError(f"{path}: not a .docx or .odt document")
+        raise DocumentError(f"{path}: not a {listed(RICH_SUFFIXES)} document")
     _check_package(path)
     try:
         if kind == ".docx":

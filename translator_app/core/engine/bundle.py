@@ -43,7 +43,7 @@ from translator_app.core.engine.bundle_files import (
     read_bounded,
 )
 from translator_app.core.engine.lazy_model import Device, LazyModel
-from translator_app.core.engine.search_types import SearchOptions
+from translator_app.core.engine.search_types import GREEDY, SearchOptions
 from translator_app.core.faithful.glossary import Glossary, parse_glossary
 from translator_app.core.limits import (
     MAX_CARD_BYTES,
@@ -58,6 +58,7 @@ from translator_app.core.limits import (
 from translator_app.core.models.config import ConfigError, ModelConfig
 from translator_app.core.models.from_dict import from_dict
 from translator_app.core.models.shapes import transformer_shapes
+from translator_app.core.platform.checksums import sha256_file
 from translator_app.core.text.pair_tokenizer import (
     PAIR_FILES,
     VocabularyError,
@@ -90,15 +91,17 @@ class DeviceFallbackWarning(UserWarning):
 class SearchDefaults:
     """How a model translates unless the user chooses otherwise: the one source of the
     app's, the command line's and the engine's defaults (stored in the bundle's config;
-    choices are applied by :func:`~translator_app.core.engine.search.with_choices`)."""
+    choices are applied by :func:`~translator_app.core.engine.search.with_choices`).
+    Where a bundle says nothing, the search's own defaults (:data:`GREEDY`) hold, except
+    the beam: a model translates with a beam of 5 unless its config says otherwise."""
 
     beam: int = 5
     # Candidates the translator weighs (the first that keeps the source's numbers, names
     # and terms wins; the app offers them as alternatives). None: as many as the beam.
     nbest: int | None = None
-    length_penalty: float = 0.6
-    max_len_a: float = 1.5
-    max_len_b: int = 10
+    length_penalty: float = GREEDY.length_penalty
+    max_len_a: float = GREEDY.max_len_a
+    max_len_b: int = GREEDY.max_len_b
     # Longer sentences are translated in pieces of this many source tokens.
     max_source_tokens: int = 200
     # For a model trained on term annotations: when the translator annotates the numbers,
@@ -162,12 +165,7 @@ def raise_if_cancelled(should_stop: Callable[[], bool] | None) -> None:
 
 
 def _sha256(path: Path, should_stop: Callable[[], bool] | None = None) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            raise_if_cancelled(should_stop)
-            h.update(block)
-    return h.hexdigest()
+    return sha256_file(path, lambda: raise_if_cancelled(should_stop))
 
 
 def _read_json(path: Path) -> dict[str, Any]:

@@ -27,6 +27,7 @@ import numpy as np
 
 from translator_app.core.engine.lazy_model import materialised
 from translator_app.core.models.config import ModelConfig
+from translator_app.core.platform.checksums import sha256_file
 
 if TYPE_CHECKING:  # imported where a model is converted: decoding needs no PyTorch
     import torch
@@ -221,17 +222,9 @@ def _stamp(model_dir: Path) -> dict:
     return stamp if isinstance(stamp, dict) else {}
 
 
-def _file_sha(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _file_hashes(folder: Path) -> dict[str, str]:
     return {
-        p.name: _file_sha(p) for p in sorted(folder.iterdir()) if p.is_file() and p.name != _STAMP
+        p.name: sha256_file(p) for p in sorted(folder.iterdir()) if p.is_file() and p.name != _STAMP
     }
 
 
@@ -245,7 +238,7 @@ def damage(model_dir: Path) -> str:
         path = model_dir / str(name)
         if not path.is_file():
             return f"{name} is missing"
-        if _file_sha(path) != sha:
+        if sha256_file(path) != sha:
             return f"{name} is damaged"
     return ""
 
