@@ -51,3 +51,39 @@ def test_readme_figures_are_the_bundles_measurements(tmp_path):
     metrics = json.loads((ROOT / "resources" / "model" / "metrics.json").read_text("utf-8"))
     first = next(iter(metrics["test_sets"].values()))["greedy"]["bleu"]
     assert f"{first:.1f}" in readme.read_text("utf-8")
+
+
+def window_parts_in_docs() -> dict[str, str]:
+    """docs/architecture.md's table of the window's parts: class -> module path."""
+    text = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    section = text.split("## The window's parts", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| `")]
+    return {r[1].strip().strip("`"): r[2].strip().strip("`") for r in rows}
+
+
+def window_parts_in_code() -> set[str]:
+    """The classes MainWindow builds and keeps (``self.x = SomeClass(...)``)."""
+    import ast
+
+    tree = ast.parse((ROOT / "translator_app" / "gui" / "window.py").read_text("utf-8"))
+    return {
+        node.value.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id[0].isupper()
+        and any(isinstance(t, ast.Attribute) for t in node.targets)
+    }
+
+
+def test_the_window_parts_table_names_every_part_where_it_lives():
+    documented = window_parts_in_docs()
+    for name, module in documented.items():
+        source = (ROOT / "translator_app" / module).read_text("utf-8")
+        assert f"class {name}(" in source or f"class {name}:" in source, (name, module)
+    widgets = {"QTimer", "QDockWidget", "QLabel", "QPlainTextEdit", "QPushButton"}
+    widgets |= {"QSplitter", "QProgressBar", "QWidget", "AlignmentPanel", "NoticeBar"}
+    stores = {"History", "CorrectionsStore", "WindowCommands"}
+    missing = window_parts_in_code() - widgets - stores - set(documented)
+    assert not missing, f"docs/architecture.md's window parts lack {sorted(missing)}"
