@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from trainer.allocator import bound_native_caches, restart_with_jemalloc
-from trainer.teach_recipe import EFFORTS, GENERAL_FILE, REPLAY_FILE
+from trainer.teach_recipe import BATCH_TOKENS, EFFORTS, GENERAL_FILE, PATIENCE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.data.corpus import DataError, read_all
 from translator_app.core.ipc.translation_file import SHOWN_SENTENCES
@@ -184,12 +184,12 @@ def _add_finetune(sub) -> None:
 
 def _add_finetune_training(ft: argparse.ArgumentParser) -> None:
     """How the fine-tune trains, saves and reports (batch, patience, device, progress)."""
-    ft.add_argument("--batch-tokens", type=int, default=2048)
+    ft.add_argument("--batch-tokens", type=int, default=BATCH_TOKENS)
     ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
     ft.add_argument(
         "--patience",
         type=int,
-        default=2,
+        default=PATIENCE,
         help="evaluations without improvement before stopping (0: never)",
     )
     ft.add_argument("--seed", type=int, default=1)

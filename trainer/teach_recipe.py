@@ -30,6 +30,11 @@ from translator_app.core.platform.paths import resources_dir
 from .term_mining import Pair, mine_terms, term_use
 
 EFFORTS = ("quick", "thorough")
+# A batch: some 60 pairs with their annotated copies and replay (what plan() counts in).
+BATCH_TOKENS = 2048
+# Evaluations on the stopping pairs without improvement before a fine-tune stops: a
+# plan makes only 3 or 6 of them (a long training run, TrainConfig, waits for 10).
+PATIENCE = 2
 TEACH_DATA = resources_dir() / "teach"  # written by scripts/make_teach_data.py
 REPLAY_FILE = TEACH_DATA / "replay.tsv"
 GENERAL_FILE = TEACH_DATA / "general.tsv"
@@ -44,8 +49,8 @@ class TeachPlan:
 
 
 def plan(pairs: int, effort: str = "quick") -> TeachPlan:
-    """Steps and learning rate for ``pairs`` of the user's (batches of about 2,000
-    tokens: some 60 pairs with their annotated copies and replay)."""
+    """Steps and learning rate for ``pairs`` of the user's (batches of
+    :data:`BATCH_TOKENS`: some 60 pairs with their annotated copies and replay)."""
     if effort not in EFFORTS:
         raise ValueError(f"unknown effort {effort!r}; use one of {', '.join(EFFORTS)}")
     # bench_teach, 64 pairs (2 batches with copies and replay), 2-vCPU Xeon: 24 steps at
