@@ -48,7 +48,9 @@ def test_the_first_translation_imports_no_pytorch(tmp_path):
     warm = _run(FIRST_TRANSLATION, tmp_path, str(BUNDLE))
     assert warm.returncode == 0, warm.stderr
     got = json.loads(warm.stdout)
-    assert got["engine"] == "CTranslate2 int8" and "invoice" in got["text"]
+    # „Rechnung“ is an invoice or a bill (v18 writes "bill"): a translation, not a guess.
+    assert got["engine"] == "CTranslate2 int8"
+    assert "invoice" in got["text"] or "bill" in got["text"], got["text"]
     assert got["torch_first"] is False and got["torch_after"] is True
     assert got["layers"][1:3] == [4, 4]  # [tokens, layers, heads, source]
     cli = _run(CLI, tmp_path)
