@@ -21,6 +21,7 @@ from translator_app.core.data.corpus import (
     FilterReport,
     Pair,
     filter_pairs,
+    finetune_split,
     heldout_size,
     read_all,
     read_each,
@@ -136,18 +137,21 @@ def prepare_data(
     ``hold_out_report``: also hold out a tenth of the pairs (2 to 200), apart from
     validation, for a verdict that nothing was chosen on."""
     pairs, owner, report = read_filtered(files, d, log)
+    report_pairs: list[Pair] = []
     if d.valid:
         valid_pairs = filter_pairs(
             read_all([Path(d.valid)]), max_chars=d.max_chars, max_ratio=d.max_ratio
         )
         train_pairs = pairs
+        if hold_out_report:
+            train_pairs, report_pairs = split_heldout(pairs, heldout_size(len(pairs)), seed)
+    elif hold_out_report:  # as the app splits them (finetune_split)
+        train_pairs, valid_pairs, report_pairs = finetune_split(pairs, d.valid_size, seed)
     else:
         train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
+    if not d.valid:
         log(f"held out {len(valid_pairs)} pairs for validation")
-    report_pairs: list[Pair] = []
-    if hold_out_report:
-        size = heldout_size(len(pairs))
-        train_pairs, report_pairs = split_heldout(train_pairs, size, seed + 1)
+    if report_pairs:
         log(f"held out {len(report_pairs)} pairs to report on (never trained on)")
     train_pairs, counts, repeated = augmented(train_pairs, owner, d, seed, log)
     if add_pairs is not None:

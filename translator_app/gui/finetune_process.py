@@ -24,10 +24,8 @@ from translator_app.core.data.corpus import (
     FilterReport,
     base_suffix,
     filter_pairs,
-    heldout_size,
     partner,
     read_pairs,
-    split_heldout,
 )
 from translator_app.core.data.corrections import Pair, write_tsv
 from translator_app.core.ipc.progress_lines import Done, Note, StepProgress, decode
@@ -101,16 +99,6 @@ def preview_data(paths: list[str], corrections: list[Pair]) -> DataPreview:
         errors=tuple(errors),
         sources=tuple(sources),
     )
-
-
-def heldout_split(pairs: list[Pair], seed: int = 1) -> tuple[list[Pair], list[Pair], list[Pair]]:
-    """(train, stop, report): a tenth of the pairs (2 to 200) reports how the base and the
-    new model do, and another tenth chooses when to stop; the verdict is honest only if
-    the pairs it reports on played no part in choosing the model."""
-    size = heldout_size(len(pairs))
-    rest, report = split_heldout(list(pairs), size, seed)
-    train, stop = split_heldout(rest, size, seed + 1)
-    return train, stop, report
 
 
 HELDOUT_FILE = "heldout-translations.safetensors"

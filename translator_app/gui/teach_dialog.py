@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from translator_app.core.data.corpus import finetune_split, heldout_size
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.ipc.progress_lines import StepProgress
 from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
@@ -43,7 +44,6 @@ from translator_app.gui.finetune_process import (
     DataPreview,
     FinetuneJob,
     FinetuneProcess,
-    heldout_split,
     preview_data,
     remove_leftovers,
     rename_bundle,
@@ -278,7 +278,8 @@ class TeachDialog(QDialog):
         if out.exists():
             self.summary.appendPlainText(f"\nA model named {safe} exists; choose another name.")
             return
-        train, stop, held = heldout_split(list(self.preview.pairs))
+        pairs = list(self.preview.pairs)
+        train, stop, held = finetune_split(pairs, heldout_size(len(pairs)), seed=1)
         self.heldout = held
         job = FinetuneJob(
             base=self.base,
