@@ -33,8 +33,16 @@ def pytest_collection_modifyitems(config, items):
         if used & _SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
         code = getattr(getattr(item, "function", None), "__code__", None)
-        if code is not None and "subprocess" in code.co_names:
+        if code is not None and _starts_processes(code, getattr(item, "module", None)):
             item.add_marker(pytest.mark.subprocess)
+
+
+def _starts_processes(code, module) -> bool:
+    """Whether a test uses ``subprocess``, itself or through a helper of its module."""
+    if "subprocess" in code.co_names:
+        return True
+    helpers = (getattr(module, name, None) for name in code.co_names)
+    return any("subprocess" in getattr(h, "__code__", code).co_names for h in helpers)
 
 
 # Small enough to run in milliseconds, big enough to exercise every code path

@@ -82,6 +82,7 @@ def test_a_config_names_a_wrong_locality_or_window():
         ModelConfig(arch="rnn", locality="local-m", window=0)
 
 
+@pytest.mark.slow  # trains: outside the fast lane
 @pytest.mark.parametrize(
     "overrides",
     [

@@ -80,6 +80,7 @@ def test_padding_never_reaches_a_state(kind):
     assert out.shape == (2, 5, 8) and h.shape == (4, 2, 4)
 
 
+@pytest.mark.slow  # trains: outside the fast lane
 @pytest.mark.parametrize("kind", ["lstm_peephole", "lstm_coupled"])
 @pytest.mark.parametrize("style, share", [("bahdanau", 0.05), ("luong", 0.3)])
 def test_a_tiny_model_of_each_cell_learns_a_few_pairs(tokenizer, kind, style, share):

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import DATA, write_config
 from trainer import cli
 
 
+@pytest.mark.slow  # trains: outside the fast lane
 def test_compare_trains_each_config_and_writes_the_table_and_plots(tmp_path):
     configs = [
         write_config(tmp_path, name="transformer", steps=30, eval_every=30),
