@@ -402,7 +402,7 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
 
     (hf_folder / "vocab.json").write_text("not json")
     w.models.import_dialog()
-    qtbot.waitUntil(lambda: "vocab.json" in w.last_error, timeout=20_000)
+    qtbot.waitUntil(lambda: "vocab.json" in w.messages.last_error, timeout=20_000)
     assert "Could not import" in w.statusBar().currentMessage()
 
 

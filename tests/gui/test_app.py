@@ -222,13 +222,13 @@ def test_switching_model_and_device(qtbot, open_window, make_bundle):
         with qtbot.waitSignal(w.session.worker.model_loaded, timeout=TIMEOUT):
             w.models.choose_device("cuda")
         assert w.model_info.device.startswith("cpu")
-        assert "CUDA" in w.last_error
+        assert "CUDA" in w.messages.last_error
 
 
 def test_a_folder_without_a_model_is_refused(qtbot, open_window, tmp_path):
     w = open_window()
     w.models.open_folder(str(tmp_path))
-    assert "not a model folder" in w.last_error
+    assert "not a model folder" in w.messages.last_error
     assert w.model_info.name == "run"
 
 
@@ -324,7 +324,7 @@ def test_open_save_and_bad_files(qtbot, open_window, tmp_path):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
     assert not w.files.open(str(bad))
-    assert "not UTF-8" in w.last_error and str(bad) in w.last_error
+    assert "not UTF-8" in w.messages.last_error and str(bad) in w.messages.last_error
     assert w.source_edit.toPlainText() == "Hallo Welt.\n"  # nothing lost
 
 
@@ -350,17 +350,17 @@ def test_open_and_save_a_document_keeping_its_layout(qtbot, open_window, tmp_pat
     # A .odt translation needs an .odt document; a line more than the document has
     # paragraphs cannot be placed: both say so and write nothing.
     assert not w.files.save(str(tmp_path / "x.odt"))
-    assert "made from a .odt document" in w.last_error
+    assert "made from a .odt document" in w.messages.last_error
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         w.source_edit.setPlainText("Guten Morgen\nDas Haus ist groß.\nNoch eine Zeile.")
     qtbot.waitUntil(lambda: w.highlighter.shown.complete and "Noch" in w.highlighter.shown.source)
     assert not w.files.save(str(tmp_path / "y.docx"))
-    assert "has 2 paragraphs and the text now has 3 lines" in w.last_error
+    assert "has 2 paragraphs and the text now has 3 lines" in w.messages.last_error
     assert not (tmp_path / "x.odt").exists() and not (tmp_path / "y.docx").exists()
     broken = tmp_path / "kaputt.docx"
     broken.write_text("no zip")
     assert not w.files.open(str(broken))
-    assert "kaputt.docx: not a .docx document" in w.last_error
+    assert "kaputt.docx: not a .docx document" in w.messages.last_error
     assert w.source_edit.toPlainText().startswith("Guten Morgen")  # nothing lost
 
 

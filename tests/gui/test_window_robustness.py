@@ -171,11 +171,11 @@ def test_problem_notices_stay_until_dismissed(qtbot, open_window, tmp_path):
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "settings.json").write_text("{not json")
     w = open_window(Settings.load())
-    w.show_message("Loaded something else")
+    w.messages.show("Loaded something else")
     translate(qtbot, w, "Guten Morgen!")
     qtbot.wait(50)
     assert w.notice.isVisible() and "damaged" in w.notice_label.text()
-    w.dismiss_notices()
+    w.messages.dismiss()
     assert not w.notice.isVisible()
 
 

@@ -151,7 +151,7 @@ def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
     bad.write_bytes("Gr\xfc\xdfe".encode("latin-1"))
     assert not w.files.open(str(bad))
     assert "not UTF-8" in w.notice_label.text()
-    w.dismiss_notices()
+    w.messages.dismiss()
     assert not w.files.open(str(bad))
     assert w.notice.isVisible() and "not UTF-8" in w.notice_label.text()
 

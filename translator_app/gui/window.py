@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.alignment_dock.setVisible(self.settings.show_alignment)
         for problem in (self.settings.problem, self.history.problem, self.corrections.problem):
             if problem:
-                self.show_notice(problem)
+                self.messages.lasting(problem)
         # What killed runs left behind: export temporaries and Teach work folders.
         for folder in (user_models_dir(), user_cache_dir() / "teach"):
             remove_orphans(folder)
@@ -176,7 +176,7 @@ class MainWindow(QMainWindow):
         glossary, problem = load_user_glossary()  # Model → Glossary…
         self.session.glossary = glossary or None
         if problem:
-            self.show_error(problem)
+            self.messages.error(problem)
         # The panel's other layers and heads are computed when the user picks one.
         self.alignment.layers_wanted.connect(self.session.explain)
         self.session.explained.connect(self.alignment.add_explained)
@@ -193,7 +193,7 @@ class MainWindow(QMainWindow):
         self.correction = CorrectionController(
             self.output_edit, self.correction_label, self.corrections, self
         )
-        self.correction.message.connect(self.show_message)
+        self.correction.message.connect(self.messages.show)
         self.dialogs = WindowDialogs(
             self,
             self.settings,
@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
             self.source_edit, self.dialogs.add_glossary_term, parent=self
         )
         self.alignment.word_lookup.connect(self.dictionary.look_up)
-        self.correction.error.connect(self.show_error)
+        self.correction.error.connect(self.messages.error)
         self.correction.ended.connect(self._on_correction_ended)
         self.files = DocumentFiles(
             self, self.source_edit, self.output_edit, self.session, self.messages, self._opened
@@ -221,8 +221,8 @@ class MainWindow(QMainWindow):
 
     def _build_alignment(self) -> None:
         self.alignment = AlignmentPanel()
-        self.alignment.problem.connect(self.show_error)
-        self.alignment.exported.connect(lambda p: self.show_message(f"Heatmap saved to {p}"))
+        self.alignment.problem.connect(self.messages.error)
+        self.alignment.exported.connect(lambda p: self.messages.show(f"Heatmap saved to {p}"))
         self.alignment_dock = QDockWidget("Alignment", self)
         self.alignment_dock.setObjectName("alignment-dock")
         self.alignment_dock.setAccessibleName("Alignment dock")
@@ -274,7 +274,7 @@ class MainWindow(QMainWindow):
         try:
             s.save()
         except OSError as e:
-            self.show_error(f"Could not save the settings: {e}")
+            self.messages.error(f"Could not save the settings: {e}")
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().showEvent(event)
@@ -312,10 +312,10 @@ class MainWindow(QMainWindow):
             info.layers, info.heads, info.alignment_layer, info.alignment_head
         )
         for w in info.warnings:
-            self.show_notice(w)  # stays until read: "Loaded … on cpu" would overwrite it
-        self.show_message(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
+            self.messages.lasting(w)  # stays until read: "Loaded … on cpu" would overwrite it
+        self.messages.show(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
         if self.session.glossary and not info.follows_glossary:
-            self.show_notice(
+            self.messages.lasting(
                 f"{info.name} was not trained to follow a glossary: your glossary is kept "
                 "and applies with a model that was"
             )
@@ -339,10 +339,10 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(bool(total))
 
     def _on_failed(self, failure: Failure) -> None:
-        self.show_error(f"Translation failed: {failure.message}")
+        self.messages.error(f"Translation failed: {failure.message}")
         info = self.model_info
         if failure.kind is FailureKind.DEVICE and info and info.device.startswith("cuda"):
-            self.show_error("CUDA failed; falling back to the CPU.")
+            self.messages.error("CUDA failed; falling back to the CPU.")
             self.settings.device = "cpu"
             self.models.load(info.path)
 
@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
         if lost:
             # Short enough for the status bar; every mark's tooltip says what it is.
             more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
-            self.show_message(
+            self.messages.show(
                 f"Check: the English may not keep {describe(lost[0][2])}{more} "
                 "(marked in amber; point at a mark for details)",
                 15000,
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
             try:
                 self.history.record(doc.source, doc.output, self.model_info.name)
             except Exception as e:  # noqa: BLE001 - a history problem must not stop translating
-                self.show_error(f"Could not write the history: {e}")
+                self.messages.error(f"Could not write the history: {e}")
         self.translation_shown.emit(doc.output)
 
     def _show_checked(self, doc: DocumentTranslation) -> None:
@@ -386,7 +386,7 @@ class MainWindow(QMainWindow):
             words = ", ".join(f"„{w}“" for _, _, w in dropped[:3])
             more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
             # Short: the status bar shares its line with the model and the timing.
-            self.show_message(f"May be missing in the English: {words}{more} (lilac marks)", 15000)
+            self.messages.show(f"May be missing in the English: {words}{more} (lilac marks)", 15000)
 
     def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
         return self.highlighter.highlighted_ranges(side)
@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
         if self.correction.active:
             return
         if h.shown is None or h.stale:
-            self.show_message("There is no translation to correct yet")
+            self.messages.show("There is no translation to correct yet")
             return
         if self.correction.begin(h.shown.source, h.shown.output):
             h.pause()
@@ -443,25 +443,6 @@ class MainWindow(QMainWindow):
         if h.shown is not None and h.shown.source != self.correction.source:
             self._show(h.shown, None)
 
-    # ------------------------------------------------------------- messages
-    # Where each goes is decided by self.messages (notices.py); these are the names the
-    # window's parts and its signals call.
-    def show_message(self, text: str, ms: int = 5000) -> None:
-        self.messages.show(text, ms)
-
-    def show_error(self, text: str) -> None:
-        self.messages.error(text)
-
-    def show_notice(self, text: str) -> None:
-        self.messages.lasting(text)
-
-    def dismiss_notices(self) -> None:
-        self.messages.dismiss()
-
-    @property
-    def last_error(self) -> str:
-        return self.messages.last_error
-
     # ------------------------------------------------------------- commands
     def edit_command(self, method: str) -> None:
         """Undo, Cut, Paste… on the focused box (Copy also works in the read-only
@@ -472,7 +453,7 @@ class MainWindow(QMainWindow):
 
     def copy_translation(self) -> None:
         QGuiApplication.clipboard().setText(self.output_edit.toPlainText())
-        self.show_message("Translation copied")
+        self.messages.show("Translation copied")
 
     def clear(self) -> None:
         """Empty both boxes and forget the text's translations, giving their memory back
