@@ -147,6 +147,7 @@ def test_the_bundled_model_gives_the_golden_translations():
             assert got[key] == expected[key], key
 
 
+@pytest.mark.slow  # converts the bundled model: outside the fast lane
 @pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
 def test_ctranslate2_gives_pytorchs_ids_in_fp32():
     got = bundle_results(ids=True)

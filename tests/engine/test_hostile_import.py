@@ -49,6 +49,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow  # imports whole Marian models: outside the fast lane
 @pytest.mark.parametrize("builder", ["release", "hf"])
 def test_the_untouched_downloads_import(tmp_path, builder):
     make = hostile_marian.tiny_release if builder == "release" else hostile_marian.tiny_hf

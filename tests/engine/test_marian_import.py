@@ -128,6 +128,7 @@ def encode_source(tokenizer, texts):
     return pad_rows(rows, tokenizer.pad_id)
 
 
+@pytest.mark.slow  # imports whole Marian models: outside the fast lane
 @pytest.mark.parametrize("shape", CONFIGS)
 @pytest.mark.parametrize("layout", ["safetensors", "bin"])
 def test_imported_model_gives_the_same_logits(tmp_path, shape, layout):
