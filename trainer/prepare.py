@@ -145,11 +145,11 @@ def prepare_data(
         train_pairs = pairs
         if hold_out_report:
             train_pairs, report_pairs = split_heldout(pairs, heldout_size(len(pairs)), seed)
-    elif hold_out_report:  # as the app splits them (finetune_split)
-        train_pairs, valid_pairs, report_pairs = finetune_split(pairs, d.valid_size, seed)
     else:
-        train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
-    if not d.valid:
+        if hold_out_report:  # as the app splits them
+            train_pairs, valid_pairs, report_pairs = finetune_split(pairs, d.valid_size, seed)
+        else:
+            train_pairs, valid_pairs = split_heldout(pairs, d.valid_size, seed)
         log(f"held out {len(valid_pairs)} pairs for validation")
     if report_pairs:
         log(f"held out {len(report_pairs)} pairs to report on (never trained on)")

@@ -334,9 +334,10 @@ def finetune_split(
     pairs: list[Pair], stop_size: int, seed: int
 ) -> tuple[list[Pair], list[Pair], list[Pair]]:
     """A fine-tune's pairs in three, split alike by the app's Teach and by
-    ``translator-train finetune`` (same seed: same report pairs): (train, stop, report). The report pairs (:func:`heldout_size`) are held out first and
-    play no part in choosing the model, so the verdict on them is honest; the stop pairs
-    (``stop_size``) choose the checkpoint."""
+    ``translator-train finetune`` (same seed: same report pairs): (train, stop, report).
+    The report pairs (:func:`heldout_size`) are held out first and play no part in
+    choosing the model, so the verdict on them is honest; the stop pairs (``stop_size``)
+    choose the checkpoint."""
     rest, report = split_heldout(list(pairs), heldout_size(len(pairs)), seed)
     train, stop = split_heldout(rest, stop_size, seed + 1)
     return train, stop, report

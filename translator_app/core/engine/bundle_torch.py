@@ -31,7 +31,6 @@ from translator_app.core.engine.bundle import (
     WEIGHTS_FILE,
     DeviceFallbackWarning,
     SearchDefaults,
-    _sha256,
     raise_if_cancelled,
 )
 from translator_app.core.engine.bundle_files import (
@@ -47,6 +46,7 @@ from translator_app.core.limits import MAX_WEIGHT_ABS
 from translator_app.core.models.config import ModelConfig
 from translator_app.core.models.model import build_model
 from translator_app.core.models.seq2seq import EncoderDecoder
+from translator_app.core.platform.checksums import sha256_file
 from translator_app.core.platform.paths import apply_umask, export_tmp_name
 from translator_app.core.text.pair_tokenizer import PairTokenizer
 from translator_app.core.text.tokenizer import SPM_FILE, Tokenizer
@@ -135,7 +135,7 @@ def save_bundle(
             "search": asdict(search or SearchDefaults()),
             "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
             "files": {
-                f: {"bytes": (tmp / f).stat().st_size, "sha256": _sha256(tmp / f)}
+                f: {"bytes": (tmp / f).stat().st_size, "sha256": sha256_file(tmp / f)}
                 for f in (WEIGHTS_FILE, *tokenizer_files)
             },
             **(extra or {}),

@@ -11,9 +11,9 @@ BLOCK_BYTES = 1 << 20  # a megabyte at a time: a 60 MB weights file never sits i
 
 
 def sha256_file(path: Path, between_blocks: Callable[[], None] | None = None) -> str:
-    """The hex SHA-256 of ``path``'s bytes. ``between_blocks`` runs before each block is
-    read (a load checks there whether it was cancelled, and raises to stop); an unreadable
-    file raises :class:`OSError`."""
+    """The hex SHA-256 of ``path``'s bytes. ``between_blocks`` runs after each block is
+    read, before it is hashed (a load checks there whether it was cancelled, and raises
+    to stop); an unreadable file raises :class:`OSError`."""
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(BLOCK_BYTES), b""):
