@@ -150,9 +150,20 @@ def test_the_bundled_model_gives_the_golden_translations():
 @pytest.mark.slow  # converts the bundled model: outside the fast lane
 @pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
 def test_ctranslate2_gives_pytorchs_ids_in_fp32():
-    got = bundle_results(ids=True)
-    for beam in {k.rsplit("/", 1)[1] for k in got if "/" in k}:
-        assert got[f"ctranslate2/fp32/{beam}"] == got[f"torch/fp32/{beam}"], beam
+    """Without the vocabulary shortlist, which renormalises the softmax over the pieces
+    the sentence may become (v19: "Where's the station?" by a hair over "Where is the
+    station?" with it, the other way round without), CTranslate2 finds what the PyTorch
+    search finds, ranked by the same GNMT score."""
+    from translator_app.core import Translator, load_bundle
+
+    bundle = load_bundle(BUNDLE, "cpu")
+    reference = Translator.from_bundle(bundle, "fp32", "torch")
+    full_softmax = Translator.from_bundle(bundle, "fp32", "ctranslate2")
+    full_softmax.backend.engine.use_vmap = False
+    for beam in (1, bundle.search.beam):
+        want = [list(t.best.target_ids) for t in reference.translate(SENTENCES, beam=beam)]
+        got = [list(t.best.target_ids) for t in full_softmax.translate(SENTENCES, beam=beam)]
+        assert got == want, f"beam {beam}"
 
 
 if __name__ == "__main__":
