@@ -7,8 +7,9 @@ Writes ``--pairs`` Ding phrase pairs as the user's data and as many WMT news pai
 replay (the mix whose varied batch shapes grew bf16 memory without bound before the
 trainer bounded the native caches), from ``data/prepared/corpora`` (scripts/prepare_data.py),
 runs ``translator-train finetune --bf16 on`` on them, samples the resident memory of the
-trainer's process tree every second, and prints the peak, the steps done, the minutes, the
-exit status, the command and the CPU.
+trainer's process and its direct children once a second (a peak between two samples is
+missed), and prints the peak, the last progress line, the minutes, the exit status, the
+command and the CPU.
 """
 
 from __future__ import annotations
