@@ -74,3 +74,27 @@ def test_empty_and_whitespace_only():
     assert split_sentences("") == []
     assert split_sentences(" \n\t\n") == []
     assert join_with_spans("\n\n", [], [])[0] == "\n\n"
+
+
+class _OldSentencePiece:
+    """sentencepiece 0.2.0-0.2.2 (the GPU image of issue 51's comparison had 0.2.2):
+    ``decode([], out_type="proto")`` raises "TypeError: expected bytes, str found"."""
+
+    def __init__(self, sp):
+        self._sp = sp
+
+    def decode(self, ids, out_type=str):
+        if not ids:
+            raise TypeError("expected bytes, str found")
+        return self._sp.decode(ids, out_type=out_type)
+
+
+@pytest.mark.parametrize("ids", [[], [3], [2, 3], [0, 0]])
+def test_an_output_of_only_stops_decodes_to_empty_text_on_any_sentencepiece(
+    tokenizer, ids, monkeypatch
+):
+    """A weak model can stop at once (ids: padding 0, BOS 2, EOS 3); that is an empty
+    line, not a crash of the whole comparison (as it was on sentencepiece 0.2.2)."""
+    monkeypatch.setattr(tokenizer, "sp", _OldSentencePiece(tokenizer.sp))
+    decoded = tokenizer.decode(ids)
+    assert (decoded.text, decoded.ids, decoded.pieces, decoded.spans) == ("", (), (), ())

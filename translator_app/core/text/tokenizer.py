@@ -145,6 +145,8 @@ class Tokenizer(SpecialIds):
         those characters are removed, so that no replacement character reaches the user;
         so is a second stop after "a.m."/"p.m." (``_tidied``)."""
         ids = [int(i) for i in ids if int(i) not in self._specials]
+        if not ids:  # an empty output; sentencepiece <= 0.2.2 raises TypeError on []
+            return Pieces(text="", ids=(), pieces=(), spans=())
         proto = self.sp.decode(ids, out_type="proto")
         return _tidied(_pieces_from_proto(proto, proto.text))
 
