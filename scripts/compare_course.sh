@@ -10,6 +10,8 @@
 #
 #   bash scripts/compare_course.sh                 # MINUTES=1 per model; OUT=runs/course
 #   PARALLEL=1 bash scripts/compare_course.sh      # the three runs at once (one big GPU)
+#   DATA=data/prepared/corpora/multi30k.tsv.xz TEST=multi30k-test2016.tsv \
+#       bash scripts/compare_course.sh             # the course's small data set instead
 #
 # The test set (never trained on: compare removes it from the training pairs) is every
 # 35th pair of Tatoeba v2021-08-07 and every 6th of newstest2014: short everyday
@@ -30,7 +32,7 @@ if [[ ! -s $TEST ]]; then
 fi
 compare() {  # NAME CONFIG...
     local name=$1; shift
-    "$PY" -m trainer compare "$@" --test "$TEST" --data data/prepared/train.tsv.xz \
+    "$PY" -m trainer compare "$@" --test "$TEST" --data "${DATA:-data/prepared/train.tsv.xz}" \
         --valid data/prepared/valid.tsv --minutes "$MINUTES" --out "$OUT/$name" \
         > "$OUT/$name.log" 2>&1
 }

@@ -125,7 +125,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     plotted = write_report(report, out / "compare.json", out / "bleu_by_length.png")
     plot_alignments(heatmaps, out / "alignments.png")
     md = [
-        f"# Comparison: {len(args.configs)} models, {args.minutes:g} minutes each",
+        f"# Comparison: {len(args.configs)} models, {args.minutes:g} "
+        f"minute{'' if args.minutes == 1 else 's'} each",
         "",
         f"Test set {args.test} ({len(pairs)} pairs), greedy; sacreBLEU "
         f"{report['signatures']['bleu']}.",

@@ -29,9 +29,11 @@ def test_compare_trains_each_config_and_writes_the_table_and_plots(tmp_path):
     for name, row in report["models"].items():
         assert row["parameters"] > 0 and row["tokens_per_s"] > 0, name
         assert row["scores"]["greedy"]["by_length"], name
+        assert set(row["scores"]) == {"greedy"}, "one search: greedy, not greedy and beam1"
         assert (out / name / "model" / "config.json").is_file()
     assert report["models"]["rnn"]["model"].startswith("gru bahdanau additive")
     table = (out / "compare.md").read_text("utf-8")
     assert "| transformer | Transformer |" in table and "| rnn | gru" in table
+    assert table.startswith("# Comparison: 2 models, 5 minutes each")
     for png in ("bleu_by_length.png", "alignments.png"):
         assert (out / png).stat().st_size > 1000, png

@@ -27,7 +27,7 @@ _EXPORTS = {
     **dict.fromkeys(("ConfigError", "ModelConfig"), ".models.config"),
     "DocumentTranslation": ".engine.text_document",
     "build_model": ".models.model",
-    "bundled_model_dir": ".platform.paths",
+    **dict.fromkeys(("bundled_model_dir", "bundled_rnn_model_dir"), ".platform.paths"),
     **dict.fromkeys(
         ("Hypothesis", "SearchCancelled", "SearchOptions", "beam_search", "greedy_search"),
         ".engine.search",

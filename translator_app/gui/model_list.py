@@ -1,4 +1,5 @@
-"""Which models the app offers: the bundled one, every bundle in the user's models folder
+"""Which models the app offers: the bundled Transformer, the bundled RNN (the course's
+encoder-decoder with attention, issue 51), every bundle in the user's models folder
 (where ``translator-train finetune`` writes) and folders the user opened."""
 
 from __future__ import annotations
@@ -6,14 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.platform.paths import bundled_model_dir, user_models_dir
+from translator_app.core.platform.paths import (
+    bundled_model_dir,
+    bundled_rnn_model_dir,
+    user_models_dir,
+)
 
 
 @dataclass(frozen=True)
 class ModelEntry:
     label: str
     path: str
-    origin: str  # "bundled" | "user" | "opened"
+    origin: str  # "bundled" (the default model) | "bundled-rnn" | "user" | "opened"
 
 
 def is_bundle(path: Path) -> bool:
@@ -32,6 +37,7 @@ def discover(extra: list[str] = ()) -> list[ModelEntry]:
             entries.append(ModelEntry(label, str(path), origin))
 
     add(bundled_model_dir(), "bundled", "Bundled model")
+    add(bundled_rnn_model_dir(), "bundled-rnn", "Bundled RNN (bi-GRU + attention)")
     folder = user_models_dir()
     if folder.is_dir():
         for child in sorted(folder.iterdir()):

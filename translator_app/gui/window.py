@@ -290,6 +290,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.save_settings()
         self.session.shutdown()  # cancels a model load in progress; never blocks long
+        self.dialogs.shutdown()
         self.dictionary.close()
         self.history.close()
         super().closeEvent(event)

@@ -1,5 +1,5 @@
 """The main window's dialogs: settings, history, about, shortcuts, model card,
-corrections, glossary and Teach, and what their choices change.
+corrections, glossary, Teach and Compare models, and what their choices change.
 
 :class:`WindowDialogs` is handed what the dialogs read and change (the settings, the
 session with its glossary, the history, the corrections, the model chooser) and the
@@ -16,9 +16,11 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.faithful.glossary import Glossary, Term, write_glossary
+from translator_app.gui.compare_dialog import CompareDialog, sentence_at
 from translator_app.gui.corrections_dialog import CorrectionsDialog
 from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
 from translator_app.gui.history import History
+from translator_app.gui.model_list import discover
 from translator_app.gui.secondary_dialogs import (
     AboutDialog,
     HistoryDialog,
@@ -63,6 +65,7 @@ class WindowDialogs:
         self.messages, self.models, self.source_edit = messages, models, source_edit
         self.commands = commands
         self.teach: TeachDialog | None = None  # modeless: one at a time
+        self.compare: CompareDialog | None = None  # likewise
 
     @property
     def model_info(self) -> ModelInfo | None:
@@ -135,6 +138,28 @@ class WindowDialogs:
             change += "; this model does not follow a glossary"
         self.messages.show(f"Glossary: „{german}“ → “{english}” saved{change}", 10000)
         self.commands.translate_now()
+
+    # ---------------------------------------------------------------- compare
+    def compare_dialog(self) -> CompareDialog:
+        """The sentence at the cursor translated by two models side by side, with both
+        heat-maps (modeless: the user can go on typing and compare again)."""
+        text = self.source_edit.toPlainText()
+        sentence = sentence_at(text, self.source_edit.textCursor().position())
+        if self.compare is not None and self.compare.isVisible():
+            self.compare.set_sentence(sentence)
+            self.compare.raise_()
+            return self.compare
+        if self.compare is not None:
+            self.compare.deleteLater()  # closed before: its thread has ended
+        entries = discover(self.settings.extra_models)
+        self.compare = CompareDialog(sentence, entries, self.settings.device, self.parent)
+        self.compare.show()
+        return self.compare
+
+    def shutdown(self) -> None:
+        """The window closes: end the threads of the dialogs that have them."""
+        if self.compare is not None:
+            self.compare.stop()
 
     # ------------------------------------------------------------------ teach
     def teach_dialog(self) -> TeachDialog | None:

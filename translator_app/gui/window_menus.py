@@ -110,6 +110,7 @@ class WindowMenus:
         w = self.window
         w.models.add_to_menu(m, self.action)
         self.action(m, "Model &card…", w.dialogs.model_card_dialog, "Ctrl+I")
+        self.action(m, "Co&mpare models…", w.dialogs.compare_dialog, "Ctrl+Shift+M")
         self.action(m, "&Teach the model…", w.dialogs.teach_dialog, "Ctrl+T")
         self.action(m, "&Glossary…", w.dialogs.glossary_dialog, "Ctrl+G")
         m.addSeparator()

@@ -25,6 +25,13 @@ def bundled_model_dir() -> Path:
     return Path(override) if override else resources_dir() / "model"
 
 
+def bundled_rnn_model_dir() -> Path:
+    """The second bundled model (issue 51): the course's RNN encoder-decoder with additive
+    attention, for Model → Compare models; ``TRANSLATOR_RNN_MODEL`` overrides it."""
+    override = os.environ.get("TRANSLATOR_RNN_MODEL")
+    return Path(override) if override else resources_dir() / "rnn-model"
+
+
 APP_NAME = "translator-app"
 
 
