@@ -160,7 +160,11 @@ def stage_commands(
         cmds.append(_average(stage.out_dir, stage.export.split("-")[-1], weights))
     else:
         weights = stage.out_dir / "checkpoints" / f"{stage.export}.pt"
-    export = _tool("export", str(weights), "--out", str(stage.bundle), "--overwrite")
+    # The bundle is named after its recipe (de-en-base, de-en-rnn): the app shows it.
+    name = stage.path.parent.name
+    export = _tool(
+        "export", str(weights), "--out", str(stage.bundle), "--overwrite", "--name", name
+    )
     if stage.fp16:
         export.append("--fp16")
     if stage.protect:

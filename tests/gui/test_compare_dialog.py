@@ -106,3 +106,20 @@ def test_the_bundled_rnn_is_offered_and_opens_on_the_right(tmp_path, monkeypatch
 def test_sentence_at_the_cursor(cursor, expected):
     assert sentence_at("Guten Tag. Wie geht es?", cursor) == expected
     assert sentence_at("", 0) == ""
+
+
+def test_the_bundled_rnn_translates_in_the_window_with_its_alignment(qtbot, real_window):
+    rnn = next(a for a in real_window.models.actions if a.data() == str(bundled_rnn_model_dir()))
+    rnn.trigger()
+    qtbot.waitUntil(
+        lambda: real_window.model_info is not None and real_window.model_info.arch == "rnn",
+        timeout=TIMEOUT,
+    )
+    assert real_window.model_label.text() == "Model: de-en-rnn"
+    assert real_window.settings.model == str(bundled_rnn_model_dir())  # kept for next start
+    shown = translate_in(qtbot, real_window, "Wo ist der Bahnhof?", TIMEOUT)
+    assert "station" in shown
+    panel = real_window.alignment
+    qtbot.waitUntil(lambda: panel.view is not None, timeout=TIMEOUT)
+    assert panel.view.cols == ("Wo", "ist", "der", "Bahnhof", "?")
+    assert panel.view.matrix.shape[0] == len(panel.view.rows) > 0

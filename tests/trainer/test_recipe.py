@@ -126,6 +126,8 @@ def test_run_trains_exports_resumes_and_skips(tmp_path):
             "--out",
             str(runs / "one/bundle"),
             "--overwrite",
+            "--name",
+            folder.name,  # the bundle is named after its recipe
         ],
     ]
     # Stage 2 starts from stage 1's bundle, which is missing: a clear error, or --init.
