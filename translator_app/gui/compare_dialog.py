@@ -96,7 +96,9 @@ class CompareWorker(QObject):
         try:
             if path not in self.loaded:
                 bundle = load_bundle(path, self.device, lazy=True)
-                self.loaded[path] = (Translator.from_bundle(bundle), architecture_of(bundle.config))
+                # "auto": the precision the main window loads with (int8 on the CPU)
+                translator = Translator.from_bundle(bundle, "auto")
+                self.loaded[path] = (translator, architecture_of(bundle.config))
             translator, architecture = self.loaded[path]
             (t,) = translator.translate([sentence])
             seconds = time.perf_counter() - start
