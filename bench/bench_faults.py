@@ -36,6 +36,8 @@ import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from peak_memory import PeakPopen, peak_mb  # bench/: the script's folder
+
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 SENTENCE = "Vielen Dank für Ihre Nachricht."
@@ -68,7 +70,7 @@ def run(argv: list[str], home: Path, timeout: float = 120, stdin: bytes = b"") -
     out, err = proc.communicate(stdin)
     timer.cancel()
     seconds = time.perf_counter() - start
-    peak = _peak_mb(proc)
+    peak = peak_mb(proc)
     return (
         proc.returncode,
         seconds,
@@ -78,26 +80,8 @@ def run(argv: list[str], home: Path, timeout: float = 120, stdin: bytes = b"") -
     )
 
 
-def _peak_mb(proc) -> float:
-    """The child's peak resident memory (Popen keeps its rusage where it reaped it)."""
-    usage = getattr(proc, "_bench_rusage", None)
-    return usage.ru_maxrss / 1024 if usage else float("nan")
-
-
-class _Popen(subprocess.Popen):
-    """Popen that reaps with wait4, so that each child's peak memory is known."""
-
-    def _try_wait(self, wait_flags):
-        try:
-            pid, status, usage = os.wait4(self.pid, wait_flags)
-        except ChildProcessError:
-            return (self.pid, 0)
-        if pid:
-            self._bench_rusage = usage
-        return (pid, status)
-
-
-subprocess.Popen = _Popen  # type: ignore[misc]
+# Every child this bench starts (also through helpers) is reaped with wait4.
+subprocess.Popen = PeakPopen  # type: ignore[misc]
 
 
 def translate(model: Path, *extra: str) -> list[str]:
@@ -312,7 +296,7 @@ def streamed_input(model: Path, home: Path, work: Path) -> Outcome:
     held = progress_at is not None and progress_at <= 5 and block_at is not None and block_at <= 10
     seconds = max(progress_at or 99.0, block_at or 99.0)
     name = "49.9 MB .txt: progress <= 5 s, first block <= 10 s"
-    return Outcome(name, 0, seconds, _peak_mb(proc), said, held)
+    return Outcome(name, 0, seconds, peak_mb(proc), said, held)
 
 
 def bad_file_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
