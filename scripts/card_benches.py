@@ -98,8 +98,10 @@ def faithful_section(faithful: dict, metrics: dict) -> list[str]:
     return lines + ["", "Per category: the share of items kept."]
 
 
-def glossary_section(glossary: dict, metrics: dict) -> list[str]:
-    """bench_glossary: the share of sentences whose English uses the user's term."""
+def glossary_section(glossary: dict, metrics: dict, trained_on_terms: bool) -> list[str]:
+    """bench_glossary: the share of sentences whose English uses the user's term.
+    ``trained_on_terms``: a stage's [data] terms (the bench sees only that the
+    tokenizer has the marker pieces, which a model can share without training on them)."""
     runs = glossary["runs"]
     metrics["glossary"] = {name: run["terms_used"] for name, run in runs.items()}
     metrics["glossary_terms"] = glossary["terms"]
@@ -116,8 +118,14 @@ def glossary_section(glossary: dict, metrics: dict) -> list[str]:
             "Trained on inline term annotations (a German term followed by the English "
             "it must become, between marker pieces; Dinu et al. 2019), so it follows the "
             "user's glossary (Model → Glossary…, `translator-app translate --glossary`)."
-            if glossary["follows_glossary"]
-            else "Not trained on term annotations: it cannot take a glossary."
+            if glossary["follows_glossary"] and trained_on_terms
+            else "Not trained on term annotations"
+            + (
+                " (its pieces include their markers, from the SentencePiece model it "
+                "shares): a glossary barely changes what it writes (below)."
+                if glossary["follows_glossary"]
+                else ": it cannot take a glossary."
+            )
         ),
         f"On {glossary['sentences']} sentences with {glossary['terms']} terms no "
         f"training data holds in this form (`.venv/bin/python {glossary['command']}`), "

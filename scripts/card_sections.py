@@ -87,7 +87,7 @@ def plain_summary(test_sets: dict) -> list[str]:
     return ["## In short", "", *lines, ""] if lines else []
 
 
-def results_section(reports: Path, metrics: dict) -> list[str]:
+def results_section(reports: Path, metrics: dict, plots: Path) -> list[str]:
     """The test sets' table (greedy and beam 4), with the BLEU and chrF signatures."""
     lines = [
         "## Test results (sacreBLEU, detokenised, cased)",
@@ -127,8 +127,8 @@ def results_section(reports: Path, metrics: dict) -> list[str]:
         "more data (OPUS-MT: all of OPUS) or use tokenised, lower-cased BLEU (tutorial and "
         "IWSLT14 figures), so they are context, not like-for-like comparisons.",
         "",
-        "BLEU by source length: `docs/base-model/<test set>.png` in the repository (copies "
-        "of the plots the eval command writes to eval-reports/base/).",
+        f"BLEU by source length: `{_rel(plots)}/<test set>.png` in the repository (copies "
+        f"of the plots the eval command writes to {_rel(reports)}/).",
     ]
     return lines
 
@@ -187,9 +187,9 @@ def comparison_section(runs: Path, history: dict, bench: dict | None, metrics: d
                 f"| {fmt(c['p95_ms_20w_greedy'])} | {fmt(c['p95_ms_20w_greedy_int8'])} "
                 f"| {fmt(c['int8_ms_per_output_token'], 2)} | {fmt(c['output_tokens_20w'])} |"
             )
-    if metrics["comparison"]:
-        lines += _comparison_verdict(metrics, bench)
-    return lines
+    if not metrics["comparison"]:
+        return []  # none on record (e.g. the RNN's card): no empty table
+    return lines + _comparison_verdict(metrics, bench)
 
 
 def _compared_run(run_dir: Path) -> tuple[dict, int] | None:
@@ -236,11 +236,23 @@ def _comparison_verdict(metrics: dict, bench: dict | None) -> list[str]:
     return lines
 
 
+def _rel(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def training_section(
-    config: dict, model_dir: Path, history: dict, previous: dict, trained_on: str, metrics: dict
+    config: dict,
+    model_dir: Path,
+    history: dict,
+    previous: dict,
+    trained_on: str,
+    metrics: dict,
+    history_path: Path,
 ) -> list[str]:
     """Architecture, size, the stages as run (history.json) and the dev curve across them."""
     stages = history["stages"]
+    recipe = str(Path(stages[-1]["config"]).parent) if stages else "recipes/<recipe>"
     total_min = sum(st["log"][-1]["elapsed_s"] / 60 for st in stages if st["log"])
     steps_done = sum(st["log"][-1]["step"] for st in stages if st["log"])
     evals_all = [r for st in stages for r in st["log"] if "bleu" in r]
@@ -255,9 +267,9 @@ def training_section(
         f"{sum(f.stat().st_size for f in model_dir.iterdir()) / 1e6:.1f} MB "
         f"(weights {config['weights']['dtype']}).",
         f"- In all: {steps_done} steps, {total_min:.1f} min of training (evaluation "
-        f"excluded) on {trained_on}. Stages (`docs/base-model/history.json` keeps their "
+        f"excluded) on {trained_on}. Stages (`{_rel(history_path)}` keeps their "
         "logs, the machine each ran on and the command as it was run; data from "
-        "`scripts/prepare_data.py`; `translator-train recipe recipes/de-en-base --run N` "
+        f"`scripts/prepare_data.py`; `translator-train recipe {recipe} --run N` "
         "reruns stage N):",
     ]
     for st in stages:
@@ -320,9 +332,35 @@ _NOT_TRAINED = {
 }
 
 
-def data_section(data: dict) -> list[str]:
-    """The corpora as scripts/prepare_data.py reported them, and the test sentences removed."""
-    corpora = data.get("corpora", {})
+def stage_data(stages: list[dict]) -> list[dict]:
+    """Each stage's [data] table as its config (with its base chain) says today."""
+    from trainer.config import read_config_chain
+    from translator_app.core import ConfigError
+
+    tables = []
+    for st in stages:
+        try:
+            tables.append(read_config_chain(ROOT / st["config"]).get("data", {}))
+        except (KeyError, ConfigError):
+            continue
+    return tables
+
+
+def train_files(stages: list[dict]) -> set[str]:
+    """The names of the data files the stages' configs train on (their [data] train)."""
+    return {Path(f).name for table in stage_data(stages) for f in table.get("train", [])}
+
+
+def trained_on_terms(stages: list[dict]) -> bool:
+    """Whether any stage trained on inline term annotations ([data] terms)."""
+    return any(table.get("terms") for table in stage_data(stages))
+
+
+def data_section(data: dict, trained_files: set[str], recipe: str) -> list[str]:
+    """The corpora as scripts/prepare_data.py reported them (only those in train.tsv.xz
+    where the model trained on that file alone), and the test sentences removed."""
+    corpora = trained_corpora(data, trained_files)
+    base_only = trained_files == {"train.tsv.xz"}
     removed = data.get("removed_as_test", {})
     lines = [
         "",
@@ -351,10 +389,16 @@ def data_section(data: dict) -> list[str]:
         "",
         "Not used as sentence pairs: "
         + "; ".join(why for name, why in _NOT_TRAINED.items() if name not in corpora)
-        + ". Since stage v8 the Ding dictionary's noun entries (TU Chemnitz, GPL-2+) also "
-        "choose the terms of the inline term annotations (`[data] terms`). A corpus in the "
-        "table above is trained on only in the stages whose `[data] train` lists it "
-        "(`recipes/de-en-base/`).",
+        + (
+            "; the register corpora that prepare_data.py writes under corpora/ only (Ding "
+            "phrases, gettext, the project's own register sets): this model trained on "
+            "`data/prepared/train.tsv.xz` alone."
+            if base_only
+            else ". Since stage v8 the Ding dictionary's noun entries (TU Chemnitz, GPL-2+) "
+            "also choose the terms of the inline term annotations (`[data] terms`). A corpus "
+            "in the table above is trained on only in the stages whose `[data] train` lists "
+            f"it (`{recipe}/`)."
+        ),
         "",
         "Attribution: Tatoeba sentences from tatoeba.org via manythings.org/anki (CC-BY "
         "2.0); BConTrasT (Unbabel, CC-BY-SA 4.0); GNOME user docs (CC-BY-SA 3.0); "
@@ -366,8 +410,20 @@ def data_section(data: dict) -> list[str]:
     return lines
 
 
-def limitations_section(minutes: float, trained_on: str, data: dict) -> list[str]:
-    most = sorted(data.get("corpora", {}).items(), key=lambda kv: -kv[1].get("kept", 0))[:3]
+def trained_corpora(data: dict, trained_files: set[str]) -> dict:
+    """The corpora of prepare_data.py's report the model trained on: those in train.tsv.xz
+    where that file alone was its data, else all (each stage's [data] picks among them)."""
+    from prepare_data import REGISTER_TRAIN  # written under corpora/ only
+
+    corpora = data.get("corpora", {})
+    if trained_files != {"train.tsv.xz"}:
+        return corpora
+    separate = {name for name, _, _ in REGISTER_TRAIN}
+    return {n: c for n, c in corpora.items() if n not in separate}
+
+
+def limitations_section(minutes: float, trained_on: str, corpora: dict) -> list[str]:
+    most = sorted(corpora.items(), key=lambda kv: -kv[1].get("kept", 0))[:3]
     return [
         "",
         "## Limitations",

@@ -48,4 +48,4 @@ if [[ $arch == transformer ]]; then
         --test "$DATA/tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz" --json "$OUT/engines.json"
 fi
 mkdir -p "$DOCS" && cp "$OUT"/*.png "$DOCS"/
-$PY scripts/model_card.py --model "$MODEL" --reports "$OUT"
+$PY scripts/model_card.py --model "$MODEL" --reports "$OUT" --history "$DOCS/history.json"

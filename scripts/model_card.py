@@ -1,6 +1,8 @@
 """Write a bundle's MODEL_CARD.md and metrics.json from the reports that measured it.
 
     python scripts/model_card.py --model resources/model --reports eval-reports/base
+    python scripts/model_card.py --model resources/rnn-model --reports eval-reports/rnn \
+        --history docs/rnn-model/history.json
 
 Reads: the eval reports (``translator-train eval`` JSON) and ``bench.json`` in REPORTS;
 ``data/prepared/report.json`` (training data, counts, test-set removal); the runs of the
@@ -31,9 +33,13 @@ from card_sections import (  # noqa: E402
     load,
     plain_summary,
     results_section,
+    train_files,
+    trained_corpora,
+    trained_on_terms,
     training_section,
 )
 
+from translator_app.core.engine.model_card import card_data  # noqa: E402
 from translator_app.core.platform.paths import write_atomic  # noqa: E402
 
 
@@ -73,29 +79,37 @@ def main(argv=None) -> int:
     trained_on = " and ".join(machines) if machines else "an unrecorded machine"
 
     metrics: dict = {"test_sets": {}, "published": {}, "comparison": {}, "bench": bench or {}}
-    results = results_section(args.reports, metrics)
+    results = results_section(args.reports, metrics, args.history.parent)  # plots beside it
     lines = [
         f"# {config.get('name', args.model.name)} — German→English",
         "",
         *plain_summary(metrics["test_sets"]),
-        "The model bundled with the app. Every figure below comes from a command in this "
-        "repository (`scripts/evaluate_base.sh`, which runs `translator-train eval` and "
-        "`bench/bench_translate.py`, then this card's generator `scripts/model_card.py`).",
+        card_data()["intros"].get(config.get("name"), "")
+        + " Every figure below comes from a command in this repository "
+        "(`scripts/evaluate_base.sh`, which runs `translator-train eval` and "
+        "`bench/bench_translate.py`, then this card's generator `scripts/model_card.py`). "
+        "How the course's recurrent cells, attention scores and the Transformer compare "
+        "under one budget: `docs/compare.md` (`translator-train compare`).",
         "",
         *results,
         *comparison_section(args.runs, history, bench, metrics),
-        *training_section(config, args.model, history, previous, trained_on, metrics),
-        *data_section(data),
+        *training_section(config, args.model, history, previous, trained_on, metrics, args.history),
+        *data_section(
+            data,
+            train_files(history["stages"]),
+            str(Path(history["stages"][-1]["config"]).parent) if history["stages"] else "recipes",
+        ),
     ]
     if bench:
         lines += speed_section(bench)
     if faithful := load(args.reports / "faithful.json"):
         lines += faithful_section(faithful, metrics)
     if glossary := load(args.reports / "glossary.json"):
-        lines += glossary_section(glossary, metrics)
+        lines += glossary_section(glossary, metrics, trained_on_terms(history["stages"]))
     if engines := load(args.reports / "engines.json"):
         lines += engines_section(engines, metrics)
-    lines += limitations_section(metrics["training"]["minutes"], trained_on, data)
+    corpora = trained_corpora(data, train_files(history["stages"]))
+    lines += limitations_section(metrics["training"]["minutes"], trained_on, corpora)
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
     write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     write_atomic(args.history, json.dumps(history, indent=1) + "\n")

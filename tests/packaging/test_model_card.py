@@ -111,3 +111,25 @@ def test_the_app_shows_the_users_part_of_the_card():
     # Any card (a fine-tune's, an import's) goes through without losing its title.
     small = render("mine", ["Trained with `translator-train train`."], [("Training", ["- x"])])
     assert for_users(small).startswith("# mine") and "translator-train" not in for_users(small)
+
+
+def test_the_rnn_card_claims_only_the_data_and_terms_its_recipe_trained_on():
+    """The second bundled model (recipes/de-en-rnn) trained on train.tsv.xz alone and on no
+    term annotations: its card must not list the register corpora as its data nor say it
+    follows a glossary, although it shares the Transformer's pieces (term markers too)."""
+    _model_card()  # puts scripts/ on the path for the card modules
+    from card_benches import glossary_section
+    from card_sections import train_files, trained_corpora, trained_on_terms
+
+    rnn = [{"config": "recipes/de-en-rnn/01-bigru-additive.toml"}]
+    base = [{"config": "recipes/de-en-base/20-register-balance.toml"}]
+    assert train_files(rnn) == {"train.tsv.xz"}
+    assert not trained_on_terms(rnn) and trained_on_terms(base)
+    report = {"corpora": {"tatoeba": {"kept": 9}, "ding-phrases": {"kept": 99}}}
+    assert set(trained_corpora(report, train_files(rnn))) == {"tatoeba"}
+    assert set(trained_corpora(report, train_files(base))) == {"tatoeba", "ding-phrases"}
+    bench = {"runs": {}, "terms": 43, "sentences": 129, "follows_glossary": True, "command": "x"}
+    said = "\n".join(glossary_section(bench, {}, trained_on_terms(rnn)))
+    assert "Not trained on term annotations" in said and "so it follows" not in said
+    said = "\n".join(glossary_section(bench, {}, trained_on_terms(base)))
+    assert "so it follows the user's glossary" in said
