@@ -73,9 +73,13 @@ def main() -> int:
         log = (work / "log.txt").open("w")
         start, sampled = time.time(), 0.0
         proc = PeakPopen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        while proc.poll() is None:
+        while True:  # wait(timeout), not poll(): only wait reaps through PeakPopen's wait4
             sampled = max(sampled, tree_rss_mb(proc.pid))
-            time.sleep(1.0)
+            try:
+                proc.wait(timeout=1.0)
+                break
+            except subprocess.TimeoutExpired:
+                continue
         log.close()
         exact = peak_mb(proc)
         text = (work / "log.txt").read_text("utf-8", errors="replace")

@@ -26,7 +26,8 @@ class PeakPopen(subprocess.Popen):
 
 
 def peak_mb(proc: subprocess.Popen) -> float:
-    """The reaped child's peak resident memory in MB (NaN before it has been reaped, or
-    for a Popen that is not a :class:`PeakPopen`)."""
+    """The reaped child's peak resident memory in MB: NaN before ``wait``/``communicate``
+    has reaped it (``poll`` reaps without wait4), or for a Popen that is not a
+    :class:`PeakPopen`."""
     usage = getattr(proc, "_bench_rusage", None)
     return usage.ru_maxrss / 1024 if usage else float("nan")
