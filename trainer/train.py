@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from trainer.allocator import allocator_in_use
+from trainer.allocator import PURGE_EVERY, allocator_in_use, release_freed_memory
 from trainer.checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -464,6 +464,8 @@ def _loop(run: Run, train_data, batches, valid_data, valid_pairs, interrupted: l
         mine = dist.shard(epoch_order(len(batches), tc.seed, state.epoch))
         while state.batch_in_epoch < len(mine) and state.step < tc.steps:
             run.step(train_data, batches[mine[state.batch_in_epoch]])
+            if state.step % PURGE_EVERY == 0:
+                release_freed_memory()  # jemalloc's kept pages (allocator.py); else nothing
             timed_out = out_of_time()
             last_step = state.step == tc.steps
             if state.step % tc.eval_every == 0 or last_step or timed_out:

@@ -67,6 +67,50 @@ def test_with_jemalloc_freed_memory_is_reused_not_faulted_in_again(tmp_path):
     assert name == "jemalloc" and faults < pages // 4  # later rounds reuse the memory
 
 
+# With jemalloc and purging off (as the trainer restarts), allocate and free 400 MB, then
+# release what jemalloc kept; print the resident MB after freeing and after releasing.
+RELEASE = """
+import sys
+sys.path.insert(0, {root!r})
+from trainer.allocator import allocator_in_use, release_freed_memory, restart_with_jemalloc
+restart_with_jemalloc([sys.argv[0]])
+import torch
+def rss():
+    return int(open("/proc/self/statm").read().split()[1]) * 4096 / 2**20
+big = [torch.ones(25 << 20) for _ in range(4)]  # 4 x 100 MB, touched
+del big
+freed = rss()
+print(allocator_in_use(), release_freed_memory(), round(freed), round(rss()))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not JEMALLOC, reason="jemalloc is not installed (apt install libjemalloc2)")
+def test_the_trainer_gives_jemallocs_kept_pages_back(tmp_path):
+    """Issue 47 §6: with purging off, freed pages stay resident until
+    release_freed_memory (which the training loop calls every PURGE_EVERY steps)."""
+    script = tmp_path / "release.py"
+    script.write_text(RELEASE.format(root=str(ROOT)))
+    environ = {
+        k: v for k, v in os.environ.items() if k not in (allocator.CHOICE, allocator.STARTED)
+    }
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, env=environ
+    )
+    name, released, freed_mb, after_mb = out.stdout.split()[-4:]
+    assert (name, released) == ("jemalloc", "True")
+    assert int(freed_mb) - int(after_mb) > 300, (freed_mb, after_mb)  # the 400 MB went back
+
+
+def test_release_is_a_no_op_without_jemalloc(monkeypatch):
+    monkeypatch.setattr(allocator, "allocator_in_use", lambda: "system")
+    allocator._mallctl.cache_clear()
+    try:
+        assert allocator.release_freed_memory() is False
+    finally:
+        allocator._mallctl.cache_clear()
+
+
 def test_preload_keeps_the_users_settings():
     env = allocator.preload_env(
         {"LD_PRELOAD": "/opt/mine.so", "MALLOC_CONF": "narenas:1"}, "libjemalloc.so.2"
