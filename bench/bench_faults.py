@@ -11,7 +11,8 @@ resident set) and the first line it said on stderr, then whether the case held:
   one message, the translation still right, CTranslate2 still in use;
 - documents: 3 million empty paragraphs (.docx and .odt), a part stored twice, a DTD
   with an external entity: refused with a message naming the file;
-- two exports into one folder (``--trials`` times, in parallel): exactly one succeeds;
+- two exports, and two fine-tunes, into one folder (``--trials`` times each, in parallel):
+  exactly one succeeds and the other says the folder exists;
 - a 49.9 MB .txt: progress on stderr within 5 s and its first block on disk within 10 s
   (the run is stopped after that: translating all of it takes hours);
 - a 1 GB glossary, NUL bytes in a glossary and in training data, an empty training file:
@@ -189,8 +190,8 @@ def document_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
     return outcomes
 
 
-def export_race(home: Path, work: Path, trials: int) -> Outcome:
-    """Two exports of one checkpoint into one folder at once, ``trials`` times."""
+def tiny_run(work: Path) -> Path:
+    """A tiny model trained on the test fixture pairs (seconds); its run folder."""
     from trainer import cli as train_cli
 
     run_dir = work / "tiny-run"
@@ -203,11 +204,15 @@ def export_race(home: Path, work: Path, trials: int) -> Outcome:
             train_cli.main(["train", str(cfg), "--device", "cpu"])
         finally:
             sys.stdout = stdout
-    ckpt = run_dir / "checkpoints" / "last.pt"
+    return run_dir
+
+
+def race(what: str, argv_into, home: Path, work: Path, trials: int) -> Outcome:
+    """Two processes writing into one new folder at once, ``trials`` times: exactly one
+    may succeed, the other must say the folder exists."""
     single_winner, start, worst_peak, said = 0, time.perf_counter(), 0.0, ""
     for trial in range(trials):
-        out = work / f"race-{trial}"
-        argv = [PY, "-m", "trainer", "export", str(ckpt), "--out", str(out)]
+        argv = argv_into(work / f"race-{what.split()[0]}-{trial}")
         results: list = [None, None]
         threads = [
             threading.Thread(target=_run_into, args=(results, i, argv, home)) for i in range(2)
@@ -224,13 +229,27 @@ def export_race(home: Path, work: Path, trials: int) -> Outcome:
             said = first_line(loser[4])
     secs = (time.perf_counter() - start) / max(trials, 1)
     return Outcome(
-        f"two exports into one folder ({single_winner}/{trials} one winner)",
+        f"two {what} into one folder ({single_winner}/{trials} one winner)",
         0 if single_winner == trials else 1,
         secs,
         worst_peak,
         said,
         single_winner == trials,
     )
+
+
+def races(home: Path, work: Path, trials: int) -> list[Outcome]:
+    """Two exports of one checkpoint, and two fine-tunes of one bundle, into one folder."""
+    run_dir = tiny_run(work)
+    ckpt, bundle = run_dir / "checkpoints" / "last.pt", run_dir / "model"
+    data = ROOT / "tests" / "data" / "tiny_pairs.tsv"
+    finetune = [PY, "-m", "trainer", "finetune", "--model", str(bundle), "--data", str(data)]
+    finetune += ["--steps", "2", "--terms", "off", "--device", "cpu", "--out"]
+    return [
+        race("exports", lambda out: [PY, "-m", "trainer", "export", str(ckpt), "--out", str(out)],
+             home, work, trials),
+        race("fine-tunes", lambda out: [*finetune, str(out)], home, work, trials),
+    ]  # fmt: skip
 
 
 def _run_into(results: list, i: int, argv: list[str], home: Path) -> None:
@@ -336,7 +355,7 @@ def bad_file_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
-    ap.add_argument("--trials", type=int, default=20, help="export races")
+    ap.add_argument("--trials", type=int, default=20, help="export and fine-tune races")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     model = args.model.resolve()
@@ -348,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda: document_cases(model, _home(tmp, "docs"), tmp),
             lambda: bad_file_cases(model, _home(tmp, "files"), tmp),
             lambda: [streamed_input(model, _home(tmp, "stream"), tmp)],
-            lambda: [export_race(_home(tmp, "race"), tmp, args.trials)],
+            lambda: races(_home(tmp, "race"), tmp, args.trials),
         ):
             for o in step():
                 outcomes.append(o)

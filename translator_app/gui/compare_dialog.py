@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
@@ -29,9 +30,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from translator_app.core import ModelConfig, Translation, Translator, load_bundle, split_sentences
+from translator_app.core import split_sentences
 from translator_app.gui.heatmap import attention_matrix, heatmap_view, plot_heatmap
 from translator_app.gui.model_list import ModelEntry
+
+if TYPE_CHECKING:  # the engine (PyTorch, CTranslate2) loads on the dialog's thread, on use
+    from translator_app.core import ModelConfig, Translation, Translator
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ class CompareWorker(QObject):
         start = time.perf_counter()
         try:
             if path not in self.loaded:
+                from translator_app.core import Translator, load_bundle
+
                 bundle = load_bundle(path, self.device, lazy=True)
                 # "auto": the precision the main window loads with (int8 on the CPU)
                 translator = Translator.from_bundle(bundle, "auto")
