@@ -422,6 +422,27 @@ def trained_corpora(data: dict, trained_files: set[str]) -> dict:
     return {n: c for n, c in corpora.items() if n not in separate}
 
 
+def cells_section(compare_json: Path) -> list[str]:
+    """The recurrent cells' training speed from the course comparison (docs/compare.md):
+    the peephole and coupled LSTM are plain PyTorch, one step per time step."""
+    report = load(compare_json)
+    if not report:
+        return []
+    speeds = {m["model"].split()[0]: m["tokens_per_s"] for m in report["models"].values()}
+    lines = ["", "## Recurrent cells", ""]
+    lines.append(
+        "Training speed of the cells this project offers (`rnn_type`), each with additive "
+        f"attention, from the course comparison (`{_rel(compare_json)}`, "
+        "docs/compare.md: the same data and time on one GPU shared by three runs), in "
+        "training tokens/s: "
+        + ", ".join(f"{cell} {tps:,}" for cell, tps in speeds.items())
+        + ". GRU and LSTM run as cuDNN's or oneDNN's fused kernels; the peephole and the "
+        "coupled LSTM are this project's cells in plain PyTorch, one Python step per time "
+        "step, and train that much slower."
+    )
+    return lines
+
+
 def limitations_section(minutes: float, trained_on: str, corpora: dict) -> list[str]:
     most = sorted(corpora.items(), key=lambda kv: -kv[1].get("kept", 0))[:3]
     return [

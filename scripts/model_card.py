@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the card_* modules b
 from card_benches import engines_section, faithful_section, glossary_section, speed_section  # noqa: E402
 from card_sections import (  # noqa: E402
     ROOT,
+    cells_section,
     comparison_section,
     data_section,
     dev_pairs,
@@ -108,6 +109,8 @@ def main(argv=None) -> int:
         lines += glossary_section(glossary, metrics, trained_on_terms(history["stages"]))
     if engines := load(args.reports / "engines.json"):
         lines += engines_section(engines, metrics)
+    if config["model"]["arch"] == "rnn":
+        lines += cells_section(ROOT / "docs" / "compare" / "cells" / "compare.json")
     corpora = trained_corpora(data, train_files(history["stages"]))
     lines += limitations_section(metrics["training"]["minutes"], trained_on, corpora)
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
