@@ -34,6 +34,7 @@ from trainer.config import RunConfig
 from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding_fraction
 from trainer.distributed import Dist
 from trainer.evaluate import score_translations
+from trainer.memory_guard import MemoryLow, read_memory, stop_message, too_little_left
 from trainer.progress import Progress
 from translator_app.core import Tokenizer, Translator, build_model
 from translator_app.core.platform.hardware import facts as hardware_facts
@@ -466,6 +467,11 @@ def _loop(run: Run, train_data, batches, valid_data, valid_pairs, interrupted: l
             run.step(train_data, batches[mine[state.batch_in_epoch]])
             if state.step % PURGE_EVERY == 0:
                 release_freed_memory()  # jemalloc's kept pages (allocator.py); else nothing
+            memory = read_memory()
+            if dist.agree(too_little_left(memory)):  # stop before the kernel kills the run
+                if dist.is_main:
+                    run.checkpoint(run.last_path)
+                raise MemoryLow(stop_message(memory, state.step, run.last_path))
             timed_out = out_of_time()
             last_step = state.step == tc.steps
             if state.step % tc.eval_every == 0 or last_step or timed_out:
