@@ -5,13 +5,17 @@ model written and no message. After every step the loop reads how much memory th
 still has (``/proc/meminfo``'s MemAvailable, which counts what the kernel can reclaim) and
 this process's resident size; below a floor it writes its checkpoint and stops with a
 message saying so and how to go on. Where ``/proc`` is not there (macOS, Windows), the
-guard does nothing.
+guard does nothing. Every PURGE_EVERY steps it also gives back the pages jemalloc kept
+(trainer/allocator.py), which bounds a bf16 run's memory.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from trainer.allocator import PURGE_EVERY, release_freed_memory
 
 MIN_AVAILABLE_MB = 512  # room to write the checkpoint and for the rest of the desktop
 MIN_AVAILABLE_SHARE = 0.05  # of the machine's memory, where that is more
@@ -64,3 +68,17 @@ def stop_message(memory: Memory | None, step: int, checkpoint: Path) -> str:
         f"stopped at step {step}: {left}; the checkpoint {checkpoint} is written. Close "
         "other programs, or lower batch_tokens, and continue with --resume"
     )
+
+
+def after_step(
+    step: int, checkpoint: Path, agree: Callable[[bool], bool], save: Callable[[], object]
+) -> None:
+    """The training loop's memory care after each step: jemalloc's kept pages back every
+    PURGE_EVERY steps; and where too little memory is left (on any process of the run:
+    ``agree``), ``save`` the checkpoint and stop with :class:`MemoryLow`."""
+    if step % PURGE_EVERY == 0:
+        release_freed_memory()  # nothing without jemalloc
+    memory = read_memory()
+    if agree(too_little_left(memory)):  # before the kernel kills the run
+        save()
+        raise MemoryLow(stop_message(memory, step, checkpoint))

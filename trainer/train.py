@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from trainer.allocator import PURGE_EVERY, allocator_in_use, release_freed_memory
+from trainer.allocator import allocator_in_use
 from trainer.checkpoints import (
     CHECKPOINT_FORMAT,
     CHECKPOINT_VERSION,
@@ -34,7 +34,7 @@ from trainer.config import RunConfig
 from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding_fraction
 from trainer.distributed import Dist
 from trainer.evaluate import score_translations
-from trainer.memory_guard import MemoryLow, read_memory, stop_message, too_little_left
+from trainer.memory_guard import after_step
 from trainer.progress import Progress
 from translator_app.core import Tokenizer, Translator, build_model
 from translator_app.core.platform.hardware import facts as hardware_facts
@@ -465,13 +465,8 @@ def _loop(run: Run, train_data, batches, valid_data, valid_pairs, interrupted: l
         mine = dist.shard(epoch_order(len(batches), tc.seed, state.epoch))
         while state.batch_in_epoch < len(mine) and state.step < tc.steps:
             run.step(train_data, batches[mine[state.batch_in_epoch]])
-            if state.step % PURGE_EVERY == 0:
-                release_freed_memory()  # jemalloc's kept pages (allocator.py); else nothing
-            memory = read_memory()
-            if dist.agree(too_little_left(memory)):  # stop before the kernel kills the run
-                if dist.is_main:
-                    run.checkpoint(run.last_path)
-                raise MemoryLow(stop_message(memory, state.step, run.last_path))
+            save = lambda: dist.is_main and run.checkpoint(run.last_path)  # noqa: E731
+            after_step(state.step, run.last_path, dist.agree, save)  # memory_guard.py
             timed_out = out_of_time()
             last_step = state.step == tc.steps
             if state.step % tc.eval_every == 0 or last_step or timed_out:

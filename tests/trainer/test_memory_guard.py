@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 from conftest import write_config
-from trainer import cli
-from trainer import train as train_module
+from trainer import cli, memory_guard
 from trainer.checkpoints import load_checkpoint
 from trainer.memory_guard import Memory, read_memory, too_little_left
 
@@ -16,7 +15,7 @@ def test_a_run_short_of_memory_stops_with_its_checkpoint_and_a_message(
     tmp_path, monkeypatch, capsys
 ):
     readings = iter([Memory(20_000, 24_000, 900)] * 2 + [Memory(300, 24_000, 21_000)] * 99)
-    monkeypatch.setattr(train_module, "read_memory", lambda: next(readings))
+    monkeypatch.setattr(memory_guard, "read_memory", lambda: next(readings))
     cfg = write_config(tmp_path, steps=50, eval_every=50)
     assert cli.main(["train", str(cfg), "--device", "cpu"]) == 1
     err = capsys.readouterr().err
