@@ -236,6 +236,11 @@ def _comparison_verdict(metrics: dict, bench: dict | None) -> list[str]:
     return lines
 
 
+def recipe_of(stages: list[dict]) -> str:
+    """The recipe folder of the last stage's config (recipes/de-en-base, ...)."""
+    return str(Path(stages[-1]["config"]).parent) if stages else "recipes/<recipe>"
+
+
 def _rel(path: Path) -> str:
     path = Path(path).resolve()
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
@@ -252,7 +257,7 @@ def training_section(
 ) -> list[str]:
     """Architecture, size, the stages as run (history.json) and the dev curve across them."""
     stages = history["stages"]
-    recipe = str(Path(stages[-1]["config"]).parent) if stages else "recipes/<recipe>"
+    recipe = recipe_of(stages)
     total_min = sum(st["log"][-1]["elapsed_s"] / 60 for st in stages if st["log"])
     steps_done = sum(st["log"][-1]["step"] for st in stages if st["log"])
     evals_all = [r for st in stages for r in st["log"] if "bleu" in r]

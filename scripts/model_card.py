@@ -33,6 +33,7 @@ from card_sections import (  # noqa: E402
     limitations_section,
     load,
     plain_summary,
+    recipe_of,
     results_section,
     train_files,
     trained_corpora,
@@ -79,6 +80,7 @@ def main(argv=None) -> int:
     machines = list(dict.fromkeys(hardware_text(st.get("hardware")) for st in history["stages"]))
     trained_on = " and ".join(machines) if machines else "an unrecorded machine"
 
+    trained_files = train_files(history["stages"])  # read once from the stages' configs
     metrics: dict = {"test_sets": {}, "published": {}, "comparison": {}, "bench": bench or {}}
     results = results_section(args.reports, metrics, args.history.parent)  # plots beside it
     lines = [
@@ -95,11 +97,7 @@ def main(argv=None) -> int:
         *results,
         *comparison_section(args.runs, history, bench, metrics),
         *training_section(config, args.model, history, previous, trained_on, metrics, args.history),
-        *data_section(
-            data,
-            train_files(history["stages"]),
-            str(Path(history["stages"][-1]["config"]).parent) if history["stages"] else "recipes",
-        ),
+        *data_section(data, trained_files, recipe_of(history["stages"])),
     ]
     if bench:
         lines += speed_section(bench)
@@ -111,7 +109,7 @@ def main(argv=None) -> int:
         lines += engines_section(engines, metrics)
     if config["model"]["arch"] == "rnn":
         lines += cells_section(ROOT / "docs" / "compare" / "cells" / "compare.json")
-    corpora = trained_corpora(data, train_files(history["stages"]))
+    corpora = trained_corpora(data, trained_files)
     lines += limitations_section(metrics["training"]["minutes"], trained_on, corpora)
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
     write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
