@@ -123,3 +123,28 @@ def test_the_bundled_rnn_translates_in_the_window_with_its_alignment(qtbot, real
     qtbot.waitUntil(lambda: panel.view is not None, timeout=TIMEOUT)
     assert panel.view.cols == ("Wo", "ist", "der", "Bahnhof", "?")
     assert panel.view.matrix.shape[0] == len(panel.view.rows) > 0
+
+
+def test_a_model_that_writes_nothing_is_said_not_shown_blank(qtbot, real_window):
+    """A weak model can stop at once: its pane says so instead of an empty line."""
+    import dataclasses
+
+    from translator_app.gui.compare_dialog import ModelResult
+
+    _menu_action(real_window, "Compare models…").trigger()
+    dialog = real_window.dialogs.compare
+    pane = dialog.panes[1]
+    shown = []
+    pane.show_result = lambda r, show=pane.show_result: (shown.append(r), show(r))
+    dialog.sentence.setText("Wo ist der Bahnhof?")
+    dialog.translate()
+    qtbot.waitUntil(lambda: _answered(dialog), timeout=TIMEOUT)
+    t = shown[-1].translation
+    eos_only = dataclasses.replace(
+        t.best, text="", target_ids=t.best.target_ids[-1:], target_pieces=("</s>",),
+        target_spans=((0, 0),), attention=t.best.attention[-1:],
+    )  # fmt: skip
+    empty = dataclasses.replace(t, nbest=(eos_only,))
+    pane.show_result(ModelResult(pane.path, "RNN", "PyTorch int8", empty, 0.1))
+    assert pane.english.text() == "This model wrote no English for this sentence."
+    assert pane.figure.axes == []  # no heat-map of no words

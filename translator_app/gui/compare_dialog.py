@@ -156,8 +156,10 @@ class ModelPane(QWidget):
                 f"{r.architecture}. {r.engine}, {r.seconds * 1000:.0f} ms"
                 " (the first sentence includes loading the model)"
             )
-            self.english.setText(t.text)
-            view = heatmap_view(t, attention_matrix(t, None, 0))
+            # An empty English for a German sentence is said, never shown as a blank
+            # (and has no words to draw a heat-map of).
+            self.english.setText(t.text or "This model wrote no English for this sentence.")
+            view = heatmap_view(t, attention_matrix(t, None, 0)) if t.text else None
             plot_heatmap(self.figure, view, (None, None), bg, fg.name())
         self.canvas.draw_idle()
 
