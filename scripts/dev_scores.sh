@@ -4,7 +4,7 @@
 # committed bundle's vocabulary shortlist, which serves the same tokenizer).
 #   bash scripts/dev_scores.sh RUN_DIR STEP...
 #   bash scripts/dev_scores.sh runs/transformer-v13-register 1000 1250 1300
-# Dev sets: the register dev set (testsets/register), newstest2013 (news) and the mixed
+# Dev sets: the register and everyday dev sets (testsets/), newstest2013 (news) and the mixed
 # validation set (Tatoeba held out, Multi30k val, chat, Wikipedia), as
 # scripts/prepare_data.py writes them (DEVS="FILE ..." for others); BASELINE=resources/model
 # adds the current bundle.
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUN="$1"
 shift
-DEVS="${DEVS:-testsets/register/register-dev.deu-eng.tsv data/prepared/news-dev.tsv data/prepared/valid.tsv}"
+DEVS="${DEVS:-testsets/register/register-dev.deu-eng.tsv testsets/everyday/everyday-dev.deu-eng.tsv data/prepared/news-dev.tsv data/prepared/valid.tsv}"
 bundles=()
 for step in "$@"; do
     out="$RUN/dev-bundles/step-$step"
@@ -36,11 +36,17 @@ from pathlib import Path
 reports, bundles = Path(sys.argv[1]), sys.argv[3:]
 devs = [Path(d).name.split(".")[0] for d in sys.argv[2].split()]
 print(f"{'bundle':<28}" + "".join(f"{d:>14}" for d in devs) + f"{'mean':>10}")
+left_rows = []
 for b in bundles:
-    scores = []
+    scores, left = [], []
     for d in devs:
         rep = json.loads((reports / Path(b).name / f"{d}.json").read_text())
-        scores.append(next(iter(rep["models"].values()))["scores"]["greedy"]["bleu"])
+        greedy = next(iter(rep["models"].values()))["scores"]["greedy"]
+        scores.append(greedy["bleu"])
+        left.append(greedy.get("german_left", {}).get("per_100", float("nan")))
     mean = sum(scores) / len(scores)
     print(f"{b:<28}" + "".join(f"{s:>14.2f}" for s in scores) + f"{mean:>10.2f}")
+    left_rows.append(f"{b:<28}" + "".join(f"{x:>14.2f}" for x in left))
+print("German words left in the English, per 100 sentences:")
+print("\n".join(left_rows))
 PY

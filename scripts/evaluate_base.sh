@@ -33,9 +33,12 @@ for test in $TESTS; do
     .venv/bin/translator-train eval --model "$MODEL" --test "$DATA/$test.deu-eng.tsv.xz" \
         --beam 4 --beam-limit "$BEAM_LIMIT" --device cpu --out "$OUT"
 done
-# The project's own register test set (letters, e-mails, forms, shops; issue 46).
-.venv/bin/translator-train eval --model "$MODEL" --test testsets/register/register-test.deu-eng.tsv \
-    --beam 4 --beam-limit "$BEAM_LIMIT" --device cpu --out "$OUT"
+# The project's own test sets: the register (letters, e-mails, forms, shops; issue 46) and
+# everyday text (instructions, recipes, messages, reviews, notices, prose; issue 60).
+for own in register/register-test everyday/everyday-test; do
+    .venv/bin/translator-train eval --model "$MODEL" --test "testsets/$own.deu-eng.tsv" \
+        --beam 4 --beam-limit "$BEAM_LIMIT" --device cpu --out "$OUT"
+done
 
 $PY bench/bench_faithful.py --model "$MODEL" --json "$OUT/faithful.json"
 $PY bench/bench_glossary.py --model "$MODEL" --json "$OUT/glossary.json"

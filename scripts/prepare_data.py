@@ -23,14 +23,20 @@ Choices (the model card repeats them, with the licences):
   (``trainer/register_corpus.py``), REGISTER_VOCAB_PAIRS sentences around everyday words
   (``trainer/register_vocab.py``) and the short text of screens, forms and signs
   (``trainer/register_ui.py``).
+- Everyday corpora (issue 60), under ``corpora/`` only: the OPUS-100 sample filtered to
+  the pairs that look like translations, Debian's manuals and XQuAD's Wikipedia
+  paragraphs split into sentence pairs (``trainer/everyday_corpora.py``), the
+  NOUN_FRAME_WORDS most frequent Ding nouns in sentence frames, and EVERYDAY_BLOCK_PAIRS
+  recipe and device-manual sentences built from the tables of ``trainer/data/everyday``
+  (``trainer/everyday_blocks.py``).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register).
 - Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
   so that the model learns to write normal text.
 - Every pair whose German or English side equals, exactly or after normalisation (NFKC,
   case folding, whitespace), a sentence of any test set is removed; the project's own
-  register test set (``testsets/register/register-test``) is one of them, and its
-  register dev set is held out like the validation set. Validation sentences
+  register and everyday test sets (``testsets/*/*-test``) are among them, and their dev
+  sets are held out like the validation set. Validation sentences
   are removed from training the same way.
 """
 
@@ -50,6 +56,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.ding_pairs import ding_pairs  # noqa: E402
+from trainer.everyday_blocks import block_pairs  # noqa: E402
+from trainer.everyday_corpora import (  # noqa: E402
+    ding_nouns,
+    noun_frame_pairs,
+    sentence_pairs,
+    web_pairs,
+    word_counts,
+)
 from trainer.register_corpus import register_pairs  # noqa: E402
 from trainer.register_ui import ui_pairs  # noqa: E402
 from trainer.register_vocab import vocab_pairs  # noqa: E402
@@ -100,6 +114,17 @@ REGISTER_TRAIN = [
     ("register-vocab", "(made by trainer/register_vocab.py)", "the project's own"),
     ("register-ui", "(made by trainer/register_ui.py)", "the project's own"),
 ]
+# Ordinary written German (issue 60): web text, manuals, Wikipedia and Ding's nouns in
+# sentence frames, under corpora/ only, for the stages that list them.
+EVERYDAY_TRAIN = [
+    ("opus100", "opus100-sample-deen/opus100-sample.deu-eng.tsv.xz", "research use (OPUS-100)"),
+    ("debian-docs", "debian-docs-deen/debian-docs.deu-eng.tsv.xz", "GPL-2+ (each manual's own)"),
+    ("xquad", "xquad-deen/xquad.deu-eng.tsv.xz", "CC-BY-SA 4.0"),
+    ("ding-nouns", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
+    ("everyday-blocks", "(made by trainer/everyday_blocks.py)", "the project's own"),
+]
+EVERYDAY_BLOCK_PAIRS = 8_000  # recipes and device instructions from trainer/data/everyday
+NOUN_FRAME_WORDS = 15_000  # the most frequent Ding nouns of the German training text
 REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
 REGISTER_VOCAB_PAIRS = 6_000  # everyday words of forms, shops and services in sentences
 REGISTER_UI_PAIRS = 3_000  # at most: buttons, labels, notices, signs (about 520 exist)
@@ -109,6 +134,10 @@ GETTEXT_PAIRS = 25_000
 # the dev set is held out of training like the validation set.
 REGISTER_TEST = ROOT / "testsets" / "register" / "register-test.deu-eng.tsv"
 REGISTER_DEV = ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv"
+# The project's everyday sets (issue 60): instructions, recipes, messages, products,
+# reviews, support, travel, health, official notices and article prose.
+EVERYDAY_TEST = ROOT / "testsets" / "everyday" / "everyday-test.deu-eng.tsv"
+EVERYDAY_DEV = ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv"
 # A software message that is mostly code: printf/Qt/brace placeholders, options, paths,
 # markup, identifiers, shortcuts.
 _CODE = re.compile(r"%|\{|\}|\$|<|>|--|\\|/\w|\w_\w|\bE\d{2,}\b|::|=|\.\.\.|\*|»|«|@|#|\[|\]")
@@ -211,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in test_files:
         tests.add(read_all([f]))
     tests.add(read_all([REGISTER_TEST]))
+    tests.add(read_all([EVERYDAY_TEST]))
     print(f"{len(test_files)} test files: {len(tests.norm_de)} distinct German sentences")
 
     # Validation set first, so that its sentences can be kept out of training too.
@@ -228,11 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     news_dev = [p for p in load(args.data, NEWS_DEV, False, detok) if not tests.match(*p)]
     held.add(news_dev)
     held.add(read_all([REGISTER_DEV]))
+    held.add(read_all([EVERYDAY_DEV]))
 
     report: dict = {
         "corpora": {},
         "test_files": [str(f.relative_to(args.data)) for f in test_files]
-        + [str(REGISTER_TEST.relative_to(ROOT))],
+        + [str(p.relative_to(ROOT)) for p in (REGISTER_TEST, EVERYDAY_TEST)],
     }
     seen: set[tuple[str, str]] = set()
     out_pairs: list[tuple[str, str]] = []
@@ -272,6 +303,22 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name, rel, licence in REGISTER_TRAIN:
         pairs = [clean(de, en) for de, en in readers[name](args.data / rel, rng)]
+        keep(name, rel, licence, pairs, into_train=False)
+
+    def nouns_in_frames(path: Path, _rng) -> list[tuple[str, str]]:
+        german = word_counts(de for pairs in by_corpus.values() for de, _ in pairs)
+        with lzma.open(path, "rt", encoding="utf-8") as f:
+            return noun_frame_pairs(ding_nouns(f), german, NOUN_FRAME_WORDS)
+
+    everyday = {
+        "opus100": lambda path, _rng: web_pairs(read_all([path])),
+        "debian-docs": lambda path, _rng: list(sentence_pairs(read_all([path]))),
+        "xquad": lambda path, _rng: list(sentence_pairs(read_all([path]))),
+        "ding-nouns": nouns_in_frames,
+        "everyday-blocks": lambda _path, _rng: block_pairs(EVERYDAY_BLOCK_PAIRS, seed=1),
+    }
+    for name, rel, licence in EVERYDAY_TRAIN:
+        pairs = [clean(de, en) for de, en in everyday[name](args.data / rel, rng)]
         keep(name, rel, licence, pairs, into_train=False)
 
     removed = Counter()

@@ -24,7 +24,7 @@ from trainer.checkpoints import (
 )
 from trainer.config import RunConfig, load_config
 from trainer.distributed import is_main_process
-from trainer.evaluate import evaluate_translator, signatures, write_report
+from trainer.evaluate import evaluate_translator, read_kinds, signatures, write_report
 from trainer.prepare import prepare_data
 from trainer.train import train
 from translator_app.core import (
@@ -46,6 +46,7 @@ from translator_app.core.engine.bundle import (
     write_shortlist,
 )
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
+from translator_app.core.faithful.german_left import GermanLeftCheck
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
 from translator_app.core.platform.hardware import describe
@@ -122,11 +123,14 @@ def train_config(cfg: RunConfig, args) -> int:
 # ---------------------------------------------------------------------------- eval
 def cmd_eval(args) -> int:
     pairs = [p for p in read_all([args.test]) if p[0].strip()]
+    kinds = read_kinds(Path(args.test), len(pairs))
     if args.limit:
         pairs = pairs[: args.limit]
+        kinds = kinds[: args.limit] if kinds else None
     if not pairs:
         raise ValueError(f"{args.test}: no test pairs")
     models = [args.model] + ([args.compare] if args.compare else [])
+    german_left = GermanLeftCheck.bundled()
     report = {"test": str(args.test), "pairs": len(pairs), "signatures": signatures(), "models": {}}
     print(
         f"sacreBLEU signatures: BLEU {report['signatures']['bleu']}; chrF {report['signatures']['chrf']}"
@@ -136,14 +140,22 @@ def cmd_eval(args) -> int:
         translator = Translator.from_bundle(bundle)
         if protect_mode(args):
             translator.protect_facts = protect_mode(args)
-        scores = evaluate_translator(translator, pairs, args.beam, args.beam_limit)
+        scores = evaluate_translator(
+            translator, pairs, args.beam, args.beam_limit, german_left=german_left, kinds=kinds
+        )
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
         for search, res in scores.items():
+            left = res["german_left"]
             print(
                 f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  "
+                f"German words left {left['per_100']:5.2f}/100 sentences  "
                 f"({res['pairs']} pairs, {res['seconds']} s)"
             )
+            for kind, k in res.get("by_kind", {}).items():
+                print(
+                    f"{'':<30} {'':<7}   {kind:<14} BLEU {k['bleu']:6.2f} ({k['sentences']} pairs)"
+                )
     out = args.out or Path("eval-reports")
     stem = f"{Path(args.test).name.split('.')[0]}"
     json_path, png_path = out / f"{stem}.json", out / f"{stem}.png"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sacrebleu.metrics import BLEU, CHRF
 
+from translator_app.core.faithful.german_left import GermanLeftCheck, german_left_report
 from translator_app.core.platform.paths import write_atomic
 
 LENGTH_BUCKETS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 50), (51, 10_000))
@@ -47,6 +48,29 @@ def bleu_by_length(sources: Sequence[str], hyps: Sequence[str], refs: Sequence[s
     return rows
 
 
+def bleu_by_kind(kinds: Sequence[str], hyps: Sequence[str], refs: Sequence[str]) -> dict:
+    """Corpus BLEU of each kind of text in a set whose pairs are labelled (the everyday
+    set's ``.kinds.txt``): kind -> {"sentences", "bleu"}, in the order kinds first appear."""
+    out = {}
+    for kind in dict.fromkeys(kinds):
+        idx = [i for i, k in enumerate(kinds) if k == kind]
+        bleu = BLEU().corpus_score([hyps[i] for i in idx], [[refs[i] for i in idx]]).score
+        out[kind] = {"sentences": len(idx), "bleu": round(bleu, 2)}
+    return out
+
+
+def read_kinds(test: Path, pairs: int) -> list[str] | None:
+    """The kind of each pair of ``test`` from the ``NAME.kinds.txt`` beside it (one label a
+    line), or None where there is none. A file of another length is an error."""
+    path = test.with_name(test.name.split(".")[0] + ".kinds.txt")
+    if not path.is_file():
+        return None
+    kinds = path.read_text(encoding="utf-8").split()
+    if len(kinds) != pairs:
+        raise ValueError(f"{path}: {len(kinds)} kinds for {pairs} test pairs")
+    return kinds
+
+
 def spread_subset(n: int, limit: int) -> list[int]:
     """Indices of ``limit`` pairs spread evenly over ``n`` (all of them when ``limit`` is 0
     or at least ``n``). Test sets are often ordered (Tatoeba's by sentence id, some by
@@ -57,14 +81,21 @@ def spread_subset(n: int, limit: int) -> list[int]:
 
 
 def evaluate_translator(
-    translator, pairs: Sequence[tuple[str, str]], beam: int, beam_limit: int = 0
+    translator,
+    pairs: Sequence[tuple[str, str]],
+    beam: int,
+    beam_limit: int = 0,
+    german_left: GermanLeftCheck | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> dict:
     """Greedy and beam translations of ``pairs``: scores, timing, by-length BLEU (greedy
     only where ``beam`` is 1: a second, identical search would double the time and the
     plot's lines).
     ``beam_limit``: beam search on N pairs spread over the set only (it costs several times
     greedy); the beam result then also holds greedy's scores on those same pairs
-    (``greedy_same_pairs``), so the two searches are compared on equal terms."""
+    (``greedy_same_pairs``), so the two searches are compared on equal terms.
+    ``german_left``: each search also counts the German words left in its English
+    (core/faithful/german_left.py); ``kinds``: a label per pair, for BLEU by kind."""
     result = {}
     greedy_hyps: list[str] = []
     searches = (("greedy", 1), (f"beam{beam}", beam)) if beam > 1 else (("greedy", 1),)
@@ -85,6 +116,10 @@ def evaluate_translator(
                 for s, r, h in list(zip(sources, refs, hyps, strict=True))[:5]
             ],
         }
+        if kinds is not None:
+            result[name]["by_kind"] = bleu_by_kind([kinds[i] for i in idx], hyps, refs)
+        if german_left is not None:
+            result[name]["german_left"] = german_left_report(german_left, sources, hyps)
         if b == 1:
             greedy_hyps = hyps
         elif len(idx) < len(pairs):

@@ -361,3 +361,29 @@ def test_progress_messages_round_trip_and_other_lines_are_not_messages():
         assert decode(line) == message
     for other in ("", "Traceback (most recent call last):", "{not json", "[1, 2]", '{"step": "x"}'):
         assert decode(other) is None
+
+
+def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
+    """issue 60: beside BLEU, the German words the English keeps and BLEU per kind."""
+    from types import SimpleNamespace
+
+    from trainer.evaluate import evaluate_translator, read_kinds
+    from translator_app.core.faithful.german_left import GermanLeftCheck
+
+    class CopiesNouns:  # writes "Teig" where the reference has "dough"
+        def translate(self, sources, beam):
+            return [SimpleNamespace(text=s) for s in ["Knead the Teig.", "Good night."]]
+
+    pairs = [("Den Teig kneten.", "Knead the dough."), ("Gute Nacht.", "Good night.")]
+    test = tmp_path / "mini-test.deu-eng.tsv"
+    test.write_text("".join(f"{de}\t{en}\n" for de, en in pairs), "utf-8")
+    assert read_kinds(test, 2) is None
+    (tmp_path / "mini-test.kinds.txt").write_text("recipes\nmessages\n", "utf-8")
+    kinds = read_kinds(test, 2)
+    check = GermanLeftCheck.from_ding(["Teig {m} :: dough", "Nacht {f} :: night"])
+    greedy = evaluate_translator(CopiesNouns(), pairs, 1, german_left=check, kinds=kinds)["greedy"]
+    assert greedy["german_left"]["count"] == 1 and greedy["german_left"]["top"] == {"Teig": 1}
+    assert greedy["by_kind"]["messages"]["bleu"] == 100.0
+    assert greedy["by_kind"]["recipes"]["bleu"] < 100.0
+    with pytest.raises(ValueError, match="mini-test.kinds.txt: 2 kinds for 3 test pairs"):
+        read_kinds(test, 3)
