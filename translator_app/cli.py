@@ -424,7 +424,7 @@ def run_lookup(args: argparse.Namespace) -> int:
 def format_lookup(r) -> str:
     """A look-up as text: each sense with gender, register and an example."""
     if not r.found:
-        return f"{r.word}: not in the dictionary"
+        return f"{r.word}: {r.note or 'not in the dictionary'}"
     lines = [r.word + (f" (→ {r.lemma})" if r.lemma != r.word else "")]
     if r.compound:
         lines[0] += f": a compound, {r.compound[0]} + {r.compound[1]}"

@@ -106,3 +106,31 @@ def test_the_cli_looks_up_the_bundled_dictionary(tmp_path):
     plain_cmd = [sys.executable, "-m", "translator_app", "lookup", "Xyzzyq"]
     missing = subprocess.run(plain_cmd, capture_output=True, text=True, env=env, timeout=300)
     assert missing.returncode == 1 and "not in the dictionary" in missing.stdout
+
+
+def test_decomposed_letters_are_found_like_composed_ones(tiny):
+    """issue 64 §3: „Pfanne“ is plain ASCII; „Häuser“ typed as NFD (a + combining
+    diaeresis, as macOS and some PDFs give it) was looked up as „Ha“ and „user“."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "Häuser")
+    assert decomposed != "Häuser"
+    result = tiny.lookup(decomposed)
+    assert result.found and result.word == "Häuser"
+    assert result.senses[0].english.startswith("house")
+
+
+def test_a_very_long_word_is_answered_at_once_with_a_reason(tiny):
+    """issue 64 §2: 20,000 letters took 80 s and 232 MB; 100,000 never answered."""
+    import time
+
+    from translator_app.core.dictionary.lookup import MAX_WORD_CHARS
+
+    start = time.perf_counter()
+    result = tiny.lookup("Rechnungs" * 11_112)  # 100,008 letters
+    assert time.perf_counter() - start < 1.0
+    assert not result.found and "100,008 letters long" in result.note
+    assert len(result.word) < 40  # the answer does not repeat the whole word
+    # a long real compound is still split: the bound is above any German word
+    assert tiny.lookup("Haushalts" * 7 + "pfanne").compound is not None
+    assert len("Haushalts" * 7 + "pfanne") <= MAX_WORD_CHARS

@@ -146,7 +146,7 @@ class DictionaryDialog(QDialog):
         elif result.lemma and result.lemma != result.word:
             head += f" (a form of <b>{result.lemma}</b>)"
         if not result.found:
-            head += " — not in the dictionary"
+            head += f" — {result.note or 'not in the dictionary'}"
         self.heading.setText(head)
         for sense in result.senses:
             item = QListWidgetItem(sense.line)

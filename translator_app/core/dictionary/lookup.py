@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,10 @@ MAX_SENSES = 8
 MAX_EXAMPLES = 3
 MAX_PHRASES = 5
 _MIN_TAIL = 3  # a compound's last part has at least this many letters
+# Ding's longest single word has 51 letters; the longest German words in use about 70.
+# A longer "word" (a pasted run of letters) is answered at once: the compound search tries
+# every tail and lemmatises each, which grew to minutes for 20,000 letters.
+MAX_WORD_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,7 @@ class LookupResult:
     senses: tuple[Sense, ...]
     phrases: tuple[tuple[str, str], ...] = ()
     compound: tuple[str, str] | None = None
+    note: str = ""  # why nothing was looked up, where that was so
 
     @property
     def found(self) -> bool:
@@ -149,11 +155,16 @@ class Dictionary:
         )
 
     def lookup(self, word: str) -> LookupResult:
-        """The senses of ``word`` (one German word; surrounding punctuation is ignored)."""
-        match = WORD.search(word)
+        """The senses of ``word`` (one German word; surrounding punctuation is ignored).
+        Decomposed letters (NFD, as macOS and some PDFs write „ü“) are composed first."""
+        match = WORD.search(unicodedata.normalize("NFC", word))
         if match is None:
             return LookupResult(word, "", ())
         word = match.group()
+        if len(word) > MAX_WORD_CHARS:
+            shown = f"{word[:30]}…" if len(word) > 40 else word
+            note = f"{len(word):,} letters long; no dictionary word has more than {MAX_WORD_CHARS}"
+            return LookupResult(shown, "", (), note=note)
         lemma = _lemma(word)
         as_written = self._senses(word, word, lemma)
         # „gedacht“ is an adjective in Ding and the participle of „denken“: both.
