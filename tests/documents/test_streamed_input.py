@@ -4,6 +4,10 @@ block only."""
 
 from __future__ import annotations
 
+import errno
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,8 +30,9 @@ def test_blocks_are_written_as_they_come_and_the_target_appears_whole(tmp_path, 
     target = tmp_path / "lang.en.txt"
     seen = []
 
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+
     def on_block(doc, progress):
-        part = target.with_name(target.name + ".part")
         seen.append((progress.done, progress.total, part.read_text().count("\n"), target.exists()))
 
     translate_stream(source, target, fake_translate_text, on_block, block_paragraphs=32)
@@ -35,7 +40,7 @@ def test_blocks_are_written_as_they_come_and_the_target_appears_whole(tmp_path, 
     assert [s[2] for s in seen] == [32, 64, 96, 100]  # on disk before the next block
     assert not any(s[3] for s in seen)  # the target only when whole
     assert target.read_text().split("\n")[:-1] == [fake_translate_text(x).output for x in lines]
-    assert not target.with_name(target.name + ".part").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lang.en.txt", "lang.txt"]
 
 
 def test_counting_and_bad_bytes_name_the_line(tmp_path):
@@ -45,7 +50,7 @@ def test_counting_and_bad_bytes_name_the_line(tmp_path):
     path.write_bytes(b"eins\nzwei\n\xff\xfe kaputt\n")
     with pytest.raises(NotText, match=r"a\.txt: not UTF-8 text"):
         translate_stream(path, tmp_path / "a.en.txt", fake_translate_text)
-    assert not (tmp_path / "a.en.txt").exists() and not (tmp_path / "a.en.txt.part").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]  # no target, part or lock
 
 
 def test_the_command_line_reports_progress(overfit_run, tmp_path, capsys, monkeypatch):
@@ -58,3 +63,42 @@ def test_the_command_line_reports_progress(overfit_run, tmp_path, capsys, monkey
     assert "translated 4 of 10 paragraphs" in err and "translated 10 of 10 paragraphs" in err
     english = (tmp_path / "brief.en.txt").read_text().splitlines()
     assert len(english) == 10 and all(english)
+
+
+def test_a_second_writer_of_the_same_output_is_refused_while_the_first_runs(tmp_path):
+    """issue 65 §2: two translations into one file both wrote ``same.txt.part``: the
+    first said "wrote same.txt" over the second's text, the second failed on the gone
+    part file."""
+    source = tmp_path / "a.txt"
+    source.write_text("Eins.\nZwei.\n", encoding="utf-8")
+    target = tmp_path / "same.txt"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        lock = target.with_name(".same.txt.writing")
+        lock.write_text(str(other.pid))  # a running process writes same.txt
+        with pytest.raises(streamed.OutputBusy, match=f"process {other.pid}") as busy:
+            translate_stream(source, target, fake_translate_text)
+        assert busy.value.filename == str(target) and busy.value.errno == errno.EBUSY
+        assert not target.exists() and lock.read_text() == str(other.pid)  # its claim kept
+    finally:
+        other.kill()
+        other.wait()
+    # once that process is gone, its lock and partial file are removed and the file written
+    stale_part = target.with_name(f".same.txt.{other.pid}.part")
+    stale_part.write_text("half of it")
+    assert translate_stream(source, target, fake_translate_text) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "same.txt"]
+
+
+def test_a_full_disk_names_the_output_not_the_input(tmp_path, monkeypatch):
+    """issue 65 §5: ENOSPC carries no file name; the message named the input file."""
+    source = tmp_path / "a.txt"
+    source.write_text("Eins.\n", encoding="utf-8")
+
+    def full(text):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError) as e:
+        translate_stream(source, tmp_path / "out.txt", full)
+    assert e.value.filename == str(tmp_path / "out.txt") and e.value.errno == errno.ENOSPC
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]

@@ -1,19 +1,26 @@
 """A large plain-text file translated as a stream (issue 47, section 4): a block of
-paragraphs at a time, each block written to ``NAME.part`` beside the target as soon as
-it is translated and the whole renamed into place at the end, with progress after every
-block. Memory holds one block, not the file; an error leaves the user's earlier file.
+paragraphs at a time, each block written to ``.NAME.PID.part`` beside the target as soon
+as it is translated and the whole renamed into place at the end, with progress after
+every block. Memory holds one block, not the file; an error leaves the user's earlier file.
+
+One writer per target (issue 65 §2): ``.NAME.writing`` beside it holds the writer's
+process id; a second translation into the same file is refused while that process runs,
+and the files of a writer that was killed are removed when the next one starts.
 """
 
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.engine.text_document import DocumentTranslation
+from translator_app.core.platform.paths import pid_alive
 
 BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
 
@@ -97,6 +104,44 @@ class _BlockWriter:
         self.on_block(doc, Progress(self.done, max(self.total, self.done), elapsed))
 
 
+class OutputBusy(OSError):
+    """Another running translation writes the same output file."""
+
+
+def _writer_of(lock: Path) -> int | None:
+    try:
+        return int(lock.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def claim_output(target: Path) -> Path:
+    """Make this process the one writer of ``target``: its lock file, which the caller
+    removes when done. Raises OutputBusy where a running process holds it; removes the
+    lock and partial file of one that is gone (killed) and claims it then."""
+    lock = target.with_name(f".{target.name}.writing")
+    for _ in range(3):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            owner = _writer_of(lock)
+            if owner is not None and owner != os.getpid() and pid_alive(owner):
+                raise OutputBusy(
+                    errno.EBUSY,
+                    f"another translation (process {owner}) is writing this file; "
+                    "wait for it to finish or choose another output",
+                    str(target),
+                ) from None
+            if owner is not None:
+                target.with_name(f".{target.name}.{owner}.part").unlink(missing_ok=True)
+            lock.unlink(missing_ok=True)
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return lock
+    raise OutputBusy(errno.EBUSY, "could not claim the file: it changes hands", str(target))
+
+
 def translate_stream(
     source: Path,
     target: Path,
@@ -109,19 +154,34 @@ def translate_stream(
     Raises NotText (naming the file and line) and OSError."""
     block_paragraphs = block_paragraphs or BLOCK_PARAGRAPHS
     total = count_paragraphs(source)
-    part = target.with_name(target.name + ".part")
+    lock = claim_output(target)
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
-        with open(part, "w", encoding="utf-8", newline="\n") as out:
-            writer = _BlockWriter(out, translate_text, on_block, total)
-            block: list[str] = []
-            for line in _paragraphs(source):
-                block.append(line)
-                if len(block) == block_paragraphs:
+        with _naming(target):
+            with open(part, "w", encoding="utf-8", newline="\n") as out:
+                writer = _BlockWriter(out, translate_text, on_block, total)
+                block: list[str] = []
+                for line in _paragraphs(source):
+                    block.append(line)
+                    if len(block) == block_paragraphs:
+                        writer.write(block)
+                        block = []
+                if block or not total:  # the rest; an empty file is one empty line
                     writer.write(block)
-                    block = []
-            if block or not total:  # the rest; an empty file is one empty line, as before
-                writer.write(block)
-        os.replace(part, target)
+            os.replace(part, target)
     finally:
         part.unlink(missing_ok=True)
+        lock.unlink(missing_ok=True)
     return writer.sentences
+
+
+@contextmanager
+def _naming(target: Path) -> Iterator[None]:
+    """Name ``target`` in an OSError of writing it that names no file (a full disk:
+    ENOSPC has no file name, and the message then named the input)."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename or e.errno is None or isinstance(e, OutputBusy):
+            raise
+        raise OSError(e.errno, e.strerror, str(target)) from e
