@@ -411,6 +411,8 @@ def run_lookup(args: argparse.Namespace) -> int:
         results = [dictionary.lookup(w) for w in args.words]
     except DictionaryError as e:
         raise CliError(str(e)) from None
+    if dictionary.notice:
+        print(dictionary.notice, file=sys.stderr)
     for r in results:
         if args.json:
             print(json.dumps(asdict(r) | {"found": r.found}, ensure_ascii=False))

@@ -134,3 +134,60 @@ def test_a_very_long_word_is_answered_at_once_with_a_reason(tiny):
     # a long real compound is still split: the bound is above any German word
     assert tiny.lookup("Haushalts" * 7 + "pfanne").compound is not None
     assert len("Haushalts" * 7 + "pfanne") <= MAX_WORD_CHARS
+
+
+def _damage_pages(path: Path) -> None:
+    """Garbage over the second half of the index's pages: its header, schema and stamp
+    stay readable, the forms and their index do not."""
+    data = bytearray(path.read_bytes())
+    half = len(data) // 4096 // 2 * 4096
+    data[half:] = b"\xa5" * (len(data) - half)
+    path.write_bytes(bytes(data))
+
+
+# Enough entries for an index of about 100 pages.
+LARGER = TINY + "".join(
+    f"Wort{i} {{n}} | Wörter{i} {{pl}} :: word{i} | words{i}\n" for i in range(3000)
+)
+
+
+def test_a_damaged_index_is_set_aside_and_built_again_once(tmp_path, tiny):
+    """issue 64 §1: garbage over the pages kept "database disk image is malformed" in
+    every later run; an index of another schema answered "no such table: forms"."""
+    import sqlite3
+
+    from translator_app.core.dictionary.index import index_stamp
+
+    tiny = Dictionary(_write(tmp_path / "larger.txt.xz", LARGER), tmp_path / "cache")
+    assert tiny.lookup("Rechnung").found
+    _damage_pages(tiny.index_path)
+    assert index_stamp(tiny.index_path)  # looks current: only a query finds the damage
+    fresh = Dictionary(tiny.source, tmp_path / "cache")
+    assert fresh.lookup("Wort2999").found and fresh.lookup("Haus").found
+    assert fresh.notice.startswith("the dictionary's index was damaged; it was built again")
+    assert list((tmp_path / "cache").glob("ding-de-en.sqlite.damaged-*"))
+    # another schema with a current stamp: rebuilt before the first look-up
+    db = sqlite3.connect(tiny.index_path)
+    db.execute("DROP TABLE forms")
+    db.commit()
+    db.close()
+    other = Dictionary(tiny.source, tmp_path / "cache")
+    assert other.ensure_index() is True and other.lookup("Pfanne").found
+
+
+def test_an_index_deleted_during_use_is_built_again(tmp_path, tiny):
+    assert tiny.lookup("Rechnung").found
+    tiny._local.db.close()  # as if the file had gone under the connection
+    tiny.index_path.unlink()
+    assert tiny.lookup("Haus").found and tiny.index_path.is_file()
+
+
+def test_a_cache_folder_with_uri_characters_works(tmp_path):
+    """issue 65 §5: XDG_CACHE_HOME=/tmp/c#1 rebuilt the index on every look-up, then
+    failed with "unable to open database file"."""
+    for name in ("c#1", "50%", "what?"):
+        d = Dictionary(_write(tmp_path / "ding.txt.xz", TINY), tmp_path / name)
+        assert d.lookup("Haus").found
+        again = Dictionary(d.source, tmp_path / name)
+        assert again.ensure_index() is False and again.lookup("Pfanne").found
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["50%", "c#1", "ding.txt.xz", "what?"]

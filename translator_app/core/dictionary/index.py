@@ -85,13 +85,27 @@ def build_index(source: Path, target: Path, stamp: str) -> None:
     os.replace(tmp, target)
 
 
+def read_only(target: Path) -> sqlite3.Connection:
+    """A read-only connection to the index at ``target``, whatever characters its path
+    holds (a cache folder named "c#1" or "50%" broke the plain "file:" URI)."""
+    return sqlite3.connect(f"{target.absolute().as_uri()}?mode=ro", uri=True)
+
+
+_TABLES = (
+    "SELECT count(*) FROM sqlite_master WHERE name IN ('meta', 'lines', 'forms', 'forms_form')"
+)
+
+
 def index_stamp(target: Path) -> str:
-    """The stamp an existing index was built with; "" where it is missing or damaged."""
+    """The stamp an existing index was built with; "" where it is missing, damaged or of
+    another schema (its tables are not all there)."""
     if not target.is_file():
         return ""
     try:
-        db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        db = read_only(target)
         try:
+            if db.execute(_TABLES).fetchone()[0] != 4:
+                return ""
             row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
         finally:
             db.close()

@@ -28,8 +28,10 @@ from translator_app.core.dictionary.index import (
     DictionaryError,
     build_index,
     index_stamp,
+    read_only,
     source_stamp,
 )
+from translator_app.core.platform.paths import move_aside
 
 SOURCE_NAME = "de-en.ding.txt.xz"
 INDEX_NAME = "ding-de-en.sqlite"
@@ -107,6 +109,8 @@ class Dictionary:
         self._local = threading.local()
         self._ready = threading.Lock()
         self._checked = False
+        self._generation = 0  # the index built anew after damage: reconnect every thread
+        self.notice = ""  # a one-line notice for the user where the index was repaired
 
     @classmethod
     def bundled(cls) -> Dictionary:
@@ -135,24 +139,51 @@ class Dictionary:
             return built
 
     def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
+        db, generation = getattr(self._local, "db", None), getattr(self._local, "generation", -1)
+        if db is None or generation != self._generation:
+            if db is not None:
+                db.close()
             self.ensure_index()
-            db = sqlite3.connect(f"file:{self.index_path}?mode=ro", uri=True)
-            self._local.db = db
+            db = read_only(self.index_path)
+            self._local.db, self._local.generation = db, self._generation
         return db
+
+    def _repair(self, error: sqlite3.Error, generation: int) -> None:
+        """Set a damaged or vanished index aside and build it again, once per process
+        (issue 64 §1: garbage over its pages answered "database disk image is malformed"
+        in every later run). A second failure is a DictionaryError in one sentence."""
+        with self._ready:
+            if generation != self._generation:
+                return  # another thread repaired it meanwhile
+            if self.notice:
+                raise DictionaryError(
+                    f"{self.index_path}: the dictionary's index cannot be read even after "
+                    f"it was built again ({error})"
+                )
+            aside = move_aside(self.index_path) if self.index_path.exists() else None
+            self.notice = "the dictionary's index was damaged; it was built again" + (
+                f" (the damaged file is {aside})" if aside else ""
+            )
+            self._checked = False
+            self._generation += 1
 
     def _hits(self, form: str, kinds: tuple[int, ...]) -> list[tuple[int, int, int, str]]:
         marks = ",".join("?" * len(kinds))
-        return (
-            self._db()
-            .execute(
-                f"SELECT f.line, f.sub, f.kind, l.text FROM forms f JOIN lines l ON l.id = f.line "
-                f"WHERE f.form = ? AND f.kind IN ({marks}) ORDER BY f.kind, length(l.text) LIMIT 200",
-                (form.casefold(), *kinds),
-            )
-            .fetchall()
+        query = (
+            f"SELECT f.line, f.sub, f.kind, l.text FROM forms f JOIN lines l ON l.id = f.line "
+            f"WHERE f.form = ? AND f.kind IN ({marks}) ORDER BY f.kind, length(l.text) LIMIT 200"
         )
+        for attempt in (1, 2):
+            generation = self._generation
+            try:
+                return self._db().execute(query, (form.casefold(), *kinds)).fetchall()
+            except sqlite3.Error as e:  # malformed, another schema, deleted meanwhile
+                if attempt == 2:
+                    raise DictionaryError(
+                        f"{self.index_path}: the dictionary's index cannot be read ({e})"
+                    ) from None
+                self._repair(e, generation)
+        raise AssertionError("unreachable")
 
     def lookup(self, word: str) -> LookupResult:
         """The senses of ``word`` (one German word; surrounding punctuation is ignored).
