@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import re
 from pathlib import Path
 
@@ -43,20 +44,58 @@ def save_checkpoint(path: Path, payload: dict) -> None:
 
 
 def load_checkpoint(path: Path) -> dict:
-    """Load safely (tensors and plain values only, never code)."""
+    """Load safely (tensors and plain values only, never code) and check before it is
+    trusted: its format and version, and finite values in every weight and optimiser
+    tensor (issue 64 §4: garbage written over the middle of a checkpoint loaded, and the
+    resumed run trained with loss NaN from its first step)."""
     try:
+        if Path(path).stat().st_size == 0:
+            raise ValueError(f"{path}: an empty file (0 bytes), not a checkpoint")
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such checkpoint") from None
+    except pickle.UnpicklingError as e:
+        # PyTorch's text for either case is a page of advice to load unsafely.
+        if "global" in str(e):
+            raise ValueError(
+                f"{path}: holds pickled Python objects beside tensors, which are never "
+                "loaded (only checkpoints this trainer writes are)"
+            ) from None
+        raise ValueError(f"{path}: not a readable checkpoint (damaged or another format)") from None
+    except ValueError:
+        raise
     except Exception as e:  # unpickling errors of every kind
-        raise ValueError(f"{path}: not a readable checkpoint ({str(e).splitlines()[0]})") from None
+        raise ValueError(f"{path}: not a readable checkpoint ({_first_line(e)})") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{path}: not a translator checkpoint")
     if ckpt.get("version") != CHECKPOINT_VERSION:
         raise ValueError(
             f"{path}: checkpoint version {ckpt.get('version')!r} is not {CHECKPOINT_VERSION}"
         )
+    damaged = first_non_finite(ckpt)
+    if damaged:
+        raise ValueError(
+            f"{path}: damaged: {damaged} holds NaN or infinite values (not used; resume "
+            "from another checkpoint or start again)"
+        )
     return ckpt
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+def first_non_finite(ckpt: dict) -> str:
+    """The name of the first floating-point tensor of the weights or the optimiser
+    state that holds NaN or infinity ("" where none does)."""
+    tensors = [(f"weight {k}", v) for k, v in ckpt.get("model", {}).items()]
+    for n, state in ckpt.get("optimizer", {}).get("state", {}).items():
+        tensors += [(f"optimiser state {n}.{k}", v) for k, v in state.items()]
+    for name, t in tensors:
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and not torch.isfinite(t).all():
+            return name
+    return ""
 
 
 def tokenizer_payload(tokenizer) -> dict:

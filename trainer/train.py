@@ -1,10 +1,9 @@
 """The training loop, shared by ``train`` (from scratch) and ``finetune``.
 
 Read top to bottom: set up (device, distributed, optimiser, schedule, resume), then one
-loop of steps with evaluation, checkpoints and early stopping. Checkpoints hold plain
-tensors and numbers (loaded with ``weights_only=True``), written atomically; ``resume``
-restores model, optimiser, schedule, RNG and data position, so that an interrupted and
-resumed run ends with the same weights as an uninterrupted one (on the CPU).
+loop of steps with evaluation, checkpoints and early stopping. Checkpoints (plain tensors
+and numbers, written atomically, checked when read) let an interrupted and resumed run end
+with the same weights as an uninterrupted one (on the CPU); a NaN loss stops the run.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ from trainer.config import RunConfig
 from trainer.dataset import Encoded, collate, epoch_order, make_batches, padding_fraction
 from trainer.distributed import Dist
 from trainer.evaluate import score_translations
+from trainer.loss_guard import check_loss
 from trainer.memory_guard import after_step
 from trainer.progress import Progress
 from translator_app.core import Tokenizer, Translator, build_model
@@ -288,6 +288,8 @@ class Run:
             logits, _ = self.net(src, src != pad, tgt_in)
         n_tokens = int((tgt_out != pad).sum())
         loss = token_loss(logits, tgt_out, pad, tc.label_smoothing) / max(1, n_tokens)
+        loss_value = loss.item()
+        check_loss(loss_value, self.state.step + 1, self.last_path, self.dist.agree)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), tc.clip_norm)
         self.optimizer.step()
@@ -300,7 +302,7 @@ class Run:
         dt = time.perf_counter() - t0
         state.elapsed_s += dt
         self.progress.update(
-            state.step, loss.item(), n_tokens * self.dist.world, dt, self.scheduler.get_last_lr()[0]
+            state.step, loss_value, n_tokens * self.dist.world, dt, self.scheduler.get_last_lr()[0]
         )
 
     def evaluate(self, valid_data: Encoded, valid_pairs: list[tuple[str, str]]) -> bool:
@@ -427,8 +429,7 @@ def _start_run(cfg: RunConfig, tokenizer: Tokenizer, dist: Dist, init_weights, i
 
 
 def _write_run_files(run: Run, log, data_text: str) -> None:
-    """The run folder's copies for people (tokenizer, config, machine); --resume reads
-    the tokenizer from the checkpoint."""
+    """The run folder's copies for people (tokenizer, config, machine)."""
     out, cfg, dist = run.out, run.cfg, run.dist
     malloc = allocator_in_use()
     out.mkdir(parents=True, exist_ok=True)
