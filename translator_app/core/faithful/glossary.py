@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.data.corpus import DataError
+from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex
 from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
 from translator_app.core.platform.paths import write_atomic
 
@@ -69,20 +70,26 @@ class Glossary:
         ordered = tuple(sorted(self.terms, key=lambda t: -len(t.source)))
         object.__setattr__(self, "terms", ordered)
         object.__setattr__(self, "_patterns", tuple(_pattern(t.source) for t in ordered))
+        object.__setattr__(self, "_index", TermIndex([t.source for t in ordered]))
 
     def __bool__(self) -> bool:
         return bool(self.terms)
 
     def find(self, text: str) -> list[TermUse]:
-        """The terms in ``text``, left to right, without overlaps."""
+        """The terms in ``text``, left to right, without overlaps (a longer German term
+        wins). Only the terms the index names at a position are matched there."""
+        hits = []
+        for number, start in self._index.candidates(text):
+            m = self._patterns[number].match(text, start)
+            if m:
+                hits.append((number, m.start(), m.end(), m.group()))
         taken: list[tuple[int, int]] = []
         found = []
-        for term, pattern in zip(self.terms, self._patterns, strict=True):
-            for m in pattern.finditer(text):
-                if any(m.start() < e and s < m.end() for s, e in taken):
-                    continue
-                taken.append(m.span())
-                found.append(TermUse(m.start(), m.end(), m.group(), term.target))
+        for number, start, end, written in sorted(hits):
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append(TermUse(start, end, written, self.terms[number].target))
         return sorted(found, key=lambda u: u.start)
 
     def key(self) -> tuple[tuple[str, str], ...]:
@@ -166,6 +173,14 @@ def is_header(german: str, english: str) -> bool:
     return german.strip().casefold() in HEADER_WORDS and english.strip().casefold() in HEADER_WORDS
 
 
+def _unquoted(field: str) -> str:
+    """A field as a spreadsheet's CSV/TSV export quotes it ("Zauberpfanne", with "" for a
+    quote inside) without its quotes: kept, the term was never found (issue 65 §5)."""
+    if len(field) >= 2 and field[0] == field[-1] == '"':
+        return field[1:-1].replace('""', '"').strip()
+    return field
+
+
 def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
     """A glossary from TSV text; a bad line is a :class:`DataError` naming it. A first
     row of column titles („Deutsch<TAB>Englisch“) is skipped."""
@@ -181,9 +196,11 @@ def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
         first = False
         if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
             raise DataError(where, number, "needs a German term, a tab and its English")
-        de, en = parts[0].strip(), parts[1].strip()
+        de, en = _unquoted(parts[0].strip()), _unquoted(parts[1].strip())
         if max(len(de), len(en)) > MAX_TERM_CHARS:
             raise DataError(where, number, f"a term is longer than {MAX_TERM_CHARS} characters")
+        if len(de.split()) > MAX_TERM_WORDS:
+            raise DataError(where, number, f"a German term of more than {MAX_TERM_WORDS} words")
         if any(m in de or m in en for m in MARKERS):
             raise DataError(where, number, "a term holds a marker the model reserves")
         if "\x00" in line:
@@ -201,6 +218,9 @@ def parse_glossary(text: str, where: str | Path = "glossary") -> Glossary:
 
 def read_glossary(path: str | Path) -> Glossary:
     path = Path(path)
+    if path.exists() and not path.is_file():
+        # A FIFO or a device would be read forever (issue 64 §6).
+        raise DataError(path, None, "is not a regular file (a folder, pipe or device)")
     limit = MAX_TERMS * 2 * (MAX_TERM_CHARS + 2) * 4
     try:
         # Bounded: a huge file is refused after reading one byte past the limit, not
