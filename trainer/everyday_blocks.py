@@ -24,9 +24,11 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data" / "everyday"
+from trainer.tables import DATA as TABLES
+from trainer.tables import read_table
+
+DATA = TABLES / "everyday"
 Pair = tuple[str, str]
 
 # German, English: how long a step takes.
@@ -46,20 +48,6 @@ SECONDS = [
     ("zehn Sekunden", "ten seconds"),
     ("zwei Sekunden", "two seconds"),
 ]
-
-
-def read_table(path: Path, columns: int) -> list[tuple[str, ...]]:
-    """The rows of a tab-separated table (``#`` lines are comments); a row with another
-    number of columns is an error naming the file and line."""
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = tuple(c.strip() for c in line.split("\t"))
-        if len(cells) != columns:
-            raise ValueError(f"{path}:{number}: {len(cells)} columns, expected {columns}")
-        rows.append(cells)
-    return rows
 
 
 def _join(*words: str) -> str:

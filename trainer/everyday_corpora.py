@@ -25,23 +25,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.ding_pairs import clean_side
+from trainer.tables import DATA, read_table
 from translator_app.core.text.segment import split_sentences
 
-FRAMES_FILE = Path(__file__).resolve().parent / "data" / "noun-frames.tsv"
+FRAMES_FILE = DATA / "noun-frames.tsv"
 Pair = tuple[str, str]
 
 _NUMBER = re.compile(r"\d+")
 _WORDS = re.compile(r"[^\W\d_]+")
-FUNCTION_WORDS_FILE = Path(__file__).resolve().parent / "data" / "function-words.tsv"
+FUNCTION_WORDS_FILE = DATA / "function-words.tsv"
 
 
 def _function_words() -> dict[str, frozenset[str]]:
     """language -> its function words (trainer/data/function-words.tsv)."""
-    rows = FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
-    return {
-        lang: frozenset(words.split())
-        for lang, words in (r.split("\t", 1) for r in rows if r.strip() and not r.startswith("#"))
-    }
+    return {lang: frozenset(words.split()) for lang, words in read_table(FUNCTION_WORDS_FILE, 2)}
 
 
 _MARKS = _function_words()
@@ -205,14 +202,10 @@ def _capitalised(text: str) -> str:
 
 def read_frames(path: Path = FRAMES_FILE) -> list[tuple[str, str, str]]:
     """The frames of ``path``: ``number<TAB>German<TAB>English`` a line, # comments."""
-    frames = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 3 or parts[0] not in ("s", "p"):
-            raise ValueError(f"{path}:{number}: expected 's' or 'p', German and English")
-        frames.append((parts[0], parts[1], parts[2]))
+    frames = read_table(path, 3)
+    wrong = [f for f in frames if f[0] not in ("s", "p")]
+    if wrong:
+        raise ValueError(f"{path}: {wrong[0][1]!r}: the number must be 's' or 'p'")
     return frames
 
 

@@ -97,7 +97,10 @@ def test_the_frames_file_reads_and_every_frame_fills():
 def test_a_broken_frames_file_names_its_line(tmp_path):
     bad = tmp_path / "frames.tsv"
     bad.write_text("# comment\ns\tWo ist {NOM}?\tWhere is {THE}?\nx\tonly two\n", "utf-8")
-    with pytest.raises(ValueError, match=r"frames.tsv:3:"):
+    with pytest.raises(ValueError, match=r"frames.tsv:3: 2 columns, expected 3"):
+        read_frames(bad)
+    bad.write_text("x\tWo ist {NOM}?\tWhere is {THE}?\n", "utf-8")
+    with pytest.raises(ValueError, match=r"frames.tsv: 'Wo ist \{NOM\}\?': the number must be"):
         read_frames(bad)
 
 

@@ -1,0 +1,187 @@
+"""The second and third lists of faults (issues 64 and 65), each run as the user would run
+it, in a throwaway home, with bench_faults.py's measures (exit status, wall time, the
+child's peak memory, the first line said on stderr) and whether the case held.
+
+    python bench/bench_faults_more.py [--model resources/model] [--json OUT]
+
+- the dictionary's index: garbage over half its pages, another schema, a cache folder
+  named "c#1": each look-up answers, the damage repaired once with a notice;
+- the dictionary's words: 100,000 letters answered within a second with the reason;
+  „Mahngebühr“ in decomposed Unicode found;
+- a resumed training run whose checkpoint is garbage in the middle, empty, or pickled:
+  refused in one sentence naming it, exit 1;
+- glossaries: 10,000 hostile terms („a a … x0“) over five paragraphs, a named pipe, and
+  quoted fields (the term then used);
+- two translations into one output file: the second refused while the first runs.
+
+Floors (issue 64, 65): every case held, none over 10 s or 1 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from dataclasses import asdict
+from pathlib import Path
+
+from bench_faults import PY, ROOT, Outcome, first_line, run, tiny_run, translate
+
+LOOKUP = [PY, "-m", "translator_app", "lookup"]
+
+
+def _outcome(case: str, result: tuple, held: bool) -> Outcome:
+    status, seconds, peak, _out, err = result
+    return Outcome(case, status, seconds, peak, first_line(err), held)
+
+
+def dictionary_cases(home: Path) -> list[Outcome]:
+    index = home / "cache" / "ding-de-en.sqlite"
+    first = run([*LOOKUP, "Rechnung"], home)
+    outcomes = [_outcome("dictionary: first look-up (builds the index)", first, first[0] == 0)]
+    data = bytearray(index.read_bytes())
+    half = len(data) // 4096 // 2 * 4096
+    data[half:] = b"\xa5" * (len(data) - half)
+    index.write_bytes(bytes(data))
+    r = run([*LOOKUP, "Zauberpfanne"], home)
+    held = r[0] == 0 and "index was damaged" in r[4] and "Traceback" not in r[4]
+    outcomes.append(_outcome("dictionary: garbage over half the index", r, held))
+    db = sqlite3.connect(index)
+    db.execute("DROP TABLE forms")
+    db.commit()
+    db.close()
+    r = run([*LOOKUP, "Rechnung"], home)
+    outcomes.append(_outcome("dictionary: an index of another schema", r, r[0] == 0))
+    odd = home.parent / f"{home.name}-c#1"
+    odd.mkdir()
+    r = run([*LOOKUP, "Rechnung"], odd)
+    again = run([*LOOKUP, "Pfanne"], odd)
+    held = r[0] == 0 and again[0] == 0 and "built" not in again[4]
+    outcomes.append(_outcome("dictionary: a cache folder named c#1 (twice)", again, held))
+    r = run([*LOOKUP, "Rechnungs" * 11_112], home)
+    held = r[0] == 1 and "letters long" in r[3] and r[1] < 10
+    outcomes.append(_outcome("dictionary: a word of 100,008 letters", r, held))
+    r = run([*LOOKUP, unicodedata.normalize("NFD", "Mahngebühr")], home)
+    held = r[0] == 0 and "reminder" in r[3]
+    outcomes.append(_outcome("dictionary: „Mahngebühr“ decomposed (NFD)", r, held))
+    return outcomes
+
+
+def checkpoint_cases(home: Path, work: Path) -> list[Outcome]:
+    run_dir = tiny_run(work)
+    cfg = work / "tiny.toml"
+    last = run_dir / "checkpoints" / "last.pt"
+    good = last.read_bytes()
+    harms = {
+        "resume: a checkpoint with garbage in the middle": lambda: last.write_bytes(
+            good[: len(good) // 2] + os.urandom(4096) + good[len(good) // 2 + 4096 :]
+        ),
+        "resume: an empty checkpoint": lambda: last.write_bytes(b""),
+        "resume: a pickled checkpoint": lambda: last.write_bytes(
+            pickle.dumps({"format": "translator-checkpoint", "code": Outcome})
+        ),
+    }
+    outcomes = []
+    for case, harm in harms.items():
+        harm()
+        r = run([PY, "-m", "trainer", "train", str(cfg), "--resume", "--device", "cpu"], home)
+        held = r[0] == 1 and "last.pt" in r[4] and "Traceback" not in r[4]
+        outcomes.append(_outcome(case, r, held))
+        last.write_bytes(good)
+    return outcomes
+
+
+def glossary_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
+    hostile = work / "hostile.tsv"
+    hostile.write_text(
+        "".join(" ".join(["a"] * 20 + [f"x{i}"]) + f"\tT{i}\n" for i in range(10_000)),
+        encoding="utf-8",
+    )
+    text = work / "paragraphs.txt"
+    text.write_text("\n".join(" ".join(["a"] * 60) + " x5." for _ in range(5)) + "\n")
+    out = work / "paragraphs.en.txt"
+    r = run(
+        translate(model, "--glossary", str(hostile), "--input", str(text), "--output", str(out)),
+        home,
+    )
+    outcomes = [
+        _outcome("glossary: 10,000 hostile terms, 5 paragraphs", r, r[0] in (0, 1) and r[1] < 10)
+    ]
+    fifo = work / "fifo.tsv"
+    os.mkfifo(fifo)
+    r = run(translate(model, "--glossary", str(fifo), "Guten Tag."), home, timeout=20)
+    held = r[0] == 1 and "not a regular file" in r[4]
+    outcomes.append(_outcome("glossary: a named pipe", r, held))
+    quoted = work / "quoted.tsv"
+    quoted.write_text('"Zauberpfanne"\t"MagicPan"\n', encoding="utf-8")
+    r = run(translate(model, "--glossary", str(quoted), "Die Zauberpfanne ist neu."), home)
+    outcomes.append(_outcome("glossary: quoted fields", r, r[0] == 0 and "MagicPan" in r[3]))
+    return outcomes  # fmt: skip
+
+
+def same_output(model: Path, home: Path, work: Path) -> Outcome:
+    """Two translations into one file, the second started while the first runs."""
+    source = work / "long.txt"
+    source.write_text("Vielen Dank für Ihre Nachricht.\n" * 400, encoding="utf-8")
+    target = work / "same.txt"
+    argv = translate(model, "--input", str(source), "--output", str(target))
+    env = os.environ | {"TRANSLATOR_CACHE_DIR": str(home / "cache"), "HOME": str(home)}
+    first = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lock = work / ".same.txt.writing"
+    deadline = time.monotonic() + 60
+    while not lock.exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    second = run(argv, home)
+    first.communicate()
+    held = first.returncode == 0 and second[0] == 1 and "another translation" in second[4]
+    return _outcome("two translations into one output file", second, held)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    model = args.model.resolve()
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="bench-faults-more-") as tmp:
+        tmp = Path(tmp)
+        for step in (
+            lambda: dictionary_cases(_home(tmp, "dict")),
+            lambda: checkpoint_cases(_home(tmp, "ckpt"), tmp),
+            lambda: glossary_cases(model, _home(tmp, "gloss"), tmp),
+            lambda: [same_output(model, _home(tmp, "out"), tmp)],
+        ):
+            for o in step():
+                outcomes.append(o)
+                print(
+                    f"{'held' if o.held else 'FAILED':>6}  {o.case:<50} exit {o.status:>3}  "
+                    f"{o.seconds:6.1f} s  {o.peak_mb:7.0f} MB  {o.said}",
+                    flush=True,
+                )
+    slow = [o for o in outcomes if o.seconds > 10]
+    heavy = [o for o in outcomes if o.peak_mb > 1024]
+    held = sum(o.held for o in outcomes)
+    print(
+        f"{held} of {len(outcomes)} cases held; slower than 10 s: {len(slow)}; over 1 GB: {len(heavy)}"
+    )
+    if args.json:
+        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1) + "\n")
+    return 0 if held == len(outcomes) and not slow and not heavy else 1
+
+
+def _home(tmp: Path, name: str) -> Path:
+    home = tmp / f"home-{name}"
+    home.mkdir()
+    return home
+
+
+if __name__ == "__main__":
+    sys.exit(main())
