@@ -195,9 +195,12 @@ def _warn_missing(doc) -> int:
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
         elif t is not None and t.missing_numbers:
-            lost = ", ".join(describe(f) for f in t.missing_numbers)
+            lost = ", ".join(describe(f) for f in t.missing_numbers if f.kind != "added")
+            added = ", ".join(f.text for f in t.missing_numbers if f.kind == "added")
+            said = [f"it may not keep {lost}"] if lost else []
+            said += [f"it writes {added}, which the German does not hold"] if added else []
             print(
-                f"warning: check the translation of {seg.text!r}: it may not keep {lost}",
+                f"warning: check the translation of {seg.text!r}: {'; '.join(said)}",
                 file=sys.stderr,
             )
     return empty

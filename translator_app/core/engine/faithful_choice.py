@@ -33,7 +33,7 @@ def facts_lost(t: Translation) -> tuple[int, int]:
     strict = lost_protected(t.source, t.text, t.terms)
     lenient = (
         # facts in words (a negation, a unit) are not annotated: a retry cannot help them
-        sum(f.kind == "number" for f in t.missing_numbers)
+        sum(f.kind in ("number", "added") for f in t.missing_numbers)
         + repeated_numbers(t.source, t.text)
         + sum(not u.kept for u in t.terms)
     )

@@ -23,8 +23,10 @@ from translator_app.core.engine.candidates import (
     candidate,
     has_words,
     merge_chunks,
+    symbol_tail,
     text_of,
     verbatim,
+    with_tail,
 )
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
@@ -84,6 +86,7 @@ class _Sentence:
     checked: list  # those and, where protected, its names and places
     as_is: Candidate | None = None  # a text without words, kept as it is
     jobs: list[Job] = field(default_factory=list)
+    tail: str = ""  # closing emoji and symbols, carried to the English (symbol_tail)
 
 
 class Translator:
@@ -310,6 +313,8 @@ class Translator:
             )
         if self.follows_glossary:  # the user's text must not carry annotations
             clean = mask_markers(clean)
+        cut = symbol_tail(clean)
+        clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
         uses = glossary.find(clean) if glossary else []
         # Protected names and places are checked in the n-best like the user's terms
         # (beam search may prefer a shorter candidate that drops „in Wien“).
@@ -321,7 +326,7 @@ class Translator:
             enc = Pieces(clean, a.ids, a.pieces, map_spans(a.spans, inserted, len(clean)))
         else:
             enc = self.tokenizer.encode(clean) if clean.strip() else None
-        sentence = _Sentence(text, enc, uses, checked)
+        sentence = _Sentence(text, enc, uses, checked, tail=tail)
         if enc is None or not enc.ids:
             return sentence
         if len(enc.ids) > MAX_SENTENCE_TOKENS:
@@ -358,6 +363,8 @@ class Translator:
             cands = tuple(candidate(self.tokenizer, h) for h in unique.values())
         else:
             cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
+        if s.tail:
+            cands = tuple(with_tail(c, s.tail) for c in cands)
         cands, missing = prefer_faithful(text, cands, s.checked)
         return Translation(
             source=text,

@@ -10,6 +10,9 @@ a sentence where none does (``Translation.missing_numbers``).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from translator_app.core.faithful.fact_words import target_word_keys, word_facts
 from translator_app.core.faithful.number_check import (
     Fact,
@@ -41,16 +44,47 @@ def all_facts(source: str) -> list[Fact]:
 
 
 def missing_facts(source: str, translation: str) -> list[Fact]:
-    """The facts of ``source`` that ``translation`` does not keep."""
+    """The facts of ``source`` that ``translation`` does not keep, then the numbers it
+    writes that ``source`` does not hold (:func:`added_facts`)."""
     facts = all_facts(source)
-    if not facts:
-        return []
-    return unmatched(facts, target_keys(translation) + target_word_keys(translation))
+    lost = (
+        unmatched(facts, target_keys(translation) + target_word_keys(translation)) if facts else []
+    )
+    return lost + added_facts(source, translation, facts)
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _values(text: str) -> Counter:
+    """The numbers written in digits, separators ignored (1.150 = 1,150 = 1150)."""
+    return Counter(int(re.sub(r"[.,]", "", m.group())) for m in _DIGITS.finditer(text))
+
+
+def added_facts(source: str, translation: str, facts: list[Fact] | None = None) -> list[Fact]:
+    """Numbers in ``translation`` that ``source`` does not hold, each as a Fact of kind
+    "added" spanning the whole source (issue 65 §1: "Ich liebe dich ❤️" became "I love
+    you €2."): a number counts as held where the German writes it in digits, or where a
+    fact of the German names it in its keys or its English form („14 Uhr“: 2 p.m.,
+    „halb acht“: 7:30, „zwei“: 2)."""
+    facts = all_facts(source) if facts is None else facts
+    have = _values(source)
+    named = {int(n) for f in facts for k in (*f.keys, f.english) for n in re.findall(r"\d+", k)}
+    added = []
+    for m in _DIGITS.finditer(translation):
+        value = int(re.sub(r"[.,]", "", m.group()))
+        if have[value] > 0:
+            have[value] -= 1
+        elif value not in named and not any(int(n) in named for n in re.split(r"[.,]", m.group())):
+            added.append(Fact(m.group(), 0, len(source), frozenset(), "", kind="added"))
+    return added
 
 
 def describe(fact: Fact) -> str:
     """A lost fact for a person: its German and, where it helps, the English it needs:
     "Werktage (working days)", "spätestens (at the latest)", "1.150 (1,150)"."""
+    if fact.kind == "added":
+        return f"{fact.text} (in the English, not in the German)"
     if not fact.english or fact.english == fact.text:
         return fact.text
     return f"{fact.text} ({fact.english})"
