@@ -149,7 +149,8 @@ def cmd_eval(args) -> int:
             left = res["german_left"]
             print(
                 f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  "
-                f"German words left {left['per_100']:5.2f}/100 sentences  "
+                f"German words left {left['per_100']:5.2f}/100 sentences "
+                f"(any: {left.get('per_100_any', left['per_100']):.2f})  "
                 f"({res['pairs']} pairs, {res['seconds']} s)"
             )
             for kind, k in res.get("by_kind", {}).items():

@@ -94,8 +94,8 @@ def evaluate_translator(
     ``beam_limit``: beam search on N pairs spread over the set only (it costs several times
     greedy); the beam result then also holds greedy's scores on those same pairs
     (``greedy_same_pairs``), so the two searches are compared on equal terms.
-    ``german_left``: each search also counts the German words left in its English
-    (core/faithful/german_left.py); ``kinds``: a label per pair, for BLEU by kind."""
+    ``german_left``: each search also counts the German words left in its English that
+    the reference does not keep too (core/faithful/german_left.py); ``kinds``: a label per pair, for BLEU by kind."""
     result = {}
     greedy_hyps: list[str] = []
     searches = (("greedy", 1), (f"beam{beam}", beam)) if beam > 1 else (("greedy", 1),)
@@ -119,7 +119,7 @@ def evaluate_translator(
         if kinds is not None:
             result[name]["by_kind"] = bleu_by_kind([kinds[i] for i in idx], hyps, refs)
         if german_left is not None:
-            result[name]["german_left"] = german_left_report(german_left, sources, hyps)
+            result[name]["german_left"] = german_left_report(german_left, sources, hyps, refs)
         if b == 1:
             greedy_hyps = hyps
         elif len(idx) < len(pairs):

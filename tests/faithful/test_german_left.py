@@ -71,3 +71,15 @@ def test_the_bundled_dictionary_knows_the_words_the_issue_found_copied():
         source = f"Die {german} ist groß."
         assert c.words(source, f"The {german} is big.") == (german,)
         assert c.words(source, f"The {english} is big.") == ()
+
+
+def test_a_word_the_reference_keeps_too_is_no_error():
+    """A club or a newspaper the human translation keeps („Bayern“, „Bild“) is counted
+    only in ``count_any``."""
+    c = GermanLeftCheck.from_ding(DING + ["Bild {n} :: picture"])
+    sources = ["Das Bild berichtet über den Teig.", "Den Teig kneten."]
+    outputs = ["Bild reports on the Teig.", "Knead the Teig."]
+    references = ["Bild reports on the dough.", "Knead the dough."]
+    report = german_left_report(c, sources, outputs, references)
+    assert report["count"] == 2 and report["top"] == {"Teig": 2}
+    assert report["count_any"] == 3 and report["per_100_any"] == 150.0
