@@ -27,7 +27,7 @@ Choices (the model card repeats them, with the licences):
   the pairs that look like translations, Debian's manuals and XQuAD's Wikipedia
   paragraphs split into sentence pairs (``trainer/everyday_corpora.py``), the
   NOUN_FRAME_WORDS most frequent Ding nouns in sentence frames, and EVERYDAY_BLOCK_PAIRS
-  recipe and device-manual sentences built from the tables of ``trainer/data/everyday``
+  recipe, device-manual and private-message sentences built from the tables of ``trainer/data/everyday``
   (``trainer/everyday_blocks.py``).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register).
@@ -123,7 +123,7 @@ EVERYDAY_TRAIN = [
     ("ding-nouns", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
     ("everyday-blocks", "(made by trainer/everyday_blocks.py)", "the project's own"),
 ]
-EVERYDAY_BLOCK_PAIRS = 8_000  # recipes and device instructions from trainer/data/everyday
+EVERYDAY_BLOCK_PAIRS = 12_000  # recipes, device instructions, messages (trainer/data/everyday)
 NOUN_FRAME_WORDS = 15_000  # the most frequent Ding nouns of the German training text
 REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
 REGISTER_VOCAB_PAIRS = 6_000  # everyday words of forms, shops and services in sentences

@@ -1,4 +1,4 @@
-"""Recipes and device instructions built from blocks (issue 60).
+"""Recipes, device instructions and private messages built from blocks (issue 60).
 
 The bundled model wrote „Den Teig eine Stunde an einem warmen Ort gehen lassen“ as "The
 Teig had an hour on a warm place" and „Schrauben Sie zuerst die Rückwand ab“ as "Turn
@@ -196,10 +196,42 @@ def device_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
         yield fill(de, slots), fill(en, slots)
 
 
+def _after_comma(text: str, keeps_capital: bool) -> str:
+    """A message's start after a comma: „Hallo Anna, gute Besserung!“; English keeps "I"."""
+    if keeps_capital or text.startswith(("I ", "I'")):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def message_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
+    """Messages to family and friends: each alone, then in frames: to a named person,
+    two in a row (emoji
+    are carried past the model: candidates.symbol_tail; the bundled model wrote "pale" for „Hab dich lieb“, "Good order" for „Gute
+    Besserung“)."""
+    messages = read_table(DATA / "messages.tsv", 3)
+    frames = read_table(DATA / "message-frames.tsv", 2)
+    women = [row[0] for row in read_table(TABLES / "register" / "women.tsv", 1)]
+    men = [row[0] for row in read_table(TABLES / "register" / "men.tsv", 1)]
+    for de, en, _ in messages[:n]:  # each alone first
+        yield de, en
+    for _ in range(max(0, n - len(messages))):
+        (de, en, noun), (de2, en2, _) = rng.sample(messages, 2)
+        woman, man = rng.choice(women), rng.choice(men)
+        name = rng.choice((woman, man))
+        slots_de = {"M": de, "m": _after_comma(de, noun == "n"), "M2": de2}
+        slots_en = {"M": en, "m": _after_comma(en, False), "M2": en2}
+        common = {"N": name, "W": woman, "B": man}
+        frame_de, frame_en = rng.choice(frames)
+        yield fill(frame_de, slots_de | common), fill(frame_en, slots_en | common)
+
+
 def block_pairs(n: int, seed: int = 1) -> list[Pair]:
-    """``n`` distinct pairs at most, half recipes and half instructions, in a seeded order."""
+    """``n`` distinct pairs at most, from recipes, instructions and messages in equal
+    parts, in a seeded order."""
     rng = random.Random(seed)
-    pairs = list(dict.fromkeys([*recipe_pairs(n, rng), *device_pairs(n, rng)]))
+    pairs = list(
+        dict.fromkeys([*recipe_pairs(n, rng), *device_pairs(n, rng), *message_pairs(n, rng)])
+    )
     rng.shuffle(pairs)
     return pairs[:n]
 

@@ -9,9 +9,11 @@ import pytest
 from trainer.everyday_blocks import (
     DATA,
     Verb,
+    _after_comma,
     block_pairs,
     device_slots,
     fill,
+    message_pairs,
     read_table,
     recipe_slots,
 )
@@ -82,9 +84,22 @@ def test_every_table_reads_and_a_broken_row_names_its_file_and_line(tmp_path):
         ("parts.tsv", 6),
         ("device-verbs.tsv", 7),
         ("device-frames.tsv", 3),
+        ("messages.tsv", 3),
+        ("message-frames.tsv", 2),
     ]:
         assert read_table(DATA / name, columns), name
     bad = tmp_path / "parts.tsv"
     bad.write_text("# comment\nTaste\tf\tTasten\tbutton\tbuttons\tb\nKnopf\tm\n", "utf-8")
     with pytest.raises(ValueError, match=r"parts.tsv:3: 2 columns, expected 6"):
         read_table(bad, 6)
+
+
+def test_a_message_after_a_comma_keeps_only_the_capitals_it_needs():
+    assert _after_comma("Gute Besserung!", False) == "gute Besserung!"
+    assert _after_comma("Oma lässt herzlich grüßen.", True) == "Oma lässt herzlich grüßen."
+    assert _after_comma("I miss you.", False) == "I miss you."
+    assert _after_comma("I'm on my way.", False) == "I'm on my way."
+    pairs = list(message_pairs(300, random.Random(2)))
+    assert ("Frohe Weihnachten!", "Merry Christmas!") in pairs
+    named = [(de, en) for de, en in pairs if de.startswith("Hallo ")]
+    assert named and all(en.startswith("Hi ") for _, en in named)
