@@ -424,14 +424,15 @@ def data_section(data: dict, trained_files: set[str], recipe: str) -> list[str]:
 
 def trained_corpora(data: dict, trained_files: set[str]) -> dict:
     """The corpora of prepare_data.py's report the model trained on: those in train.tsv.xz
-    where that file alone was its data, else all (each stage's [data] picks among them)."""
-    from prepare_data import REGISTER_TRAIN  # written under corpora/ only
+    where a stage trained on that file, and those a stage names under corpora/ (a corpus
+    prepared for a later stage is left out)."""
+    from prepare_data import EVERYDAY_TRAIN, REGISTER_TRAIN  # written under corpora/ only
 
     corpora = data.get("corpora", {})
-    if trained_files != {"train.tsv.xz"}:
-        return corpora
-    separate = {name for name, _, _ in REGISTER_TRAIN}
-    return {n: c for n, c in corpora.items() if n not in separate}
+    separate = {name for name, *_ in REGISTER_TRAIN + EVERYDAY_TRAIN}
+    named = {f.split(".")[0] for f in trained_files}
+    in_mix = "train.tsv.xz" in trained_files
+    return {n: c for n, c in corpora.items() if n in named or (in_mix and n not in separate)}
 
 
 def cells_section(compare_json: Path) -> list[str]:

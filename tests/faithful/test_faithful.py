@@ -115,7 +115,13 @@ def test_prefer_the_best_candidate_that_keeps_the_numbers():
     order, missing = prefer_faithful(de, cands[:2])
     assert order == cands[:2] and [f.text for f in missing] == ["9 Uhr"]
     # Nothing lost: untouched.
-    assert prefer_faithful("Hallo.", cands) == (cands, ())
+    assert prefer_faithful("Hallo um neun.", cands[2:]) == (cands[2:], ())
+    # A number the German does not hold counts like a lost one (issue 65 §1): the
+    # candidate without it comes first; where each writes one, it is reported.
+    order, missing = prefer_faithful("Hallo.", cands)
+    assert order[0].text == "The train leaves at noon." and missing == ()
+    order, missing = prefer_faithful("Hallo.", cands[2:])
+    assert order == cands[2:] and [(f.text, f.kind) for f in missing] == [("9", "added")]
 
 
 def test_a_number_written_twice_counts_as_lost():

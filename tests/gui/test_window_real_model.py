@@ -27,7 +27,7 @@ TIMEOUT = 60_000
 CASES = [
     ("Ich habe gestern einen alten Freund im Park getroffen.", "met"),
     ("Wir müssen die Besprechung leider auf nächste Woche verschieben.", "Unfortunately"),
-    ("Wir müssen die Besprechung leider auf nächste Woche verschieben.", "move"),
+    ("Wir müssen die Besprechung leider auf nächste Woche verschieben.", "postpone"),
     ("Die Sonnenschirme stehen im Keller neben den Gartenstühlen.", MULTI_PIECE := "<pieces>"),
     ("Ich weiß nicht, ob er heute noch kommt.", AFTER_APOSTROPHE := "<apostrophe>"),
     ("Der Termin am 3. Mai um 14 Uhr kostet 49,90 €.", "The"),

@@ -372,9 +372,10 @@ def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
 
     class CopiesNouns:  # writes "Teig" where the reference has "dough"
         def translate(self, sources, beam):
-            return [SimpleNamespace(text=s) for s in ["Knead the Teig.", "Good night."]]
+            return [SimpleNamespace(text=s) for s in ["Knead the Teig.", NIGHT]]
 
-    pairs = [("Den Teig kneten.", "Knead the dough."), ("Gute Nacht.", "Good night.")]
+    NIGHT = "Good night and sleep well, my dear friend."
+    pairs = [("Den Teig kneten.", "Knead the dough."), ("Gute Nacht, schlaf gut.", NIGHT)]
     test = tmp_path / "mini-test.deu-eng.tsv"
     test.write_text("".join(f"{de}\t{en}\n" for de, en in pairs), "utf-8")
     assert read_kinds(test, 2) is None

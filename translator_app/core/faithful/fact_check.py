@@ -44,13 +44,14 @@ def all_facts(source: str) -> list[Fact]:
 
 
 def missing_facts(source: str, translation: str) -> list[Fact]:
-    """The facts of ``source`` that ``translation`` does not keep, then the numbers it
-    writes that ``source`` does not hold (:func:`added_facts`)."""
+    """The facts of ``source`` that ``translation`` does not keep; where it keeps them
+    all, the numbers it writes that ``source`` does not hold (:func:`added_facts`: a
+    number garbled from a lost one is marked once, as lost)."""
     facts = all_facts(source)
     lost = (
         unmatched(facts, target_keys(translation) + target_word_keys(translation)) if facts else []
     )
-    return lost + added_facts(source, translation, facts)
+    return lost or added_facts(source, translation, facts)
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -61,21 +62,32 @@ def _values(text: str) -> Counter:
     return Counter(int(re.sub(r"[.,]", "", m.group())) for m in _DIGITS.finditer(text))
 
 
+def _named(facts: list[Fact]) -> set[int]:
+    """The numbers the facts name in their keys and English forms, and a clock time's
+    hour on the 12-hour clock („18:03 Uhr“: 6:03 p.m.)."""
+    named = {int(n) for f in facts for k in (*f.keys, f.english) for n in re.findall(r"\d+", k)}
+    return named | {n - 12 for n in named if 13 <= n <= 24} | ({12} if 0 in named else set())
+
+
 def added_facts(source: str, translation: str, facts: list[Fact] | None = None) -> list[Fact]:
     """Numbers in ``translation`` that ``source`` does not hold, each as a Fact of kind
-    "added" spanning the whole source (issue 65 §1: "Ich liebe dich ❤️" became "I love
-    you €2."): a number counts as held where the German writes it in digits, or where a
-    fact of the German names it in its keys or its English form („14 Uhr“: 2 p.m.,
-    „halb acht“: 7:30, „zwei“: 2)."""
+    "added" spanning the whole source (issue 65 §1: „Ich liebe dich ❤️“ became "I love
+    you €2."). A number is held where the German writes it in digits, where a fact of
+    the German names it („14 Uhr“: 2 p.m., „halb acht“: 7:30, „zwei“: 2), and, from three
+    digits on, where it is a run of the German's digits grouped otherwise (a phone number
+    or an IBAN spaced anew: „0221 9876-55“ as "0221 987655")."""
     facts = all_facts(source) if facts is None else facts
-    have = _values(source)
-    named = {int(n) for f in facts for k in (*f.keys, f.english) for n in re.findall(r"\d+", k)}
+    have, named = _values(source), _named(facts)
+    digits = "".join(re.findall(r"\d", source))
     added = []
     for m in _DIGITS.finditer(translation):
-        value = int(re.sub(r"[.,]", "", m.group()))
+        plain = re.sub(r"[.,]", "", m.group())
+        value = int(plain)
         if have[value] > 0:
             have[value] -= 1
-        elif value not in named and not any(int(n) in named for n in re.split(r"[.,]", m.group())):
+        elif value in named or (len(plain) >= 3 and plain in digits):
+            continue
+        else:
             added.append(Fact(m.group(), 0, len(source), frozenset(), "", kind="added"))
     return added
 
