@@ -128,8 +128,11 @@ def glossary_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
 
 def same_output(model: Path, home: Path, work: Path) -> Outcome:
     """Two translations into one file, the second started while the first runs."""
-    source = work / "long.txt"
-    source.write_text("Vielen Dank für Ihre Nachricht.\n" * 400, encoding="utf-8")
+    source = work / "long.txt"  # distinct lines: a repeated one comes from the cache at once
+    lines = [
+        f"Die Rechnung Nummer {i} ist am {i % 28 + 1}. Mai bezahlt worden." for i in range(3000)
+    ]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     target = work / "same.txt"
     argv = translate(model, "--input", str(source), "--output", str(target))
     env = os.environ | {"TRANSLATOR_CACHE_DIR": str(home / "cache"), "HOME": str(home)}
@@ -139,8 +142,9 @@ def same_output(model: Path, home: Path, work: Path) -> Outcome:
     while not lock.exists() and first.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     second = run(argv, home)
-    first.communicate()
-    held = first.returncode == 0 and second[0] == 1 and "another translation" in second[4]
+    first.communicate(timeout=300)
+    whole = target.is_file() and len(target.read_text(encoding="utf-8").splitlines()) == 3000
+    held = first.returncode == 0 and whole and second[0] == 1 and "another translation" in second[4]
     return _outcome("two translations into one output file", second, held)
 
 

@@ -15,6 +15,7 @@ import io
 import json
 import pickle
 import re
+import warnings
 from pathlib import Path
 
 import torch
@@ -51,7 +52,9 @@ def load_checkpoint(path: Path) -> dict:
     try:
         if Path(path).stat().st_size == 0:
             raise ValueError(f"{path}: an empty file (0 bytes), not a checkpoint")
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # PyTorch warns of a pickle before it refuses it
+            warnings.simplefilter("ignore")
+            ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such checkpoint") from None
     except pickle.UnpicklingError as e:

@@ -10,7 +10,13 @@ import random
 import pytest
 
 from translator_app.core.data.corpus import DataError
-from translator_app.core.faithful.glossary import Glossary, Term, parse_glossary, read_glossary
+from translator_app.core.faithful.glossary import (
+    Glossary,
+    Term,
+    _pattern,
+    parse_glossary,
+    read_glossary,
+)
 from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex, token_keys
 
 
@@ -18,8 +24,8 @@ def every_pattern(glossary: Glossary, text: str) -> list[tuple[int, int, str]]:
     """The matching before the index: each term's pattern over the whole text, longest
     term first, no overlaps."""
     taken, found = [], []
-    for term, pattern in zip(glossary.terms, glossary._patterns, strict=True):
-        for m in pattern.finditer(text):
+    for term in glossary.terms:
+        for m in _pattern(term.source).finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             taken.append(m.span())

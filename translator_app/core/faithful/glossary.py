@@ -69,7 +69,9 @@ class Glossary:
         # Longest German first, so "Zauberpfanne Deluxe" wins over "Zauberpfanne".
         ordered = tuple(sorted(self.terms, key=lambda t: -len(t.source)))
         object.__setattr__(self, "terms", ordered)
-        object.__setattr__(self, "_patterns", tuple(_pattern(t.source) for t in ordered))
+        # Compiled when the index first names a term (10,000 long terms took seconds to
+        # compile up front); filling the list is idempotent, so threads may share it.
+        object.__setattr__(self, "_patterns", [None] * len(ordered))
         object.__setattr__(self, "_index", TermIndex([t.source for t in ordered]))
 
     def __bool__(self) -> bool:
@@ -80,7 +82,7 @@ class Glossary:
         wins). Only the terms the index names at a position are matched there."""
         hits = []
         for number, start in self._index.candidates(text):
-            m = self._patterns[number].match(text, start)
+            m = self._pattern(number).match(text, start)
             if m:
                 hits.append((number, m.start(), m.end(), m.group()))
         taken: list[tuple[int, int]] = []
@@ -91,6 +93,12 @@ class Glossary:
             taken.append((start, end))
             found.append(TermUse(start, end, written, self.terms[number].target))
         return sorted(found, key=lambda u: u.start)
+
+    def _pattern(self, number: int) -> re.Pattern:
+        pattern = self._patterns[number]
+        if pattern is None:
+            pattern = self._patterns[number] = _pattern(self.terms[number].source)
+        return pattern
 
     def key(self) -> tuple[tuple[str, str], ...]:
         """A hashable value that changes whenever the glossary does (for caches)."""
