@@ -14,6 +14,7 @@ import argparse
 import json
 import re
 import sys
+import unicodedata
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,9 +181,14 @@ def _sentence_json(t) -> dict:
 
 
 def _translate_text(translator, args):
-    """Translator.translate_document with the command line's search and glossary."""
+    """Translator.translate_document with the command line's search and glossary, on the
+    text composed (NFC): decomposed letters („u“ + combining diaeresis, from macOS or a
+    PDF) would escape the glossary, the fact checks and the model's vocabulary."""
     return lambda text: translator.translate_document(
-        text, beam=args.beam, nbest=args.nbest, glossary=args.glossary_terms
+        unicodedata.normalize("NFC", text),
+        beam=args.beam,
+        nbest=args.nbest,
+        glossary=args.glossary_terms,
     )
 
 

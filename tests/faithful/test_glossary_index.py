@@ -91,3 +91,31 @@ def test_a_pipe_is_refused_at_once(tmp_path):
         read_glossary(fifo)
     with pytest.raises(DataError, match="not a regular file"):
         read_glossary(tmp_path)
+
+
+def test_decomposed_letters_are_found_in_the_text():
+    """issue 64 §3: „Mahngebühr“ typed decomposed (NFD) is still the glossary's term, and
+    the span is the user's text as typed."""
+    import unicodedata
+
+    glossary = parse_glossary("Mahngebühr\treminder fee\nVertrag\tagreement\n")
+    text = unicodedata.normalize("NFD", "Die Mahngebühren und die Verträge.")
+    uses = glossary.find(text)
+    assert [u.target for u in uses] == ["reminder fee", "agreement"]
+    assert [unicodedata.normalize("NFC", u.source) for u in uses] == ["Mahngebühren", "Verträge"]
+    assert all(text[u.start : u.end] == u.source for u in uses)
+
+
+def test_the_command_line_composes_what_it_translates():
+    """The CLI hands the translator composed text, so the fact checks and the model see
+    „ü“, not „u“ and a combining mark."""
+    import unicodedata
+    from types import SimpleNamespace
+
+    from translator_app import cli
+
+    seen = []
+    fake = SimpleNamespace(translate_document=lambda text, **kw: seen.append(text))
+    args = SimpleNamespace(beam=None, nbest=None, glossary_terms=None)
+    cli._translate_text(fake, args)(unicodedata.normalize("NFD", "Fünf Bücher für 5 €."))
+    assert seen == ["Fünf Bücher für 5 €."]

@@ -10,6 +10,7 @@ English then contains.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +43,22 @@ class TermUse:
     kept: bool = False
 
 
-_UMLAUTS = {"a": "[aä]", "o": "[oö]", "u": "[uü]", "au": "(?:au|äu)"}
+_UMLAUTS = {
+    "a": "(?:a|ä|a\u0308)",
+    "o": "(?:o|ö|o\u0308)",
+    "u": "(?:u|ü|u\u0308)",
+    "au": "(?:au|äu|a\u0308u)",
+}
+
+
+def _written(text: str) -> str:
+    """``text`` as a pattern that also matches its letters decomposed (NFD: „ü“ as u and
+    a combining diaeresis, as macOS and some PDFs write it; issue 64 §3)."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        nfd = unicodedata.normalize("NFD", ch)
+        out.append(f"(?:{re.escape(ch)}|{re.escape(nfd)})" if nfd != ch else re.escape(ch))
+    return "".join(out)
 
 
 def _word_pattern(word: str) -> str:
@@ -50,10 +66,10 @@ def _word_pattern(word: str) -> str:
     (Vertrag -> Verträge, Topf -> Töpfe, Haus -> Häuser)."""
     vowels = list(re.finditer(r"au|[aou]", word))
     if not vowels:
-        return re.escape(word) + _ENDINGS
+        return _written(word) + _ENDINGS
     m = vowels[-1]
     head, vowel, tail = word[: m.start()], m.group(), word[m.end() :]
-    return re.escape(head) + _UMLAUTS[vowel] + re.escape(tail) + _ENDINGS
+    return _written(head) + _UMLAUTS[vowel] + _written(tail) + _ENDINGS
 
 
 def _pattern(term: str) -> re.Pattern:

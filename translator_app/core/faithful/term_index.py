@@ -12,6 +12,7 @@ A walk is at most as deep as the longest term (MAX_TERM_WORDS).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,10 +26,10 @@ _LEAD = re.compile(r"^[^\w-]*")
 
 
 def word_key(word: str) -> str:
-    """What all written forms of a German word share: „Verträge“, „Vertrag“ and
-    „VERTRAGES“ all give "vertrag" (a few unrelated words share keys too; the exact
+    """What all written forms of a German word share: „Verträge“ (composed or not),
+    „Vertrag“ and „VERTRAGES“ all give "vertrag" (a few unrelated words share keys too; the exact
     pattern decides)."""
-    return _EDGE.sub("", word).casefold().translate(_UMLAUT)
+    return _EDGE.sub("", unicodedata.normalize("NFC", word)).casefold().translate(_UMLAUT)
 
 
 def token_keys(token: str) -> set[str]:
