@@ -20,7 +20,6 @@ Floors (issue 64, 65): every case held, none over 10 s or 1 GB.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pickle
 import sqlite3
@@ -29,10 +28,20 @@ import sys
 import tempfile
 import time
 import unicodedata
-from dataclasses import asdict
 from pathlib import Path
 
-from bench_faults import PY, ROOT, Outcome, first_line, run, tiny_run, translate
+from bench_faults import (
+    PY,
+    ROOT,
+    Outcome,
+    first_line,
+    home,
+    run,
+    run_steps,
+    summary,
+    tiny_run,
+    translate,
+)
 
 LOOKUP = [PY, "-m", "translator_app", "lookup"]
 
@@ -154,37 +163,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     model = args.model.resolve()
-    outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="bench-faults-more-") as tmp:
         tmp = Path(tmp)
-        for step in (
-            lambda: dictionary_cases(_home(tmp, "dict")),
-            lambda: checkpoint_cases(_home(tmp, "ckpt"), tmp),
-            lambda: glossary_cases(model, _home(tmp, "gloss"), tmp),
-            lambda: [same_output(model, _home(tmp, "out"), tmp)],
-        ):
-            for o in step():
-                outcomes.append(o)
-                print(
-                    f"{'held' if o.held else 'FAILED':>6}  {o.case:<50} exit {o.status:>3}  "
-                    f"{o.seconds:6.1f} s  {o.peak_mb:7.0f} MB  {o.said}",
-                    flush=True,
-                )
-    slow = [o for o in outcomes if o.seconds > 10]
-    heavy = [o for o in outcomes if o.peak_mb > 1024]
-    held = sum(o.held for o in outcomes)
-    print(
-        f"{held} of {len(outcomes)} cases held; slower than 10 s: {len(slow)}; over 1 GB: {len(heavy)}"
-    )
-    if args.json:
-        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1) + "\n")
-    return 0 if held == len(outcomes) and not slow and not heavy else 1
-
-
-def _home(tmp: Path, name: str) -> Path:
-    home = tmp / f"home-{name}"
-    home.mkdir()
-    return home
+        outcomes = run_steps(
+            lambda: dictionary_cases(home(tmp, "dict")),
+            lambda: checkpoint_cases(home(tmp, "ckpt"), tmp),
+            lambda: glossary_cases(model, home(tmp, "gloss"), tmp),
+            lambda: [same_output(model, home(tmp, "out"), tmp)],
+        )
+    return summary(outcomes, args.json)
 
 
 if __name__ == "__main__":
