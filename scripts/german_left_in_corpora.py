@@ -13,7 +13,6 @@ corpus (spread over it) keep the run to a minute.
 from __future__ import annotations
 
 import argparse
-import lzma
 import sys
 from pathlib import Path
 
@@ -21,15 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.evaluate import spread_subset  # noqa: E402
+from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
     german_left_report,
 )
-
-
-def read_pairs(path: Path) -> list[tuple[str, str]]:
-    with lzma.open(path, "rt", encoding="utf-8") as f:
-        return [tuple(line.rstrip("\n").split("\t", 1)) for line in f if "\t" in line]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     check = GermanLeftCheck.bundled()
     print(f"{'corpus':<18} {'pairs':>8} {'per 100':>8} {'pairs with':>10}  most frequent")
     for path in files:
-        pairs = read_pairs(path)
+        pairs = list(read_all([path]))
         idx = spread_subset(len(pairs), args.sample)
         sources = [pairs[i][0] for i in idx]
         report = german_left_report(check, sources, [pairs[i][1] for i in idx], examples=6)
