@@ -135,7 +135,7 @@ def _flip(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-def _zip(path: Path, members: list[tuple[str, bytes]]) -> Path:
+def zip_members(path: Path, members: list[tuple[str, bytes]]) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members:
             z.writestr(name, data)
@@ -168,17 +168,17 @@ def document_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
         + b"<w:p><w:r><w:t>Vor &x; nach</w:t></w:r></w:p></w:body></w:document>"
     )
     docs = {
-        "document: 3 million paragraphs (.docx)": _zip(
+        "document: 3 million paragraphs (.docx)": zip_members(
             work / "flood.docx", [(n, flood if n == "word/document.xml" else b) for n, b in parts]
         ),
-        "document: 3 million paragraphs (.odt)": _zip(
+        "document: 3 million paragraphs (.odt)": zip_members(
             work / "flood.odt",
             [("mimetype", b"application/vnd.oasis.opendocument.text"), ("content.xml", odt_flood)],
         ),
-        "document: a part stored twice": _zip(
+        "document: a part stored twice": zip_members(
             work / "twice.docx", [*parts, ("word/document.xml", body)]
         ),
-        "document: DTD with an external entity": _zip(
+        "document: DTD with an external entity": zip_members(
             work / "xxe.docx", [(n, xxe if n == "word/document.xml" else b) for n, b in parts]
         ),
     }

@@ -12,7 +12,10 @@ child's peak memory, the first line said on stderr) and whether the case held.
   refused in one sentence naming it, exit 1;
 - glossaries: 10,000 hostile terms („a a … x0“) over five paragraphs, a named pipe, and
   quoted fields (the term then used);
-- two translations into one output file: the second refused while the first runs.
+- two translations into one output file: the second refused while the first runs;
+- documents: the main part of a .docx renamed (word/main.dat, content types and
+  relationships to match) holding 2,000,000 paragraphs, and a .docx of 100,000 parts with
+  one name twice: both refused, quickly.
 
 Floors (issue 64, 65): every case held, none over 10 s or 1 GB.
 """
@@ -28,12 +31,15 @@ import sys
 import tempfile
 import time
 import unicodedata
+import zipfile
 from pathlib import Path
 
 from bench_faults import (
     PY,
     ROOT,
+    SENTENCE,
     Outcome,
+    W,
     first_line,
     home,
     run,
@@ -41,6 +47,7 @@ from bench_faults import (
     summary,
     tiny_run,
     translate,
+    zip_members,
 )
 
 LOOKUP = [PY, "-m", "translator_app", "lookup"]
@@ -157,6 +164,42 @@ def same_output(model: Path, home: Path, work: Path) -> Outcome:
     return _outcome("two translations into one output file", second, held)
 
 
+def renamed_and_crowded(model: Path, home: Path, work: Path) -> list[Outcome]:
+    """A .docx whose main part is renamed past the name-based scan, and one of 100,000
+    parts with a repeated name (issue 65, section 3)."""
+    from docx import Document
+
+    letter = work / "renamed-source.docx"
+    d = Document()
+    d.add_paragraph(SENTENCE)
+    d.save(letter)
+    with zipfile.ZipFile(letter) as z:
+        parts = {i.filename: z.read(i.filename) for i in z.infolist()}
+    flood = f'<w:document xmlns:w="{W}"><w:body>'.encode() + b"<w:p/>" * 2_000_000
+    parts["word/document.xml"] = flood + b"</w:body></w:document>"
+    renamed = []
+    for name, data in parts.items():
+        if name in ("[Content_Types].xml", "_rels/.rels"):
+            data = data.replace(b"word/document.xml", b"word/main.dat")
+        name = name.replace("word/document.xml", "word/main.dat")
+        renamed.append((name.replace("document.xml.rels", "main.dat.rels"), data))
+    crowded = [*parts.items(), *((f"media/p{i}.bin", b"") for i in range(100_000))]
+    docs = {
+        "document: main part renamed, 2,000,000 paragraphs": zip_members(
+            work / "renamed.docx", renamed
+        ),
+        "document: 100,000 parts, one name twice": zip_members(
+            work / "crowded.docx", [*crowded, ("media/p7.bin", b"x")]
+        ),
+    }
+    outcomes = []
+    for case, path in docs.items():
+        r = run(translate(model, "--input", str(path)), home)
+        held = r[0] == 1 and path.name in r[4] and "refused" in r[4] and r[1] < 10
+        outcomes.append(_outcome(case, r, held))
+    return outcomes
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
@@ -170,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda: checkpoint_cases(home(tmp, "ckpt"), tmp),
             lambda: glossary_cases(model, home(tmp, "gloss"), tmp),
             lambda: [same_output(model, home(tmp, "out"), tmp)],
+            lambda: renamed_and_crowded(model, home(tmp, "docs"), tmp),
         )
     return summary(outcomes, args.json)
 

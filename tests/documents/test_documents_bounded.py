@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import resource
 import zipfile
+from collections import Counter
 
 import pytest
 from docx import Document
 
 from translator_app.core import documents
-from translator_app.core.documents import DocumentError, open_document
+from translator_app.core.documents import DocumentError, open_document, package
 
 BODY = '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
 
@@ -86,3 +87,58 @@ def test_the_command_line_refuses_the_document_before_loading_a_model(tmp_path, 
     assert cli.main(["translate", "--model", str(missing_model), "--input", str(path)]) == 1
     err = capsys.readouterr().err
     assert "flood.docx: word/document.xml holds more than" in err and "no-model-here" not in err
+
+
+def _renamed_main_part(src, dst):
+    """``word/document.xml`` stored as ``word/main.dat``, with the content types and the
+    relationships changed to match, as python-docx follows them (issue 65, section 3)."""
+    with zipfile.ZipFile(src) as z:
+        parts = {i.filename: z.read(i.filename) for i in z.infolist()}
+    renamed = {}
+    for name, data in parts.items():
+        if name in ("[Content_Types].xml", "_rels/.rels"):
+            data = data.replace(b"word/document.xml", b"word/main.dat")
+        name = {"word/document.xml": "word/main.dat"}.get(name, name)
+        name = name.replace("word/_rels/document.xml.rels", "word/_rels/main.dat.rels")
+        renamed[name] = data
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in renamed.items():
+            z.writestr(name, data)
+    return dst
+
+
+def _paragraphs(tmp_path, count):
+    d = Document()
+    for i in range(count):
+        d.add_paragraph(f"Absatz {i}.")
+    d.save(tmp_path / "many.docx")
+    return tmp_path / "many.docx"
+
+
+def test_a_renamed_main_part_is_still_read_as_the_document(tmp_path):
+    path = _renamed_main_part(_paragraphs(tmp_path, 3), tmp_path / "renamed.docx")
+    assert "Absatz 2." in documents.document_text(open_document(path))
+
+
+def test_a_renamed_main_part_is_held_to_the_paragraph_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(package, "MAX_PARAGRAPHS", 50)
+    path = _renamed_main_part(_paragraphs(tmp_path, 60), tmp_path / "renamed.docx")
+    with pytest.raises(DocumentError, match=r"renamed\.docx: word/main\.dat holds more than 50"):
+        open_document(path)
+
+
+def test_a_repeated_name_among_many_parts_is_found_by_counting_once(tmp_path, monkeypatch):
+    # Counting each name over the whole list took minutes for 100,000 parts; the names
+    # are counted once, so a list of any length is checked with one pass.
+    counted = []
+    monkeypatch.setattr(package, "Counter", lambda names: counted.append(1) or Counter(names))
+    with pytest.warns(UserWarning, match="Duplicate name"):
+        path = _repack(
+            _letter(tmp_path),
+            tmp_path / "many.docx",
+            {},
+            [(f"media/p{i}.bin", b"") for i in range(2000)] + [("media/p7.bin", b"x")],
+        )
+    with pytest.raises(DocumentError, match=r"many\.docx: holds media/p7\.bin twice"):
+        open_document(path)
+    assert counted == [1]

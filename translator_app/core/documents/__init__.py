@@ -10,13 +10,16 @@ and inline formatting stay; only the words change.
 from __future__ import annotations
 
 import io
-import zipfile
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
-from xml.parsers import expat
 
+from translator_app.core.documents.package import (
+    MAX_DOCUMENT_BYTES,
+    DocumentError,
+    check_package,
+    reason,
+)
 from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.platform.paths import write_atomic
@@ -33,23 +36,6 @@ def listed(suffixes: tuple[str, ...] = SUFFIXES) -> str:
     return f"{', '.join(suffixes[:-1])} or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
 
 
-# A document far larger than any letter or report; its unpacked parts are bounded too,
-# so a small "zip bomb" is refused before anything is parsed.
-MAX_DOCUMENT_BYTES = 50_000_000
-MAX_UNPACKED_BYTES = 200_000_000
-# What parsing may cost, counted while a streaming parser reads each XML part before the
-# document is built: a 500-page report holds some 20,000 paragraphs and a few hundred
-# thousand elements; 31 million empty paragraphs fit in 200 MB and would take gigabytes.
-MAX_XML_ELEMENTS = 1_500_000
-MAX_PARAGRAPHS = 100_000
-MAX_XML_DEPTH = 256
-_PARAGRAPH_TAGS = ("w:p", "text:p", "text:h")
-
-
-class DocumentError(Exception):
-    """A document that cannot be read or written: the message names the file."""
-
-
 class RichDocument(Protocol):
     suffix: str
     stretches: list[Stretch]
@@ -63,7 +49,7 @@ def open_document(path: Path) -> RichDocument:
     kind = path.suffix.lower()
     if kind not in RICH_SUFFIXES:
         raise DocumentError(f"{path}: not a {listed(RICH_SUFFIXES)} document")
-    _check_package(path)
+    check_package(path)
     try:
         if kind == ".docx":
             from translator_app.core.documents.docx_format import DocxDocument
@@ -75,7 +61,7 @@ def open_document(path: Path) -> RichDocument:
     except DocumentError:
         raise
     except Exception as e:  # noqa: BLE001 - a broken file is one clear message
-        raise DocumentError(f"{path}: not a readable {kind} document ({_reason(e)})") from None
+        raise DocumentError(f"{path}: not a readable {kind} document ({reason(e)})") from None
 
 
 def translate_file(
@@ -131,86 +117,6 @@ def read_text(path: Path, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
         raise DocumentError(f"{path}: {e.strerror or e}") from None
 
 
-def check_package(path: Path) -> None:
-    """Refuse a .docx/.odt whose package or XML parts are over the limits, before any
-    model is loaded or tree built (``DocumentError`` names the file and the part)."""
-    _check_package(Path(path))
-
-
-def _check_package(path: Path) -> None:
-    try:
-        if path.stat().st_size > MAX_DOCUMENT_BYTES:
-            raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
-        with zipfile.ZipFile(path) as z:
-            unpacked = sum(i.file_size for i in z.infolist())
-            names = [i.filename for i in z.infolist()]
-    except zipfile.BadZipFile:
-        raise DocumentError(
-            f"{path}: not a {path.suffix.lower()} document (not a zip package)"
-        ) from None
-    except OSError as e:
-        raise DocumentError(f"{path}: {e.strerror or e}") from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise DocumentError(
-            f"{path}: unpacks to {unpacked // 1_000_000} MB, more than "
-            f"{MAX_UNPACKED_BYTES // 1_000_000} MB; refused"
-        )
-    if len(names) != len(set(names)):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise DocumentError(f"{path}: holds {twice[0]} twice; refused (which copy is real?)")
-    try:
-        with zipfile.ZipFile(path) as z:
-            for name in names:
-                if name.lower().endswith(".xml"):
-                    _scan_xml(path, name, z)
-    except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
-        raise DocumentError(f"{path}: not a readable package ({_reason(e)})") from None
-
-
-class _Refused(Exception):
-    pass
-
-
-def _scan_xml(path: Path, name: str, z: zipfile.ZipFile) -> None:
-    """Count one XML part's elements, paragraphs and nesting with a streaming parser, and
-    refuse a part over the limits, or one with a document type declaration (Word and
-    LibreOffice never write one; entities are how XML bombs and file reads get in)."""
-    elements = paragraphs = depth = 0
-
-    def start(tag, _attrs):
-        nonlocal elements, paragraphs, depth
-        elements += 1
-        depth += 1
-        if tag in _PARAGRAPH_TAGS:
-            paragraphs += 1
-            if paragraphs > MAX_PARAGRAPHS:
-                raise _Refused(f"more than {MAX_PARAGRAPHS:,} paragraphs")
-        if elements > MAX_XML_ELEMENTS:
-            raise _Refused(f"more than {MAX_XML_ELEMENTS:,} XML elements")
-        if depth > MAX_XML_DEPTH:
-            raise _Refused(f"XML nested deeper than {MAX_XML_DEPTH} levels")
-
-    def end(_tag):
-        nonlocal depth
-        depth -= 1
-
-    def doctype(*_args):
-        raise _Refused("a document type declaration (DTD), which Word and LibreOffice never write")
-
-    parser = expat.ParserCreate()  # no namespace processing: tags keep their prefixes
-    parser.StartElementHandler, parser.EndElementHandler = start, end
-    parser.StartDoctypeDeclHandler = doctype
-    try:
-        with z.open(name) as part:
-            while block := part.read(1 << 16):
-                parser.Parse(block, False)
-            parser.Parse(b"", True)
-    except _Refused as e:
-        raise DocumentError(f"{path}: {name} holds {e}; refused") from None
-    except expat.ExpatError as e:
-        raise DocumentError(f"{path}: {name} is not well-formed XML ({e})") from None
-
-
 def _write(target: Path, save: Callable[[io.BytesIO], object]) -> None:
     """Made in memory, then written through a temporary file beside ``target``: a
     failure never leaves half a document in place of the user's earlier one."""
@@ -220,8 +126,3 @@ def _write(target: Path, save: Callable[[io.BytesIO], object]) -> None:
         write_atomic(target, stream.getbuffer())
     except OSError as e:
         raise DocumentError(f"{target}: {e.strerror or e}") from None
-
-
-def _reason(e: Exception) -> str:
-    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return text[:200]
