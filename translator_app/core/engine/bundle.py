@@ -146,7 +146,7 @@ class Bundle:
     warnings: tuple[str, ...] = ()
     terms: Glossary = Glossary()  # taught by a fine-tune (terms.tsv)
     shortlist: str = ""  # CTranslate2's vocabulary map (vmap.txt.xz), "" where none
-    weights_key: str = ""  # the checked weights and config as one hash; "" if unrecorded
+    weights_key: str = ""  # checked weights, config and tokenizer as one hash; "" if unrecorded
 
     @property
     def model(self) -> Any:
@@ -217,14 +217,17 @@ def load_bundle(
     (PyTorch is then not imported before the first translation; issue 49)."""
     path = Path(path)
     cfg_path, cfg, config, tokenizer_names = _read_config(path)
-    weights_sha256 = _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
+    checked = _check_sizes_and_checksums(path, cfg_path, cfg, tokenizer_names, should_stop)
+    weights_sha256 = checked.get(WEIGHTS_FILE, "")
     raise_if_cancelled(should_stop)
     tokenizer = _load_tokenizer(path, tokenizer_names, config)
     raise_if_cancelled(should_stop)
     weights = path / WEIGHTS_FILE
     shortlist = _read_shortlist(path)
     target = _lazy_device(device, config, weights) if lazy else None
-    key = _weights_key(weights_sha256, config)  # what the converted model is stamped with
+    # What the converted model is stamped with: the weights, the shape and the tokenizer,
+    # whose pieces CTranslate2's converted vocabulary copies.
+    key = _weights_key(weights_sha256, config, _tokenizer_sha256(path, tokenizer_names, checked))
     if target is not None and not _converted_at_hand(path, key, shortlist):
         target = None  # converting needs the PyTorch model: build it once, now
     notes: list[str] = []
@@ -232,7 +235,9 @@ def load_bundle(
         expected = {k: (shape, True) for k, shape in transformer_shapes(config).items()}
         check_header(weights, expected)
         check_values_numpy(weights)
-        model = LazyModel(config, str(target), lambda: _torch_model(path, cfg_path, config))
+        model = LazyModel(
+            config, str(target), lambda: _torch_model(path, cfg_path, config, weights_sha256)
+        )
     else:
         from translator_app.core.engine import bundle_torch
 
@@ -275,12 +280,20 @@ def _converted_at_hand(path: Path, weights_sha256: str, shortlist: str) -> bool:
     return has_converted(path, weights_sha256, shortlist)
 
 
-def _torch_model(path: Path, cfg_path: Path, config: ModelConfig) -> Any:
-    """The PyTorch model of a lazily loaded bundle, checked again by the PyTorch loader
-    (the file may have changed since), on the CPU."""
+def _torch_model(path: Path, cfg_path: Path, config: ModelConfig, weights_sha256: str) -> Any:
+    """The PyTorch model of a lazily loaded bundle, on the CPU. The file may have changed
+    since the load (the translations come from the weights checked then): its checksum
+    is checked again (~30 ms), and the PyTorch loader checks its tensors."""
     from translator_app.core.engine import bundle_torch
 
-    return bundle_torch.load_model(path / WEIGHTS_FILE, cfg_path, config, None)
+    weights = path / WEIGHTS_FILE
+    if _sha256(weights) != weights_sha256:
+        raise BundleError(
+            weights,
+            "changed since the model was loaded (its checksum no longer matches "
+            "config.json); load the model again",
+        )
+    return bundle_torch.load_model(weights, cfg_path, config, None)
 
 
 # Written with PyTorch: importing ``save_bundle`` and the rest from here still works.
@@ -295,14 +308,20 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _weights_key(weights_sha256: str, config: ModelConfig) -> str:
-    """What identifies the model's weights and shape, from the checksum already checked
-    (the converted-model cache's key; hashing the loaded tensors again cost ~0.1 s at
-    start-up). "" where the bundle records no checksum."""
+def _weights_key(weights_sha256: str, config: ModelConfig, tokenizer_sha256: str) -> str:
+    """What identifies the model's weights, shape and tokenizer, from the checksums
+    already checked (the converted-model cache's key; hashing the loaded tensors again
+    cost ~0.1 s at start-up). "" where the bundle records no weights checksum."""
     if not weights_sha256:
         return ""
     shape = json.dumps(config.to_dict(), sort_keys=True)
-    return hashlib.sha256(f"{weights_sha256}:{shape}".encode()).hexdigest()
+    return hashlib.sha256(f"{weights_sha256}:{shape}:{tokenizer_sha256}".encode()).hexdigest()
+
+
+def _tokenizer_sha256(path: Path, names: tuple[str, ...], checked: dict[str, str]) -> str:
+    """The tokenizer's files as one checksum: as config.json records them (checked), or
+    hashed now where it records none (the SentencePiece files are well under 1 MB)."""
+    return ":".join(checked.get(name) or _sha256(path / name) for name in names)
 
 
 def _read_config(path: Path) -> tuple[Path, dict[str, Any], ModelConfig, tuple[str, ...]]:
@@ -340,9 +359,9 @@ def _check_sizes_and_checksums(
     cfg: dict[str, Any],
     tokenizer_names: tuple[str, ...],
     should_stop: Callable[[], bool] | None,
-) -> str:
+) -> dict[str, str]:
     """The weights' and tokenizer's sizes and SHA-256 as config.json records them;
-    returns the weights' SHA-256 where it is recorded (and so checked), else ""."""
+    returns the SHA-256 of each file where it is recorded (and so checked), else ""."""
     files = cfg.get("files") or {}
     if not isinstance(files, dict):
         raise BundleError(cfg_path, '"files" must be a JSON object of file name → size and sha256')
@@ -361,8 +380,11 @@ def _check_sizes_and_checksums(
             raise BundleError(
                 path / name, "checksum does not match config.json (file is corrupt or was replaced)"
             )
-    weights = files.get(WEIGHTS_FILE)
-    return str(weights.get("sha256") or "") if isinstance(weights, dict) else ""
+    return {
+        name: str(meta.get("sha256") or "")
+        for name, meta in files.items()
+        if name in (WEIGHTS_FILE, *tokenizer_names)
+    }
 
 
 def _load_tokenizer(path: Path, tokenizer_names: tuple[str, ...], config: ModelConfig):
