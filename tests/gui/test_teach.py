@@ -101,6 +101,54 @@ def test_a_correction_keeps_only_the_lines_the_user_edited(qtbot, open_window):
     assert CorrectionsStore(w.corrections.path).pairs == [("Ich habe einen Hund.", "I own a dog.")]
 
 
+def test_two_windows_keep_each_others_corrections(qtbot, open_window):
+    """Each window read corrections.tsv when it opened and rewrote the whole file on
+    save, so the second window's save dropped the first one's pairs (issue 65, §4)."""
+    first, second = open_window(), open_window()
+    for window, german, english in (
+        (first, "Guten Morgen!", "Good day!"),
+        (second, "Danke schön.", "Thanks a lot."),
+    ):
+        translate(qtbot, window, german)
+        window.begin_correction()
+        window.output_edit.setPlainText(english)
+        assert window.correction.save() == 1
+    both = [("Guten Morgen!", "Good day!"), ("Danke schön.", "Thanks a lot.")]
+    assert CorrectionsStore(first.corrections.path).pairs == both
+    assert first.corrections.pairs == both  # the first window sees the second's pair
+
+
+def test_an_edit_of_the_list_keeps_pairs_another_window_added(tmp_path):
+    path = tmp_path / "corrections.tsv"
+    mine, theirs = CorrectionsStore(path), CorrectionsStore(path)
+    mine.add([("Hallo", "Hello"), ("Tschüss", "Bye")])
+    shown = list(mine.pairs)  # the list dialog opens in this window
+    theirs.add([("Danke", "Thanks")])
+    mine.replace([("Hallo", "Hi")], shown)  # "Bye" deleted, "Hello" changed
+    assert CorrectionsStore(path).pairs == [("Danke", "Thanks"), ("Hallo", "Hi")]
+    mine.replace([("Danke", "Thank you"), ("Hallo", "Hi")], list(mine.pairs))
+    assert CorrectionsStore(path).pairs == [("Danke", "Thank you"), ("Hallo", "Hi")]
+
+
+def test_processes_adding_at_once_lose_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "corrections.tsv"
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from translator_app.core.data.corrections import CorrectionsStore\n"
+        "s = CorrectionsStore(Path(sys.argv[1]))\n"
+        "for i in range(40): s.add([(f'Satz {sys.argv[2]}{i}', f'Sentence {i}')])\n"
+    )
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code, str(path), tag]) for tag in ("a", "b", "c")
+    ]
+    assert [r.wait(timeout=120) for r in runs] == [0, 0, 0]
+    assert len(CorrectionsStore(path).pairs) == 120
+    assert not list(tmp_path.glob(".*lock"))
+
+
 def test_saving_an_unedited_correction_keeps_nothing(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Guten Morgen!")

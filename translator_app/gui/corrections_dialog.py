@@ -52,6 +52,7 @@ class CorrectionsDialog(QDialog):
         self.fill(store.pairs)
 
     def fill(self, pairs: list[Pair]) -> None:
+        self.shown = list(pairs)  # what the user edits: the save applies only the edit
         self.table.setRowCount(len(pairs))
         for r, (de, en) in enumerate(pairs):
             for c, text in enumerate((de, en)):
@@ -83,7 +84,7 @@ class CorrectionsDialog(QDialog):
 
     def save_and_close(self) -> None:
         try:
-            self.store.replace(self.table_pairs())
+            self.store.replace(self.table_pairs(), self.shown)
         except OSError as e:
             self.info.setText(f"Could not save: {e}")
             return

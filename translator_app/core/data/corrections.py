@@ -6,6 +6,10 @@ They live in one UTF-8 TSV file in the user's data folder, ``german<TAB>english`
 line: the format ``translator-train`` reads, so the file is usable as it is. A line that
 cannot be read is never dropped silently: the file is copied aside before it is rewritten
 and :attr:`CorrectionsStore.problem` says so once.
+
+Several windows may hold a store of the same file: each change is made to the file as it
+is then (read again under a lock, the change applied, written back), never by writing
+one window's older copy over another's pairs.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import shutil
 from pathlib import Path
 
 from translator_app.core.data.corpus import Pair
-from translator_app.core.platform.paths import aside_path, write_atomic
+from translator_app.core.platform.paths import aside_path, file_lock, write_atomic
 
 
 def _clean(text: str) -> str:
@@ -61,7 +65,60 @@ class CorrectionsStore:
         self.path = path
         self.problem = ""
         self._unreadable = False
-        self.pairs: list[Pair] = self._load()
+        self._pairs: list[Pair] = []
+        self._read_stamp: tuple | None = None
+        self._refresh()
+
+    @property
+    def pairs(self) -> list[Pair]:
+        """The pairs as the file holds them now (another window may have added some)."""
+        self._refresh()
+        return self._pairs
+
+    def add(self, pairs: list[Pair]) -> int:
+        """Append new pairs (an identical pair is stored once); returns how many were new."""
+        with file_lock(self.path):
+            self._refresh()
+            seen = set(self._pairs)
+            new = []
+            for pair in ((_clean(de), _clean(en)) for de, en in pairs):
+                if pair[0] and pair[1] and pair not in seen:
+                    seen.add(pair)
+                    new.append(pair)
+            self._write(self._pairs + new)
+        return len(new)
+
+    def replace(self, pairs: list[Pair], shown: list[Pair] | None = None) -> None:
+        """The user's edit of the list: ``pairs`` where they were shown ``shown``. Where
+        the file changed since (another window kept a pair), only the edit is applied to
+        it: the pairs removed or changed go, the new ones are appended."""
+        wanted = [(_clean(de), _clean(en)) for de, en in pairs if de.strip() and en.strip()]
+        with file_lock(self.path):
+            self._refresh()
+            if shown is not None and self._pairs != list(shown):
+                removed = set(shown) - set(wanted)
+                kept = [p for p in self._pairs if p not in removed]
+                wanted = kept + [p for p in dict.fromkeys(wanted) if p not in set(kept)]
+            self._write(wanted)
+
+    def export(self, path: Path) -> None:
+        write_tsv(Path(path), self.pairs)
+
+    def _write(self, pairs: list[Pair]) -> None:
+        """Atomically rewrite the file; a file with unreadable lines is first kept aside."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._unreadable and self.path.exists():
+            shutil.copy2(self.path, aside_path(self.path))
+            self._unreadable = False
+        write_tsv(self.path, pairs)
+        self._pairs = list(pairs)
+        self._read_stamp = _stamp(self.path)
+
+    def _refresh(self) -> None:
+        stamp = _stamp(self.path)
+        if stamp != self._read_stamp:
+            self._pairs = self._load()
+            self._read_stamp = stamp
 
     def _load(self) -> list[Pair]:
         if not self.path.exists():
@@ -89,32 +146,14 @@ class CorrectionsStore:
             )
         return pairs
 
-    def add(self, pairs: list[Pair]) -> int:
-        """Append new pairs (an identical pair is stored once); returns how many were new."""
-        seen = set(self.pairs)
-        new = []
-        for pair in ((_clean(de), _clean(en)) for de, en in pairs):
-            if pair[0] and pair[1] and pair not in seen:
-                seen.add(pair)
-                new.append(pair)
-        self.pairs.extend(new)
-        self.save()
-        return len(new)
 
-    def replace(self, pairs: list[Pair]) -> None:
-        self.pairs = [(_clean(de), _clean(en)) for de, en in pairs if de.strip() and en.strip()]
-        self.save()
-
-    def save(self) -> None:
-        """Atomically rewrite the file; a file with unreadable lines is first kept aside."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self._unreadable and self.path.exists():
-            shutil.copy2(self.path, aside_path(self.path))
-            self._unreadable = False
-        self.export(self.path)
-
-    def export(self, path: Path) -> None:
-        write_tsv(Path(path), self.pairs)
+def _stamp(path: Path) -> tuple | None:
+    """What tells a changed file: its identity, size and modification time."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def write_tsv(path: Path, pairs: list[Pair]) -> None:

@@ -3,11 +3,14 @@ app; the per-user folders), and how they are written without ever leaving half a
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import shutil
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -183,3 +186,35 @@ def remove_orphans(parent: Path) -> list[Path]:
             shutil.rmtree(child, ignore_errors=True)
             removed.append(child)
     return removed
+
+
+@contextlib.contextmanager
+def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
+    """Hold ``.NAME.lock`` beside ``path`` while one process reads, changes and rewrites
+    the file, so that two windows' changes are both kept. A lock left by a killed process
+    is taken over; a live holder is waited for up to ``wait`` seconds, then OSError."""
+    path = Path(path)
+    lock = path.with_name(f".{path.name}.lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            break
+        except FileExistsError:
+            try:
+                owner = int(lock.read_text().strip() or 0)
+            except (OSError, ValueError):
+                owner = 0  # being written this instant: wait for it
+            if owner and owner != os.getpid() and not pid_alive(owner):
+                lock.unlink(missing_ok=True)
+                continue
+            if time.monotonic() > deadline:
+                raise OSError(errno.EBUSY, f"{path} is being changed by process {owner}") from None
+            time.sleep(0.02)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
