@@ -39,6 +39,7 @@ from translator_app.core.engine.bundle_files import (
     check_free_space,
     claim_folder,
     release_folder,
+    unclaim,
 )
 from translator_app.core.faithful.glossary import Glossary, merged
 from translator_app.core.ipc.progress_lines import Done, encode
@@ -62,6 +63,12 @@ def latest_finetune(runs: Path) -> Path:
         if (p / RUN_FILE).is_file() and (p / "checkpoints" / "last.pt").is_file()
     ]
     if not found:
+        early = sorted(p.name for p in runs.glob("*") if (p / RUN_FILE).is_file())
+        if early:  # started, then stopped before the first checkpoint was written
+            raise ValueError(
+                f"{runs}: {', '.join(early)} stopped before the first checkpoint, so there "
+                "is nothing to resume; run the same command without --resume to start again"
+            )
         raise ValueError(f"no stopped fine-tune to resume in {runs}; give --work-dir or --name")
     return max(found, key=lambda p: (p / "checkpoints" / "last.pt").stat().st_mtime)
 
@@ -92,6 +99,12 @@ def find_target(args, base_name: str) -> Target:
         out = args.out or user_models_dir() / safe_name(name)
     work = work or runs / safe_name(name)
     if args.resume and not (work / "checkpoints" / "last.pt").is_file():
+        if (work / RUN_FILE).is_file():
+            raise ValueError(
+                f"{work}: the fine-tune stopped before its first checkpoint, so there is "
+                "nothing to resume; run the same command without --resume to start it again "
+                f"(into {out})"
+            )
         raise ValueError(f"{work}: no fine-tune to resume there (no checkpoints/last.pt)")
     return Target(name, out, work, runs)
 
@@ -122,10 +135,12 @@ def cmd_finetune(args) -> int:
         except BundleError:
             raise ValueError(f"{out} already exists; choose another --out or --name") from None
     try:
-        return run_finetune(args, base, target)
+        status = run_finetune(args, base, target)
     except Exception:
-        release_folder(created)
+        release_folder(created, out)
         raise
+    unclaim(out)
+    return status
 
 
 @dataclass

@@ -5,6 +5,7 @@ claims its folder before it trains."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,18 @@ def test_a_fine_tune_into_a_claimed_folder_is_refused_before_it_trains(
     assert cli.main([*args, "--steps", "2"]) != 0
     assert "already exists" in capsys.readouterr().err
     assert out.is_dir() and not any(out.iterdir())  # the other run's claim is left alone
+
+
+def test_the_empty_folder_of_a_killed_job_is_taken_over(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "models" / "mine"
+    claim_folder(out)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # the job that claimed it was killed before it wrote the bundle
+    (out.parent / ".mine.claim").write_text(str(gone.pid))
+    assert claim_folder(out) == []  # taken over, nothing new created
+    assert (out.parent / ".mine.claim").read_text() == str(os.getpid())
+    with pytest.raises(BundleError, match=r"already exists and a running job \(process"):
+        claim_folder(out)  # now a running job's again

@@ -89,6 +89,39 @@ def test_resume_with_nothing_to_resume_is_a_clear_error(overfit_run, user_dirs, 
     assert "no stopped fine-tune to resume" in capsys.readouterr().err
 
 
+def test_a_finetune_killed_before_its_first_checkpoint_is_started_again_in_its_folder(
+    overfit_run, user_dirs, tmp_path, monkeypatch, capsys
+):
+    """It left an empty --out folder: --resume found nothing, and a new run said the
+    folder already exists (issue 65, section 5)."""
+    import subprocess
+    import sys
+
+    import trainer.finetune as finetune_module
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # killed while preparing, before any checkpoint
+
+    monkeypatch.setattr(finetune_module, "train", killed)
+    base = overfit_run / "model"
+    assert finetune(base, user_dirs, "--steps", "4", "--name", "mine") == 130
+    out = tmp_path / "userdata" / "models" / "mine"
+    assert out.is_dir() and not any(out.iterdir())
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # the killed process: its claim names a process that no longer runs
+    (out.parent / ".mine.claim").write_text(str(gone.pid))
+    monkeypatch.undo()
+    monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
+    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
+    capsys.readouterr()
+    assert finetune(base, user_dirs, "--steps", "4", "--resume") == 1
+    err = capsys.readouterr().err
+    assert "stopped before the first checkpoint" in err and "without --resume" in err
+    assert finetune(base, user_dirs, "--steps", "4", "--name", "mine") == 0
+    assert (out / "config.json").is_file()
+    assert not (out.parent / ".mine.claim").exists()
+
+
 def test_a_full_disk_during_a_checkpoint_is_one_clear_error_and_leaves_no_temp(
     tmp_path, monkeypatch
 ):

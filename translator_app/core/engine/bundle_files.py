@@ -14,6 +14,7 @@ import numpy as np
 from safetensors import SafetensorError, safe_open
 
 from translator_app.core.limits import MAX_WEIGHT_ABS
+from translator_app.core.platform.paths import pid_alive
 
 
 class BundleError(Exception):
@@ -76,25 +77,52 @@ def check_free_space(folder: Path, needed_bytes: int) -> None:
 
 def claim_folder(out_dir: Path) -> list[Path]:
     """Create ``out_dir`` for a long job that will write a bundle there, so that a second
-    job into the same folder is refused at once, not after it has trained. Returns the
-    folders it created, deepest first, for :func:`release_folder`."""
+    job into the same folder is refused at once, not after it has trained. The claim is
+    a marker beside the folder naming this process: an empty folder whose job is gone
+    (killed before it wrote the bundle) is taken over, not refused. Returns the folders
+    it created, deepest first, for :func:`release_folder`."""
     created = [p for p in (out_dir, *out_dir.parents) if not p.exists()]
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    marker = _claim_marker(out_dir)
     try:
         out_dir.mkdir()
     except FileExistsError:
-        raise BundleError(out_dir, "already exists (choose another output directory)") from None
+        owner = _claim_owner(marker)
+        if holds_files(out_dir) or owner is None or pid_alive(owner):
+            running = f" and a running job (process {owner}) writes into it" if owner else ""
+            raise BundleError(
+                out_dir, f"already exists{running} (choose another output directory)"
+            ) from None
+    marker.write_text(str(os.getpid()), encoding="utf-8")
     return created
 
 
-def release_folder(created: list[Path]) -> None:
-    """Give back what :func:`claim_folder` created, where it is still empty: a failed job
-    leaves nothing behind."""
+def release_folder(created: list[Path], out_dir: Path | None = None) -> None:
+    """Give back what :func:`claim_folder` created, where it is still empty, and the
+    claim on ``out_dir``: a failed job leaves nothing behind."""
+    if out_dir is not None:
+        unclaim(out_dir)
     for folder in created:
         try:
             folder.rmdir()
         except OSError:  # not empty (the bundle, or another job's files): kept
             return
+
+
+def unclaim(out_dir: Path) -> None:
+    """The job that claimed ``out_dir`` is done with it (its bundle is there, or not)."""
+    _claim_marker(out_dir).unlink(missing_ok=True)
+
+
+def _claim_marker(out_dir: Path) -> Path:
+    return out_dir.parent / f".{out_dir.name}.claim"
+
+
+def _claim_owner(marker: Path) -> int | None:
+    try:
+        return int(marker.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return None
 
 
 def read_bounded(path: Path, limit: int) -> bytes:

@@ -47,7 +47,11 @@ from translator_app.core.models.config import ModelConfig
 from translator_app.core.models.model import build_model
 from translator_app.core.models.seq2seq import EncoderDecoder
 from translator_app.core.platform.checksums import sha256_file
-from translator_app.core.platform.paths import apply_umask, export_tmp_name
+from translator_app.core.platform.paths import (
+    apply_umask,
+    export_tmp_name,
+    remove_dead_temporaries,
+)
 from translator_app.core.text.pair_tokenizer import PairTokenizer
 from translator_app.core.text.tokenizer import SPM_FILE, Tokenizer
 
@@ -101,7 +105,8 @@ def save_bundle(
         if k not in aliases
     }
     check_free_space(out_dir.parent, sum(t.numel() * t.element_size() for t in tensors.values()))
-    # Named with our pid, so that the app can remove it after a kill (remove_orphans).
+    # Named with our pid, so that the next export (and the app) can remove it after a kill.
+    remove_dead_temporaries(out_dir)
     tmp = out_dir.parent / export_tmp_name(out_dir.name)
     tmp.mkdir()
     try:

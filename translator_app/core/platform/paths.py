@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import os
 import re
 import shutil
@@ -80,6 +81,7 @@ def write_atomic(path: Path, data: str | bytes | memoryview) -> None:
     over ``path``: a crash mid-write leaves the previous file intact."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_dead_temporaries(path)
     # A plain open (not mkstemp, which makes 0600 files) so the file gets the umask's mode.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -169,6 +171,34 @@ def _owner(folder: Path) -> int | None:
         return int((folder / OWNER_FILE).read_text().strip())
     except (OSError, ValueError):
         return None
+
+
+# What a writer of NAME leaves while it works: ".NAME.PID.tmp" (write_atomic),
+# "NAME.PID.tmp" (the dictionary index), ".NAME.PID.part" (a streamed translation) and
+# ".NAME.PID.RANDOM" folders (save_bundle).
+_TEMPORARY = re.compile(r"^\.?(?P<name>.+)\.(?P<pid>\d+)\.(?:tmp|part|[0-9a-f]{8})$")
+
+
+def remove_dead_temporaries(path: Path) -> list[Path]:
+    """Remove the temporaries that killed processes left while writing ``path`` (a
+    kill -9 runs no clean-up); a running process's are kept. Returns what went."""
+    path = Path(path)
+    removed: list[Path] = []
+    if not path.parent.is_dir():
+        return removed
+    for child in path.parent.glob(f"*{glob.escape(path.name)}.*"):
+        m = _TEMPORARY.match(child.name)
+        if not m or m["name"] != path.name:
+            continue
+        pid = int(m["pid"])
+        if pid == os.getpid() or pid_alive(pid):
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+        removed.append(child)
+    return removed
 
 
 def remove_orphans(parent: Path) -> list[Path]:
