@@ -15,7 +15,10 @@ child's peak memory, the first line said on stderr) and whether the case held.
 - two translations into one output file: the second refused while the first runs;
 - documents: the main part of a .docx renamed (word/main.dat, content types and
   relationships to match) holding 2,000,000 paragraphs, and a .docx of 100,000 parts with
-  one name twice: both refused, quickly.
+  one name twice: both refused, quickly;
+- state gone stale: two pieces of spm.model swapped (its checksum recorded): the default
+  engine says what PyTorch says; a fine-tune killed (-9) before its first checkpoint:
+  --resume says how to continue, and the same command then finishes into its folder.
 
 Floors (issue 64, 65): every case held, none over 10 s or 1 GB.
 """
@@ -200,6 +203,58 @@ def renamed_and_crowded(model: Path, home: Path, work: Path) -> list[Outcome]:
     return outcomes
 
 
+def swapped_tokenizer(model: Path, home: Path, work: Path) -> list[Outcome]:
+    """The converted model follows the tokenizer (issue 65, section 4)."""
+    import hashlib
+    import json
+    import shutil
+
+    copy = work / "swapped-model"
+    shutil.copytree(model, copy, ignore=shutil.ignore_patterns("ct2"))
+    sentence = "Der Hund und die Katze schlafen."
+    run(translate(copy, sentence), home)  # converted into the cache, as a user's first run
+    spm = bytearray((copy / "spm.model").read_bytes())
+    cat, dog = (b"\x0a\x06\xe2\x96\x81" + w + b"\x15" for w in (b"cat", b"dog"))
+    i, j = spm.index(cat), spm.index(dog)
+    spm[i : i + len(cat)], spm[j : j + len(dog)] = dog, cat
+    (copy / "spm.model").write_bytes(spm)
+    cfg = json.loads((copy / "config.json").read_text(encoding="utf-8"))
+    cfg["files"]["spm.model"] = {"bytes": len(spm), "sha256": hashlib.sha256(spm).hexdigest()}
+    (copy / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    fast = run(translate(copy, sentence), home)
+    torch = run(translate(copy, "--engine", "torch", sentence), home)
+    held = fast[0] == 0 and fast[3] == torch[3] and "cat and the dog" in fast[3]
+    return [_outcome("two pieces of spm.model swapped", fast, held)]
+
+
+def killed_finetune(home: Path, work: Path) -> list[Outcome]:
+    """A fine-tune killed before its first checkpoint (issue 65, section 5)."""
+    bundle = tiny_run(work) / "model"
+    out = work / "killed-finetune"
+    data = ROOT / "tests" / "data" / "tiny_pairs.tsv"
+    argv = [PY, "-m", "trainer", "finetune", "--model", str(bundle), "--data", str(data)]
+    argv += ["--steps", "2", "--terms", "off", "--device", "cpu", "--name", "killed"]
+    argv += ["--out", str(out)]
+    env = os.environ | {"TRANSLATOR_CACHE_DIR": str(home / "cache"), "HOME": str(home)}
+    env |= {"TRANSLATOR_DATA_DIR": str(home / "data"), "TRANSLATOR_CONFIG_DIR": str(home)}
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    marker = out.parent / f".{out.name}.claim"
+    deadline = time.monotonic() + 60
+    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait()
+    resumed = run([*argv, "--resume"], home)
+    again = run(argv, home)
+    held = (
+        resumed[0] == 1
+        and "without --resume" in resumed[4]
+        and again[0] == 0
+        and (out / "config.json").is_file()
+    )
+    return [_outcome("a fine-tune killed before its first checkpoint", again, held)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
@@ -214,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
             lambda: glossary_cases(model, home(tmp, "gloss"), tmp),
             lambda: [same_output(model, home(tmp, "out"), tmp)],
             lambda: renamed_and_crowded(model, home(tmp, "docs"), tmp),
+            lambda: swapped_tokenizer(model, home(tmp, "stale"), tmp),
+            lambda: killed_finetune(home(tmp, "killed"), tmp),
         )
     return summary(outcomes, args.json)
 

@@ -99,13 +99,11 @@ def find_target(args, base_name: str) -> Target:
         out = args.out or user_models_dir() / safe_name(name)
     work = work or runs / safe_name(name)
     if args.resume and not (work / "checkpoints" / "last.pt").is_file():
-        if (work / RUN_FILE).is_file():
-            raise ValueError(
-                f"{work}: the fine-tune stopped before its first checkpoint, so there is "
-                "nothing to resume; run the same command without --resume to start it again "
-                f"(into {out})"
-            )
-        raise ValueError(f"{work}: no fine-tune to resume there (no checkpoints/last.pt)")
+        raise ValueError(
+            f"{work}: no checkpoint to resume from (a fine-tune stopped before its first "
+            "checkpoint has nothing to resume); run the same command without --resume to "
+            f"start it again into {out}"
+        )
     return Target(name, out, work, runs)
 
 
