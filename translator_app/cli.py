@@ -62,7 +62,11 @@ def _add_translate(sub) -> None:
         "document (--input), to English.",
     )
     tr.add_argument(
-        "text", nargs="*", metavar="TEXT", help="German text (default: read standard input)"
+        "text",
+        nargs="*",
+        metavar="TEXT",
+        help="German text (default: read standard input); words without quotes are one "
+        "text (translate Ich habe Hunger), quoted texts are translated one by one",
     )
     tr.add_argument(
         "--input",
@@ -78,8 +82,9 @@ def _add_translate(sub) -> None:
         default=None,
         metavar="FILE",
         help="where --input's translation goes, of the same kind "
-        "(default: NAME.en.EXT beside the input)",
+        "(default: NAME.en.EXT beside the input); an existing file only with --force",
     )
+    tr.add_argument("--force", action="store_true", help="overwrite an existing --output file")
     tr.add_argument(
         "--model", type=Path, default=None, help="model directory (default: the bundled model)"
     )
@@ -299,6 +304,35 @@ def _check_files(args) -> None:
         args.output = args.input.with_name(f"{args.input.stem}.en{args.input.suffix}")
     if args.output.resolve() == args.input.resolve():
         raise CliError(f"{args.output}: the translation would overwrite its German original")
+    _check_output_kind(args.input, args.output)
+    if args.output.exists() and not args.force:
+        raise CliError(
+            f"{args.output}: already exists; add --force to overwrite it, or choose "
+            "another --output"
+        )
+
+
+def _check_output_kind(source: Path, target: Path) -> None:
+    """A document is saved as its own kind, and text as text: a .docx name over plain
+    text would be a file that Word refuses to open."""
+    from translator_app.core.documents import RICH_SUFFIXES
+
+    kind, wanted = source.suffix.lower(), target.suffix.lower()
+    if kind in RICH_SUFFIXES and wanted != kind:
+        raise CliError(f"{target}: a translated {kind} document is saved as {kind}")
+    if kind not in RICH_SUFFIXES and wanted in RICH_SUFFIXES:
+        raise CliError(
+            f"{target}: the translation of a text file is text; name it .txt (to keep a "
+            f"document's formatting, translate the {wanted} document itself)"
+        )
+
+
+def _texts(words: list[str]) -> list[str]:
+    """The TEXT arguments: words given without quotes (``translate Ich habe Hunger``:
+    no argument holds a space) are one text; each quoted text is one."""
+    if len(words) > 1 and not any(any(c.isspace() for c in w) for w in words):
+        return [" ".join(words)]
+    return words
 
 
 def _translate_text_file(translator, args) -> int:
@@ -362,7 +396,7 @@ def run_translate(args) -> int:
         return _translate_file(translator, args)
     empty = 0
     if args.text:
-        for number, text in enumerate(args.text, start=1):
+        for number, text in enumerate(_texts(args.text), start=1):
             text, repaired = without_lone_surrogates(text)  # bytes that were not UTF-8
             if repaired:
                 print(

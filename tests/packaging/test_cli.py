@@ -55,6 +55,33 @@ def test_translates_stdin_line_by_line_keeping_blank_lines(bundle_dir, capsys, m
     assert lines[1] == "" and len(lines) == 4  # three lines and the final newline
 
 
+def test_words_without_quotes_are_one_text(bundle_dir, capsys):
+    """`translate Ich habe Hunger` translated each word on its own line (issue 61, §5)."""
+    argv = ["translate", "--model", str(bundle_dir), "--beam", "1"]
+    assert cli.main([*argv, "Ich", "habe", "Hunger."]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
+    assert cli.main([*argv, "Guten Morgen!", "Danke"]) == 0  # quoted texts: one by one
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_an_output_is_never_overwritten_or_misnamed_silently(bundle_dir, tmp_path, capsys):
+    """Plain text went into a .docx-named file and an existing output was replaced,
+    both with exit 0 (issue 61, §5)."""
+    source = tmp_path / "brief.txt"
+    source.write_text("Guten Morgen!\n", encoding="utf-8")
+    argv = ["translate", "--model", str(bundle_dir), "--beam", "1", "--input", str(source)]
+    assert cli.main([*argv, "--output", str(tmp_path / "brief.docx")]) == 1
+    assert "brief.docx: the translation of a text file is text" in capsys.readouterr().err
+    assert not (tmp_path / "brief.docx").exists()
+    kept = tmp_path / "brief.en.txt"
+    kept.write_text("my own notes\n", encoding="utf-8")
+    assert cli.main(argv) == 1
+    assert "brief.en.txt: already exists; add --force" in capsys.readouterr().err
+    assert kept.read_text(encoding="utf-8") == "my own notes\n"
+    assert cli.main([*argv, "--force"]) == 0
+    assert kept.read_text(encoding="utf-8") != "my own notes\n"
+
+
 def test_json_output(bundle_dir, capsys):
     code = cli.main(
         [
