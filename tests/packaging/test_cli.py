@@ -281,3 +281,24 @@ def test_train_runs_the_trainer(capfd):
     assert cli.main(["train", "--help"]) == 0
     out = capfd.readouterr().out
     assert out.startswith("usage: translator-train") and "finetune" in out
+
+
+def test_every_start_sets_passive_openmp_waits_before_the_libraries_load():
+    """Two OpenMP pools spinning in one process made the panel lag (issue 61, §4): the
+    policy is set by importing the package, before PyTorch or CTranslate2 loads, and a
+    value the user set is kept."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys; from translator_app.cli import build_parser; "
+        "print(os.environ.get('OMP_WAIT_POLICY'), 'torch' in sys.modules, "
+        "'ctranslate2' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["PASSIVE", "False", "False"], done.stderr
+    env["OMP_WAIT_POLICY"] = "ACTIVE"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.split()[0] == "ACTIVE"
