@@ -27,6 +27,14 @@ from translator_app.core.faithful.number_check import (
     MONTHS_EN,
     Fact,
 )
+from translator_app.core.faithful.number_words import (
+    english_counted_keys,
+    english_number_keys,
+    english_value,
+    german_counted,
+    german_numbers,
+    value_key,
+)
 
 # ------------------------------------------------------------------ number words
 NUMBER_WORDS_DE = {w: i + 1 for i, w in enumerate(HOURS_DE)} | {
@@ -58,6 +66,9 @@ _ORDINAL_STEMS_DE = {
 _NUMBER_WORD = "|".join(sorted(NUMBER_WORDS_DE, key=len, reverse=True))
 _ORDINAL_WORD = rf"(?:{'|'.join(_ORDINAL_STEMS_DE)})e[nmrs]?"
 _HALF = r"halbe[nmrs]?|halb"
+# A number word of more than one part: „zweihundertvierzig“, „zweieinhalb“ (the value is
+# number_words.py's; this only says where one may stand).
+_COMPOUND = r"[a-zäöüß]+(?:zig|ßig|hundert|tausend|einhalb)|anderthalb|dreiviertel"
 _EN_NUMBER_WORDS = {"thousand": 1000, "half": 0.5, "halves": 0.5}
 
 # ------------------------------------------------------------------ units and counted nouns
@@ -152,10 +163,20 @@ _NEGATION_EN = (
 _FACT_AHEAD = (
     r"(?=\s+(?:(?:zu|zum|zur|dem|den|am|um|Ende|spätestens|einschließlich|nächste[nmrs]?"
     r"|kommende[nmrs]?|ca\.|etwa)\s+){0,2}"
-    rf"(?:\d|(?:{_NUMBER_WORD}|halb|Viertel|dreiviertel|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
+    rf"(?:\d|(?:{_NUMBER_WORD}|{_COMPOUND}|null|die\s+Hälfte|halb|Viertel|dreiviertel"
+    rf"|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
     r"|morgen|übermorgen|heute|Mitternacht|Mittag|Ende|Monatsende|Jahresende"
     r"|Wochenende|Feierabend)\b))"
 )
+# „eine Rechnung über 250 Euro“ is an invoice for 250 euros, not over them (one
+# fixed-width look-behind per noun, as Python's re asks).
+_NOT_AFTER_DOCUMENT = "".join(
+    f"(?<!{noun} )"
+    for noun in ("Rechnung", "Gutschrift", "Scheck", "Betrag", "Quittung", "Überweisung")
+    + ("Mahnung", "Beleg", "Vertrag", "Kredit", "Darlehen", "Summe", "Zahlung", "Spende")
+)
+# „unter 0221 12345“ is where to call, not a limit.
+_NOT_PHONE = r"(?!\s+(?:\+|\(?0\d))"
 _EN_WHEN = rf"\d|a\.m\.|p\.m\.|o'clock|noon|midnight|{'|'.join(WEEKDAYS_EN)}|{'|'.join(MONTHS_EN)}"
 # (key, German, English that keeps it, the English to suggest)
 LIMITS = [
@@ -193,6 +214,33 @@ LIMITS = [
         r"\b(?:from|as of|starting|after|onwards?|beginning|effective|over|above|upwards"
         r"|or more|and up|and over|since)\b",
         "from",
+    ),
+    (
+        "earliest",
+        r"frühestens",
+        r"\b(?:at the earliest|no earlier than|not earlier than|not before|earliest)\b",
+        "at the earliest",
+    ),
+    (
+        "more",
+        rf"(?:mehr\s+als|{_NOT_AFTER_DOCUMENT}über{_NOT_PHONE}){_FACT_AHEAD}",
+        r"\b(?:more than|over|above|in excess of|exceed(?:s|ed|ing)?|upwards of|beyond"
+        r"|longer than|higher than|greater than|plus)\b|\+",
+        "more than",
+    ),
+    (
+        "less",
+        rf"(?:weniger\s+als|unter(?:halb)?{_NOT_PHONE}){_FACT_AHEAD}",
+        r"\b(?:less than|fewer than|under|below|lower than|beneath|shorter than|not even"
+        r"|minus)\b",
+        "less than",
+    ),
+    (
+        "than",  # a comparison with a number: „nicht schwerer als 23 Kilo“
+        rf"(?!weniger)[a-zäöüß]+er\s+als{_FACT_AHEAD}",
+        r"\b(?:than|over|above|under|below|beyond|exceed\w*|upwards of|at (?:least|most)"
+        r"|max(?:imum)?|min(?:imum)?)\b",
+        "than",
     ),
     (
         "plus",
@@ -236,7 +284,7 @@ def _lower_or_first(word: str) -> str:
 
 
 # A number the unit stands after: digits, a number word, or a half.
-_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
+_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{_COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
 
 
 def _grouped(alternatives: list[tuple[str, object]]) -> tuple[str, dict[str, object]]:
@@ -358,6 +406,11 @@ def score_facts(text: str) -> list[Fact]:
     return out
 
 
+# An age limit before „Jahren“: English says the age without "years" ("children under
+# six", "from 18"); the limit and the number are still checked.
+_AGE_BEFORE = re.compile(rf"\b(?:unter|ab|über|bis zu|mit|von)\s+{_COUNT}\s*$", re.IGNORECASE)
+
+
 def word_facts(text: str) -> list[Fact]:
     """The facts a German sentence says in words, with their kind and the English
     each needs (``Fact.english``). Overlapping facts are all kept here; the caller drops
@@ -370,9 +423,26 @@ def word_facts(text: str) -> list[Fact]:
             start, end = m.span(group)
             if "r:tomorrow" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
+            if "u:year" in rule.keys and _AGE_BEFORE.search(text, 0, start):
+                continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
-    facts += score_facts(text)
+    facts += score_facts(text) + number_word_facts(text)
     return sorted(facts, key=lambda f: (f.start, f.end))
+
+
+def number_word_facts(text: str) -> list[Fact]:
+    """Numbers in words beyond the single-word table (number_words.py: „zweihundert-
+    vierzig“, „anderthalb“, „zwei Drittel“) and the nouns numbers count („250 Gramm
+    Mehl“: the fact is „Mehl“, kept by any word after the English number and measure)."""
+    facts = [
+        Fact(text[a:b], a, b, frozenset({value_key(v)}), english_value(v), "number word")
+        for a, b, v in german_numbers(text)
+    ]
+    for a, b, v in german_counted(text):
+        noun = re.search(r"[\wäöüÄÖÜß-]+$", text[a:b])
+        start = a + noun.start()
+        facts.append(Fact(text[start:b], start, b, frozenset({"c:" + value_key(v)}), "", "counted"))
+    return facts
 
 
 def target_word_keys(text: str) -> Counter:
@@ -388,6 +458,7 @@ def target_word_keys(text: str) -> Counter:
                 keys[key] += 1
                 if key == "u:workday":  # "ten working days" also says days
                     keys["u:day"] += 1
+    keys += english_number_keys(text) + english_counted_keys(text)
     for m in _SCORE_EN.finditer(text):
         keys[
             f"s{_score_value(m['a'], _SCORE_EN_VALUES)}:{_score_value(m['b'], _SCORE_EN_VALUES)}"

@@ -1,0 +1,123 @@
+"""Numbers in words read as values in both languages, and counted nouns (issue 61, §1)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from translator_app.core.faithful.fact_check import missing_facts
+from translator_app.core.faithful.number_words import (
+    english_counted_keys,
+    english_numbers,
+    german_number_word,
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("zweihundertvierzig", 240),
+        ("dreihundertfünfzig", 350),
+        ("einundzwanzig", 21),
+        ("fünfundsechzigtausend", 65000),
+        ("neunzigtausend", 90000),
+        ("elfhundert", 1100),
+        ("hundertzwanzig", 120),
+        ("zweitausendvierhundertelf", 2411),
+        ("anderthalb", Fraction(3, 2)),
+        ("zweieinhalb", Fraction(5, 2)),
+        ("eineinhalbtausend", 1500),
+        ("dreiviertel", Fraction(3, 4)),
+    ],
+)
+def test_german_number_words_of_any_length(word, value):
+    assert german_number_word(word) == value
+
+
+@pytest.mark.parametrize("word", ["und", "Tausende", "Hundertstel", "einzig", "achtung", ""])
+def test_words_that_are_not_numbers(word):
+    assert german_number_word(word) is None
+
+
+@pytest.mark.parametrize(
+    ("english", "value"),
+    [
+        ("two hundred and forty bottles", 240),
+        ("three hundred-five euros", 305),
+        ("one and a half years", Fraction(3, 2)),
+        ("sixty-five thousand kilometres", 65000),
+        ("a hundred and twenty metres", 120),
+        ("one and a half thousand staff", 1500),
+        ("two thirds of the route", Fraction(2, 3)),
+        ("a dozen eggs", 12),
+        ("eleven hundred stamps", 1100),
+    ],
+)
+def test_english_number_phrases(english, value):
+    assert [v for _, _, v in english_numbers(english)] == [value]
+
+
+def test_single_english_number_words_are_left_to_number_check():
+    assert english_numbers("two of the three trains") == []
+
+
+@pytest.mark.parametrize(
+    ("english", "keys"),
+    [
+        ("You need 250 grams of flour.", {"c:n250"}),
+        ("You need 250 grams.", set()),
+        ("Add two tablespoons of sugar.", {"c:n2"}),
+        ("Buy a kilo of potatoes.", {"c:n1"}),
+        ("Three are missing.", set()),
+        ("It contains 8 wall plugs and 8 screws.", {"c:n8"}),
+    ],
+)
+def test_what_an_english_number_counts(english, keys):
+    assert set(english_counted_keys(english)) == keys
+
+
+@pytest.mark.parametrize(
+    ("german", "right", "wrong"),
+    [
+        (
+            "Die Kiste wiegt zweihundertvierzig Kilo.",
+            "The box weighs two hundred and forty kilos.",
+            "The box weighs two hundred kilos.",
+        ),
+        (
+            "Der Flug dauert anderthalb Stunden.",
+            "The flight takes an hour and a half, one and a half hours.",
+            "The flight takes half hours.",
+        ),
+        ("Er braucht 3 Eier.", "He needs 3 eggs.", "He needs 3."),
+        (
+            "Es kostet nicht mehr als 20 Euro.",
+            "It costs no more than 20 euros.",
+            "It won't cost 20 euros.",
+        ),
+        ("Wir öffnen frühestens im Juni.", "We open in June at the earliest.", "We open in June."),
+        (
+            "Sie verdient weniger als 900 Euro.",
+            "She earns less than 900 euros.",
+            "She earns 900 euros.",
+        ),
+    ],
+)
+def test_the_fact_check_keeps_the_right_english_and_marks_the_wrong(german, right, wrong):
+    assert missing_facts(german, right) == []
+    assert missing_facts(german, wrong)
+
+
+def test_a_phone_number_after_unter_is_not_a_limit():
+    german = "Sie erreichen uns unter 0221 123456."
+    assert missing_facts(german, "You can reach us at 0221 123456.") == []
+
+
+def test_an_age_needs_no_years_in_the_english():
+    assert (
+        missing_facts(
+            "Kinder unter sechs Jahren fahren kostenlos.", "Children under six travel free."
+        )
+        == []
+    )

@@ -1,0 +1,331 @@
+"""Numbers said in words, read as values in both languages (issue 61, section 1), and the
+noun a number counts.
+
+German writes a number as one word of any length („zweihundertvierzig“,
+„fünfundsechzigtausend“, „eineinhalbtausend“) and fractions as words („anderthalb“,
+„zweieinhalb“, „dreiviertel“, „zwei Drittel“, „die Hälfte“); English as a phrase ("two
+hundred and forty", "sixty-five thousand", "one and a half", "two thirds"). Each side is
+read into values, so that „zweihundertvierzig“ is kept by "240" and by "two hundred and
+forty" and lost by "two hundred".
+
+A counted noun („250 Gramm Mehl“, „drei Schrauben“) is a fact too: the English must say
+something after the number and its measure ("250 grams of flour"), not stop at it ("250
+grams"). Which noun it says is the model's and the dropped-words check's business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from fractions import Fraction
+
+# ------------------------------------------------------------------ German, one word
+_DE_UNITS = {"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7}
+_DE_UNITS |= {"acht": 8, "neun": 9}
+_DE_ALONE = {w: v for w, v in _DE_UNITS.items() if w != "ein"} | {"eins": 1, "zehn": 10}
+_DE_ALONE |= {"elf": 11, "zwölf": 12, "dreizehn": 13, "vierzehn": 14, "fünfzehn": 15}
+_DE_ALONE |= {"sechzehn": 16, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19}
+_DE_TENS = {"zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60}
+_DE_TENS |= {"siebzig": 70, "achtzig": 80, "neunzig": 90}
+_DE_FRACTION_WORDS = {"anderthalb": Fraction(3, 2), "dreiviertel": Fraction(3, 4)}
+# Fractions of two words: „zwei Drittel“, „ein Viertel“, „die Hälfte“.
+_DE_PARTS = {"Drittel": Fraction(1, 3), "Viertel": Fraction(1, 4), "Fünftel": Fraction(1, 5)}
+_DE_PARTS_COUNT = {"ein": 1, "eine": 1, "einem": 1, "zwei": 2, "drei": 3, "vier": 4}
+_DE_PARTS_RE = re.compile(
+    rf"(?<![\w-])(?:(?P<n>{'|'.join(_DE_PARTS_COUNT)})\s+(?P<part>{'|'.join(_DE_PARTS)})"
+    r"|(?P<half>(?:die|der|zur)\s+Hälfte))(?![\w-])"
+    # a part of something: „ein Viertel der Plätze“, „zwei Drittel aller“ („ein Viertel
+    # mit Altbauten“ is a quarter of a town)
+    r"(?=\s+(?:der|des|dem|den|aller|alle|von|vom|eines|einer|dieser|unserer|ihrer|seiner"
+    r"|meiner|so|mehr|weniger|[A-ZÄÖÜ])|\s*[.,;:!?]|$)",
+    re.IGNORECASE,
+)
+_DE_WORD = re.compile(r"(?<![\w-])[a-zA-ZäöüÄÖÜß]+(?![\w-])")
+
+
+def _below100(s: str) -> int | None:
+    if s in _DE_ALONE:
+        return _DE_ALONE[s]
+    if s in _DE_TENS:
+        return _DE_TENS[s]
+    unit, und, tens = s.partition("und")
+    if und and unit in _DE_UNITS and tens in _DE_TENS:
+        return _DE_UNITS[unit] + _DE_TENS[tens]  # „einundzwanzig“
+    return None
+
+
+def _below1000(s: str) -> int | None:
+    head, hundred, tail = s.partition("hundert")
+    if not hundred:
+        return _below100(s)
+    count = 1 if head in ("", "ein") else _below100(head)  # „elfhundert“ too
+    rest = 0 if not tail else _below100(tail.removeprefix("und"))
+    return None if count is None or rest is None else count * 100 + rest
+
+
+def _with_half(s: str) -> Fraction | None:
+    """„zweieinhalb“ 2.5, „eineinhalb“ 1.5, „anderthalb“ 1.5, or a whole number."""
+    if s in _DE_FRACTION_WORDS:
+        return _DE_FRACTION_WORDS[s]
+    if s.endswith("einhalb"):
+        head = s.removesuffix("einhalb")
+        whole = 1 if head == "ein" else _below1000(head)
+        return None if whole is None else whole + Fraction(1, 2)
+    whole = _below1000(s)
+    return None if whole is None else Fraction(whole)
+
+
+def german_number_word(word: str) -> Fraction | None:
+    """The value of one German number word of any length below a million, or None:
+    „zweihundertvierzig“ 240, „neunzigtausend“ 90000, „eineinhalbtausend“ 1500."""
+    s = word.lower()
+    head, thousand, tail = s.partition("tausend")
+    if not thousand:
+        return _with_half(s)
+    count = Fraction(1) if head in ("", "ein") else _with_half(head)
+    rest = 0 if not tail else _below1000(tail.removeprefix("und"))
+    return None if count is None or rest is None else count * 1000 + rest
+
+
+def german_numbers(text: str) -> list[tuple[int, int, Fraction]]:
+    """(start, end, value) of each number said in words in a German text that the
+    single-word table of fact_words.py does not hold: compounds, fractions and fractions
+    of two words. „ein“, „eins“ and the simple words (zwei … zwölf, zwanzig …) are left
+    to it; „halb“ too (a clock time there)."""
+    found = []
+    for m in _DE_WORD.finditer(text):
+        word = m.group().lower()
+        if word in _DE_ALONE or word in _DE_TENS or word in ("ein", "hundert", "tausend"):
+            continue
+        value = german_number_word(word)
+        if value is not None:
+            found.append((m.start(), m.end(), value))
+    for m in _DE_PARTS_RE.finditer(text):
+        if m["half"]:
+            value = Fraction(1, 2)
+        else:
+            value = _DE_PARTS_COUNT[m["n"].lower()] * _DE_PARTS[m["part"].title()]
+        found.append((m.start(), m.end(), value))
+    return sorted(found)
+
+
+def value_key(value: Fraction) -> str:
+    """A number's key as number_check.py writes it: n240, n1.5, n0.333333."""
+    if value.denominator == 1:
+        return f"n{value.numerator}"
+    return f"n{float(value):g}"
+
+
+def english_value(value: Fraction) -> str:
+    """How the English may write it, for the mark's tooltip: 240, 1.5, 2/3."""
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return f"{float(value):g}" if value.denominator in (2, 4, 5) else str(value)
+
+
+# ------------------------------------------------------------------ English, a phrase
+_EN_SMALL = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six",
+    "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
+    "sixteen", "seventeen", "eighteen", "nineteen"])}  # fmt: skip
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+_EN_TENS |= {"seventy": 70, "eighty": 80, "ninety": 90}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6}
+_EN_PARTS = {"half": Fraction(1, 2), "halves": Fraction(1, 2), "third": Fraction(1, 3)}
+_EN_PARTS |= {"thirds": Fraction(1, 3), "quarter": Fraction(1, 4), "quarters": Fraction(1, 4)}
+_EN_PARTS |= {"fifth": Fraction(1, 5), "fifths": Fraction(1, 5), "fourth": Fraction(1, 4)}
+_EN_PARTS |= {"fourths": Fraction(1, 4)}
+_EN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[A-Za-z]+")
+# "an hour and a half", "a year and a half": one and a half of the unit named.
+_EN_ONE_AND_A_HALF = re.compile(r"\ban?\s+[a-z]+\s+and\s+a\s+half\b", re.IGNORECASE)
+
+
+def english_numbers(text: str) -> list[tuple[int, int, Fraction]]:
+    """(start, end, value) of each number phrase of two words or more in an English text
+    ("two hundred and forty", "sixty-five thousand", "one and a half", "two thirds", "a
+    dozen"); single words and digits are number_check.py's."""
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _EN_TOKEN.finditer(text)]
+    found = [(m.start(), m.end(), Fraction(3, 2)) for m in _EN_ONE_AND_A_HALF.finditer(text)]
+    i = 0
+    while i < len(tokens):
+        end, value = _phrase(tokens, i)
+        if end - i >= 2 and value is not None:
+            found.append((tokens[i][0], tokens[end - 1][1], value))
+            i = end
+        else:
+            i += 1
+    return sorted(found)
+
+
+def _phrase(tokens: list[tuple[int, int, str]], i: int) -> tuple[int, Fraction | None]:
+    """The number phrase starting at token ``i``: (the index after it, its value)."""
+    total, current, seen, j = Fraction(0), Fraction(0), False, i
+    parted = False  # after "half", "thirds": only a scale may follow ("… a half thousand")
+    while j < len(tokens):
+        word = tokens[j][2]
+        after = tokens[j + 1][2] if j + 1 < len(tokens) else ""
+        if parted and word not in _EN_SCALES:
+            break
+        if word in _EN_SMALL or word in _EN_TENS:
+            current += _EN_SMALL.get(word, _EN_TENS.get(word, 0))
+        elif word in ("a", "an") and after in (*_EN_SCALES, *_EN_PARTS, "dozen") and not seen:
+            current = Fraction(1)
+        elif word in _EN_SCALES and (seen or tokens[j - 1][2] in ("a", "an")):
+            if word == "hundred":
+                current = (current or 1) * 100
+            else:
+                total, current = total + (current or 1) * _EN_SCALES[word], Fraction(0)
+        elif word == "dozen" and j > i:
+            current = (current or 1) * 12
+        elif word in _EN_PARTS and j > i:
+            current, parted = (current or 1) * _EN_PARTS[word], True
+        elif word == "and" and seen and after in (*_EN_SMALL, *_EN_TENS, "a"):
+            if after == "a":  # "one and a half"
+                if j + 2 < len(tokens) and tokens[j + 2][2] in _EN_PARTS:
+                    current += _EN_PARTS[tokens[j + 2][2]]
+                    j, parted = j + 3, True
+                    continue
+                break
+        else:
+            break
+        seen = seen or word not in ("a", "an", "and")
+        j += 1
+    return j, (total + current if seen or j > i + 1 else None)
+
+
+def english_number_keys(text: str) -> Counter:
+    """The keys of the English number phrases (see :func:`english_numbers`)."""
+    return Counter(value_key(v) for _, _, v in english_numbers(text))
+
+
+# ------------------------------------------------------------------ counted nouns
+# What a number measures a noun in: „250 Gramm Mehl“, „zwei Esslöffel Zucker“.
+_DE_MEASURES = (
+    r"Gramm|g|kg|Kilo(?:gramm)?|Pfund|Liter|l|ml|Milliliter|Esslöffel|EL|Teelöffel|TL"
+    r"|Tassen?|Gläser|Glas|Becher|Flaschen?|Kisten?|Packungen?|Päckchen|Dosen?|Scheiben?"
+    r"|Prisen?|Bund|Stück|Paar|Euro|Säcke|Sack|Beutel|Tüten?|Eimer|Rollen?|Schachteln?"
+    r"|Portionen?|Körbe|Korb|Kartons?"
+)
+# Nouns after a number that are its unit, a time or a date, not a counted thing: the unit
+# facts (fact_words.UNITS) and the clock have their own checks.
+_DE_NOT_COUNTED = (
+    r"Uhr|Mal|Cent|Prozent|Grad|Jahr(?:e|en)?|Monat(?:e|en)?|Woche(?:n)?|Tag(?:e|en)?"
+    r"|Stunde(?:n)?|Minute(?:n)?|Sekunde(?:n)?|Nacht|Nächte(?:n)?|Werktag(?:e|en)?"
+    r"|Arbeitstag(?:e|en)?|Person(?:en)?|Leute(?:n)?|Gäste(?:n)?|Kind(?:er|ern)?"
+    r"|Seite(?:n)?|Zimmer(?:n)?|Meter(?:n)?|Kilometer(?:n)?|Zentimeter(?:n)?|Hektar"
+    r"|Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    r"|Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Übernachtung(?:en)?"
+    r"|Einwohner|Mitarbeiter|Besucher|Prozentpunkte"
+    # scales, currencies and measures that English may leave out or write as a symbol
+    r"|Millionen|Million|Milliarden?|Tausend|Hundert|Dollar|Rubel|Franken|Schekel|Pfund"
+    r"|Zoll|Sterne(?:n)?|Punkte(?:n)?|Hälften|Mal|Euro|Cent|Dutzend"
+    r"|Jahrhundert(?:e|en)?|Jahrzehnt(?:e|en)?"
+)
+_DE_COUNT = (  # a year („2010 Selbstmord“: "suicide in 2010") counts nothing
+    r"(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|[a-zäöüß]+(?:zig|ßig|hundert|tausend|einhalb|zehn)"
+    r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|elf|zwölf|anderthalb"
+)
+_DE_COUNTED = re.compile(
+    rf"(?<![\w.,-])(?:(?P<one>[Ee]in(?:en|e|em)?)\s+(?=(?:{_DE_MEASURES})\s)"
+    rf"|(?P<n>{_DE_COUNT})\s+)"
+    rf"(?:(?P<measure>{_DE_MEASURES})\s+)?"
+    rf"(?!(?:{_DE_NOT_COUNTED}|{_DE_MEASURES})\b)(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*)\b"
+)
+
+
+def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
+    """(start, end, value) of each number that counts a noun: „250 Gramm Mehl“, „drei
+    Schrauben“, „einen Liter Brühe“ (an article counts only before a measure)."""
+    found = []
+    for m in _DE_COUNTED.finditer(text):
+        value = Fraction(1) if m["one"] else _de_count(m["n"])
+        if value is not None:
+            found.append((m.start(), m.end(), value))
+    return found
+
+
+def _de_count(word: str) -> Fraction | None:
+    if word[0].isdigit():
+        return Fraction(word.replace(".", "").replace(",", "."))
+    simple = _DE_ALONE.get(word) or _DE_TENS.get(word)
+    return Fraction(simple) if simple else german_number_word(word)
+
+
+# fmt: off
+_EN_MEASURES = frozenset([
+    "g", "gram", "grams", "gramme", "grammes", "kg", "kilo", "kilos", "kilogram",
+    "kilograms", "pound", "pounds", "lb", "lbs", "l", "litre", "litres", "liter",
+    "liters", "ml", "millilitre", "millilitres", "tablespoon", "tablespoons", "tbsp",
+    "teaspoon", "teaspoons", "tsp", "cup", "cups", "glass", "glasses", "mug", "mugs",
+    "bottle", "bottles", "box", "boxes", "crate", "crates", "pack",
+    "packs", "packet", "packets", "package", "packages", "tin", "tins",
+    "slice", "slices", "pinch", "pinches", "bunch", "bunches", "piece", "pieces",
+    "pair", "pairs", "euro", "euros", "bag", "bags", "sack", "sacks", "basket",
+    "baskets", "roll", "rolls", "portion", "portions", "serving", "servings", "jar",
+    "jars", "tub", "tubs", "carton", "cartons", "bucket", "buckets", "loaf", "loaves",
+    "sheet", "sheets", "of",
+])
+# fmt: on
+# What may follow a number without being the thing it counts.
+# fmt: off
+_EN_NOT_NOUNS = frozenset([
+    "the", "a", "an", "this", "that", "these", "those", "in", "on", "at", "to", "for",
+    "from", "with", "into", "onto", "per", "each", "every", "before", "after", "and",
+    "or", "but", "is", "are", "was", "were", "be", "been", "being", "have", "has",
+    "had", "do", "does", "did", "will", "would", "can", "could", "may", "might", "must",
+    "shall", "should", "it", "them", "us", "you", "me", "him", "her", "they", "we", "i",
+    "he", "she", "more", "less", "times", "ago", "old", "long", "late", "early", "left",
+    "altogether", "total", "only", "apiece", "again", "too", "already", "still", "yet",
+    "now", "then", "there", "here", "so", "as", "by", "than", "about", "around", "over",
+    "under",
+])
+# fmt: on
+_EN_WORD_VALUES = {**_EN_SMALL, **_EN_TENS}
+
+
+def english_counted_keys(text: str) -> Counter:
+    """Keys ``c:`` + the number's key for each number in an English text that is followed,
+    after its measure ("grams of"), by a word that can be the thing counted."""
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _EN_TOKEN.finditer(text)]
+    keys: Counter = Counter()
+    i = 0
+    while i < len(tokens):
+        end, value = _english_count(tokens, i)
+        if value is None:
+            i += 1
+            continue
+        j = end
+        while j < len(tokens) and tokens[j][2] in _EN_MEASURES and _adjacent(text, tokens, j):
+            j += 1
+        if j < len(tokens) and _adjacent(text, tokens, j) and _can_be_noun(tokens[j][2]):
+            keys["c:" + value_key(value)] += 1
+        i = end
+    return keys
+
+
+def _english_count(tokens: list[tuple[int, int, str]], i: int) -> tuple[int, Fraction | None]:
+    """A number at token ``i``: digits, a word, a phrase, or "a"/"an" before a measure."""
+    word = tokens[i][2]
+    if word[0].isdigit():
+        try:
+            return i + 1, Fraction(word.replace(",", ""))
+        except ValueError:
+            return i + 1, None
+    end, value = _phrase(tokens, i)
+    if end - i >= 2 and value is not None:
+        return end, value
+    if word in _EN_WORD_VALUES:
+        return i + 1, Fraction(_EN_WORD_VALUES[word])
+    after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
+    if word in ("a", "an") and after in _EN_MEASURES and after != "of":
+        return i + 1, Fraction(1)
+    return i + 1, None
+
+
+def _adjacent(text: str, tokens: list[tuple[int, int, str]], j: int) -> bool:
+    """Token ``j`` follows the one before it with only spaces or a hyphen between."""
+    between = text[tokens[j - 1][1] : tokens[j][0]]
+    return not between.strip(" -\u00a0")
+
+
+def _can_be_noun(word: str) -> bool:
+    return word.isalpha() and word not in _EN_NOT_NOUNS and word not in _EN_WORD_VALUES
