@@ -121,10 +121,16 @@ def test_cursor_highlights_the_aligned_words_and_stale_text_clears_them(qtbot, o
     link = link_from_source(w.highlighter.shown, 5)
     expected = {(s, e) for s, e, _ in link.ranges}
     assert expected and set(w.highlighted_ranges("output")) == expected
-    # The strongest highlighted English piece is the argmax of the attention column.
+    # The argmax of the attention column lies in a highlighted English word, and every
+    # highlight is a whole word: no letter of a word left out (issue 61 §5).
     t = w.highlighter.shown.translations[0]
     top = int(np.argmax(t.best.attention[:-1, link.piece]))
-    assert t.best.target_spans[top] in {(s, e) for s, e in expected}
+    a, b = t.best.target_spans[top]
+    text = w.highlighter.shown.output
+    assert any(s <= a and b <= e for s, e in expected)
+    for s, e in expected:
+        assert text[s:e].strip() == text[s:e]
+        assert (s == 0 or not text[s - 1].isalnum()) and (e == len(text) or not text[e].isalnum())
     w.source_edit.insertPlainText("x")  # stale until retranslated
     assert w.highlighted_ranges("output") == []
 

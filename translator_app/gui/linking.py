@@ -28,8 +28,8 @@ class Link:
     sentence: int
     piece: int  # index in the side the cursor is in
     side: str  # "source" | "output": where the cursor is
-    ranges: tuple[tuple[int, int, float], ...]  # (start, end, intensity 0..1) in the other box
-    own: tuple[int, int]  # the piece's own range in its box
+    ranges: tuple[tuple[int, int, float], ...]  # words (start, end, 0..1) in the other box
+    own: tuple[int, int]  # the range of the piece's word in its box
 
 
 def coverage(translation: Translation) -> np.ndarray:
@@ -40,18 +40,27 @@ def coverage(translation: Translation) -> np.ndarray:
     return att[:-1].sum(axis=0) if att.shape[0] > 1 else att.sum(axis=0)
 
 
-def _ranges(weights: np.ndarray, spans, offset: int, skip_last: bool) -> list:
-    if weights.size == 0:
+def _word_of(pieces, spans, text: str, piece: int) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """The word ``piece`` belongs to: its bounds in ``text`` and its pieces (hovering
+    „spätestens“ underlines the word, not its piece „est“; issue 61 §5)."""
+    for bounds, members in piece_words(pieces, spans, text):
+        if piece in members:
+            return bounds, members
+    return tuple(spans[piece]), (piece,)
+
+
+def _word_ranges(weights: np.ndarray, pieces, spans, text: str, offset: int) -> list:
+    """Each word of the other side with the summed weight of its pieces, as (start, end,
+    share of the strongest word) from :data:`MIN_SHARE` on: whole words light up, never
+    the "y" of "delivery". The end marker is no word."""
+    words = [
+        (bounds, float(weights[[k for k in members if k < len(weights)]].sum()))
+        for bounds, members in piece_words(pieces, spans, text)
+    ]
+    top = max((w for _, w in words), default=0.0)
+    if top <= 0:
         return []
-    n = len(weights) - (1 if skip_last else 0)  # the EOS has no characters
-    top = float(weights[:n].max()) if n > 0 else 0.0
-    out = []
-    for i in range(n):
-        share = float(weights[i]) / top if top > 0 else 0.0
-        start, end = spans[i]
-        if share >= MIN_SHARE and end > start:
-            out.append((offset + start, offset + end, share))
-    return out
+    return [(offset + a, offset + b, w / top) for (a, b), w in words if w / top >= MIN_SHARE]
 
 
 def link_from_source(rendered: DocumentTranslation, pos: int) -> Link | None:
@@ -66,15 +75,10 @@ def link_from_source(rendered: DocumentTranslation, pos: int) -> Link | None:
     if piece is None:
         return None
     out_start = rendered.output_spans[i][0] - _lead(cand.text)
-    column = np.asarray(cand.attention)[:, piece]
-    s, e = t.source_spans[piece]
-    return Link(
-        i,
-        piece,
-        "source",
-        tuple(_ranges(column, cand.target_spans, out_start, skip_last=True)),
-        (seg.start + s, seg.start + e),
-    )
+    (s, e), members = _word_of(t.source_pieces, t.source_spans, t.source, piece)
+    column = np.asarray(cand.attention)[:, list(members)].sum(axis=1)
+    ranges = _word_ranges(column, cand.target_pieces, cand.target_spans, cand.text, out_start)
+    return Link(i, piece, "source", tuple(ranges), (seg.start + s, seg.start + e))
 
 
 def link_from_output(rendered: DocumentTranslation, pos: int) -> Link | None:
@@ -89,15 +93,10 @@ def link_from_output(rendered: DocumentTranslation, pos: int) -> Link | None:
     piece = piece_at(cand.target_spans, pos - out_start)
     if piece is None:
         return None
-    row = np.asarray(cand.attention)[piece]
-    s, e = cand.target_spans[piece]
-    return Link(
-        i,
-        piece,
-        "output",
-        tuple(_ranges(row, t.source_spans, seg.start, skip_last=True)),
-        (out_start + s, out_start + e),
-    )
+    (s, e), members = _word_of(cand.target_pieces, cand.target_spans, cand.text, piece)
+    row = np.asarray(cand.attention)[list(members)].sum(axis=0)
+    ranges = _word_ranges(row, t.source_pieces, t.source_spans, t.source, seg.start)
+    return Link(i, piece, "output", tuple(ranges), (out_start + s, out_start + e))
 
 
 def weak_coverage(rendered: DocumentTranslation, threshold: float = 0.3) -> list[tuple[int, int]]:
