@@ -289,6 +289,7 @@ FACT_UNDERLINE = "#a05a00"
 # A German word no English word seems to carry (issue 48 §3): lilac, German side only.
 DROPPED_BACKGROUND = "#e8dcff"
 DROPPED_UNDERLINE = "#6a3fb0"
+MARK_TEXT = "#1a1a1a"
 CHECK_STYLES = {
     "fact": (FACT_BACKGROUND, FACT_UNDERLINE),
     "dropped": (DROPPED_BACKGROUND, DROPPED_UNDERLINE),
@@ -317,6 +318,7 @@ def _selection(
     if fact:
         back, under = CHECK_STYLES[fact]
         fmt.setBackground(QColor(back))
+        fmt.setForeground(QColor(MARK_TEXT))  # a pale mark keeps dark text in a dark theme
         fmt.setUnderlineStyle(QTextCharFormat.DotLine)
         fmt.setUnderlineColor(QColor(under))
     sel.format = fmt

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from translator_app.core.engine.model_card import for_users
 from translator_app.gui.history import History
 from translator_app.gui.screen import fit_resize
-from translator_app.gui.settings import LAYOUTS, Settings
+from translator_app.gui.settings import LAYOUTS, THEMES, Settings
 
 
 class SettingsDialog(QDialog):
@@ -66,6 +66,11 @@ class SettingsDialog(QDialog):
         for name in LAYOUTS:
             self.layout_box.addItem(name.replace("-", " "), name)
         self.layout_box.setCurrentIndex(LAYOUTS.index(settings.layout))
+        self.theme_box = QComboBox()
+        self.theme_box.setAccessibleName("Appearance")
+        for name in THEMES:
+            self.theme_box.addItem({"system": "as the system"}.get(name, name), name)
+        self.theme_box.setCurrentIndex(THEMES.index(settings.theme))
         self.coverage = QCheckBox("Underline German words that got little attention")
         self.coverage.setAccessibleName("Coverage hint")
         self.coverage.setChecked(settings.coverage_hint)
@@ -77,6 +82,7 @@ class SettingsDialog(QDialog):
         form.addRow("Alternatives per sentence", self.nbest)
         form.addRow("Pause before translating (ms)", self.debounce)
         form.addRow("Layout", self.layout_box)
+        form.addRow("Appearance", self.theme_box)
         form.addRow("Font size", self.font_size)
         form.addRow(self.coverage)
         form.addRow(self.history)
@@ -92,6 +98,7 @@ class SettingsDialog(QDialog):
         settings.nbest = self.nbest.value() or None
         settings.debounce_ms = self.debounce.value()
         settings.layout = self.layout_box.currentData()
+        settings.theme = self.theme_box.currentData()
         settings.font_size = self.font_size.value()
         settings.coverage_hint = self.coverage.isChecked()
         settings.history_enabled = self.history.isChecked()

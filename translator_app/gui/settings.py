@@ -19,6 +19,7 @@ from translator_app.core.platform.hardware import DEVICES
 from translator_app.core.platform.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
+THEMES = ("system", "light", "dark")  # gui/theme.py gives each its palette
 MAX_SETTINGS_BYTES = 1024 * 1024
 _NOT_SAVED = ("problem", "keep_file")
 
@@ -34,6 +35,7 @@ class Settings:
     nbest: int | None = None
     debounce_ms: int = 150
     layout: str = "side-by-side"
+    theme: str = "system"  # gui/theme.py: system, light or dark
     font_size: int = 12
     geometry: str = ""  # QWidget.saveGeometry(), base64
     window_state: str = ""  # QMainWindow.saveState(), base64
@@ -93,6 +95,7 @@ class Settings:
     def sanitise(self) -> None:
         self.device = self.device if self.device in DEVICES else "auto"
         self.layout = self.layout if self.layout in LAYOUTS else "side-by-side"
+        self.theme = self.theme if self.theme in THEMES else "system"
         self.beam = None if self.beam is None else min(max(self.beam, 1), 16)
         self.nbest = None if self.nbest is None else min(max(self.nbest, 1), 16)
         self.debounce_ms = min(max(self.debounce_ms, 0), 5000)

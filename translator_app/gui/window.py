@@ -51,6 +51,7 @@ from translator_app.gui.notices import Messages, NoticeBar
 from translator_app.gui.screen import fit_resize, labelled_box
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
+from translator_app.gui.theme import apply_theme
 from translator_app.gui.window_dialogs import WindowCommands, WindowDialogs
 from translator_app.gui.window_files import DocumentFiles
 from translator_app.gui.window_menus import WindowMenus
@@ -260,6 +261,7 @@ class MainWindow(QMainWindow):
         self.source_edit.setFont(font)
         self.output_edit.setFont(font)
         self.splitter.setOrientation(Qt.Vertical if s.layout == "stacked" else Qt.Horizontal)
+        apply_theme(s.theme)
         self.menus.coverage_action.setChecked(s.coverage_hint)
         self.highlighter.coverage_hint = s.coverage_hint
         self.debounce_ms = s.debounce_ms

@@ -1,0 +1,66 @@
+"""Settings → Appearance: the app's own light, dark or system colours, and marks that stay
+readable in each (issue 61 §5: white text on a pale amber or lilac mark in a dark theme)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QColor, QPalette  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from translator_app.gui.highlighter import CHECK_STYLES, _selection  # noqa: E402
+from translator_app.gui.secondary_dialogs import SettingsDialog  # noqa: E402
+from translator_app.gui.settings import Settings  # noqa: E402
+from translator_app.gui.theme import apply_theme  # noqa: E402
+
+
+def _lightness(colour: QColor) -> float:
+    return colour.lightnessF()
+
+
+def test_the_appearance_setting_switches_the_palette_and_is_kept(qtbot, open_window):
+    w = open_window()
+    before = QApplication.instance().palette().color(QPalette.ColorRole.Base)
+    dialog = SettingsDialog(w.settings, w)
+    dialog.theme_box.setCurrentIndex(dialog.theme_box.findData("dark"))
+    dialog.apply(w.settings)
+    w.apply_settings()
+    base = QApplication.instance().palette().color(QPalette.ColorRole.Base)
+    assert (
+        _lightness(base) < 0.25 and w.output_edit.palette().color(QPalette.ColorRole.Base) == base
+    )
+    w.save_settings()
+    assert Settings.load().theme == "dark"
+    w.settings.theme = "system"
+    w.apply_settings()
+    assert QApplication.instance().palette().color(QPalette.ColorRole.Base) == before
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+@pytest.mark.parametrize("kind", sorted(CHECK_STYLES))
+def test_a_mark_has_dark_text_on_its_pale_background_in_every_theme(qtbot, theme, kind):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    apply_theme(theme)
+    try:
+        edit = QPlainTextEdit("Der Termin ist am Freitag.")
+        qtbot.addWidget(edit)
+        selection = _selection(edit, edit.toPlainText(), 4, 10, fact=kind)
+        fmt = selection.format
+        back = fmt.background().color()
+        # unset, the text is drawn in the palette's text colour: light in a dark theme
+        drawn = fmt.foreground().style() != Qt.BrushStyle.NoBrush
+        text = fmt.foreground().color() if drawn else edit.palette().color(QPalette.ColorRole.Text)
+        assert _lightness(back) - _lightness(text) > 0.6  # dark on pale, whatever the palette
+    finally:
+        apply_theme("system")
+
+
+def test_an_unknown_theme_in_the_settings_file_is_the_systems(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRANSLATOR_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"theme": "purple"}', encoding="utf-8")
+    assert Settings.load().theme == "system"

@@ -1,0 +1,66 @@
+"""The app's light, dark or system colours (Settings → Appearance; issue 61 §5).
+
+Fusion draws every widget from the application palette, so one palette is the whole
+theme: "dark" and "light" set their own, "system" gives back the platform's. The alignment
+panel and the Compare dialog read the palette when they draw, so they follow too; the
+marks in the text boxes (highlighter.py) carry their own dark text on their pale
+backgrounds, readable in either theme.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+from translator_app.gui.settings import THEMES
+
+_DARK = {
+    QPalette.ColorRole.Window: "#2b2b2b",
+    QPalette.ColorRole.WindowText: "#e6e6e6",
+    QPalette.ColorRole.Base: "#1e1e1e",
+    QPalette.ColorRole.AlternateBase: "#333333",
+    QPalette.ColorRole.ToolTipBase: "#3a3a3a",
+    QPalette.ColorRole.ToolTipText: "#f0f0f0",
+    QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+    QPalette.ColorRole.Text: "#e6e6e6",
+    QPalette.ColorRole.Button: "#353535",
+    QPalette.ColorRole.ButtonText: "#e6e6e6",
+    QPalette.ColorRole.BrightText: "#ff6b6b",
+    QPalette.ColorRole.Link: "#6fb3ff",
+    QPalette.ColorRole.Highlight: "#3d7ad6",
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.Mid: "#5a5a5a",
+    QPalette.ColorRole.Light: "#4a4a4a",
+    QPalette.ColorRole.Midlight: "#404040",
+    QPalette.ColorRole.Dark: "#202020",
+    QPalette.ColorRole.Shadow: "#101010",
+}
+
+
+# The platform's palette, as the app started: kept before the first change, since a
+# default-constructed QPalette is the application's current one, not the platform's.
+_STARTED_WITH: list[QPalette] = []
+
+
+def palette_for(theme: str, app: QApplication) -> QPalette:
+    """The palette of ``theme``: the platform's for "system", Fusion's own light one for
+    "light", a dark one for "dark" (disabled text greyed in each)."""
+    if not _STARTED_WITH:
+        _STARTED_WITH.append(QPalette(app.palette()))
+    if theme == "dark":
+        palette = QPalette(_STARTED_WITH[0])
+        for role, colour in _DARK.items():
+            palette.setColor(role, QColor(colour))
+        for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7a7a"))
+        return palette
+    if theme == "light":
+        return app.style().standardPalette()
+    return QPalette(_STARTED_WITH[0])
+
+
+def apply_theme(theme: str) -> None:
+    """Give the running application ``theme``'s colours (an unknown name: the system's)."""
+    app = QApplication.instance()
+    if app is not None:
+        app.setPalette(palette_for(theme if theme in THEMES else "system", app))
