@@ -3,7 +3,8 @@ tests/gui/test_window_real_model.py and bench/bench_alternatives.py.
 
 For a word of the shown English, the word menu is opened as a click opens it, every
 alternative it offers is chosen in turn, and each result must be the model's words up to
-that word, then the chosen word, then a decode; each choice is then undone.
+that word, then the chosen word, then a decode, and the part of the sentence the menu
+showed for it (issue 61 §5); each choice is then undone.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def check_word(window, german: str, pos: int) -> WordCheck:
     for i in range(len(items)):
         if i:
             menu, items = menu_items(window, pos)
-        label = items[i].text().split("    — ")[0]
+        label, _, example = items[i].text().partition("    — ")
         shown_after(window, items[i].trigger)
         new = window.highlighter.shown.translations[0].best
         check.tried += 1
@@ -84,6 +85,8 @@ def check_word(window, german: str, pos: int) -> WordCheck:
             and new.target_ids[piece] != before.target_ids[piece]
             and label in new.text
             and new.text.startswith(before.text[:start].rstrip())
+            # what the menu showed is what the choice gave (issue 61 §5)
+            and all(part.strip() in new.text for part in example.split("…") if part.strip())
         ):
             check.wrong.append(f"{label}: {new.text}")
         shown_after(window, lambda: window.session.undo_choice(german))

@@ -572,3 +572,18 @@ def test_open_recent_lists_what_was_opened_newest_first(qtbot, open_window, tmp_
     for p in paths:
         kept = remembered(kept, p)
     assert kept == paths[::-1][:MAX_RECENT]
+
+
+def test_choosing_alternatives_keeps_one_history_entry_with_the_final_english(tmp_path):
+    """Each chosen alternative (and its undo) was an entry of its own when the choice came
+    after the merge window (issue 61 §5): the same German by the same model is one entry."""
+    from translator_app.gui.history import History
+
+    h = History(tmp_path / "history.sqlite3", merge_seconds=10)
+    german = "Ich werde alle Fragen beantworten."
+    h.record(german, "I will answer all questions.", "base", now=0)
+    h.record(german, "I am going to answer all questions.", "base", now=40)  # chosen
+    h.record(german, "I will answer all the questions.", "base", now=75)  # another choice
+    assert [(e.source, e.output) for e in h.search()] == [
+        (german, "I will answer all the questions.")
+    ]

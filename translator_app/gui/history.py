@@ -55,6 +55,7 @@ class History:
         self._last_id: int | None = None
         self._last_time = 0.0
         self._last_source = ""
+        self._last_model = ""
         self.db: sqlite3.Connection | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,10 +128,11 @@ class History:
         source, output = source.strip(), output.strip()
         if self.db is None or not source or not output:
             return self._last_id or 0
-        continuing = (
-            self._last_id is not None
-            and now - self._last_time < self.merge_seconds
-            and _related(self._last_source, source)
+        # The same text being edited, or the same text again with another English by the
+        # same model (a word alternative chosen, then undone): one entry, the final one.
+        continuing = self._last_id is not None and (
+            (now - self._last_time < self.merge_seconds and _related(self._last_source, source))
+            or (_squash(self._last_source) == _squash(source) and model == self._last_model)
         )
         with self.db:
             # One entry per (source, output, model): a model reload or a forced
@@ -157,7 +159,7 @@ class History:
                     (now, source, output, model),
                 )
                 self._last_id = cur.lastrowid
-        self._last_time, self._last_source = now, source
+        self._last_time, self._last_source, self._last_model = now, source, model
         return self._last_id
 
     def delete(self, entry_id: int) -> None:

@@ -139,7 +139,8 @@ def _lead(text: str) -> int:
 class Alternative:
     label: str  # the word the alternative piece begins or continues, as the reader sees it
     example: str  # the sentence with it, from a little before it (see excerpt)
-    prefix: tuple[int, ...]  # target ids to force: the best prefix and the word chosen
+    prefix: tuple[int, ...]  # target ids to force: a whole candidate, or the best prefix
+    # and the word chosen (then the example ends in "…" after the word)
 
 
 def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -240,12 +241,25 @@ def alternatives(translation, piece: int, candidates=None, eos_id: int = 3) -> l
         if label in seen_words:
             continue
         seen_words.add(label)
-        shown = excerpt(cand.text, word_bounds(cand.text, *cand.target_spans[piece])[0])
         if cand.target_ids[:piece] == prefix:
-            sharing.append(Alternative(label, shown, _through_word(cand, piece)))
+            # the whole candidate is forced: choosing gives the sentence the menu showed
+            shown = excerpt(cand.text, word_bounds(cand.text, *cand.target_spans[piece])[0])
+            sharing.append(Alternative(label, shown, _whole(cand, eos_id)))
         else:
-            other.append(Alternative(label, shown, prefix + (cand.target_ids[piece],)))
+            # another beginning: the best one's words, then this word, then a decode
+            # nobody has seen yet, so the menu shows only what is forced (issue 61 §5: it
+            # showed the other candidate's sentence, and the choice gave another)
+            word = _through_word(cand, piece)[piece:]
+            start = word_bounds(best.text, *best.target_spans[piece])[0]
+            shown = excerpt(f"{best.text[:start]}{label} …", start)
+            other.append(Alternative(label, shown, prefix + word))
     return sharing + other
+
+
+def _whole(cand, eos_id: int) -> tuple[int, ...]:
+    """A candidate's ids without its end marker."""
+    ids = tuple(cand.target_ids)
+    return ids[:-1] if ids and ids[-1] == eos_id else ids
 
 
 @dataclass(frozen=True)
