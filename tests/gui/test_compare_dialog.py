@@ -148,3 +148,24 @@ def test_a_model_that_writes_nothing_is_said_not_shown_blank(qtbot, real_window)
     pane.show_result(ModelResult(pane.path, "RNN", "PyTorch int8", empty, 0.1))
     assert pane.english.text() == "This model wrote no English for this sentence."
     assert pane.figure.axes == []  # no heat-map of no words
+
+
+@pytest.mark.parametrize("screen", [(1024, 640), (512, 320)])  # (512, 320): 1024x640 at scale 2
+def test_compare_models_fits_a_small_screen(qtbot, real_window, monkeypatch, screen):
+    """At 1100x640 on a 1024x640 screen at scale 2, its Translate button and right pane
+    were cut off (issue 61 §5): it fits, the sentence row in sight, the panes scroll."""
+    from translator_app.gui import compare_dialog, screen as screen_module
+
+    monkeypatch.setattr(compare_dialog, "available_size", lambda widget: screen)
+    monkeypatch.setattr(screen_module, "available_size", lambda widget: screen)
+    _menu_action(real_window, "Compare models…").trigger()
+    dialog = real_window.dialogs.compare
+    qtbot.waitExposed(dialog)
+    assert dialog.width() <= screen[0] and dialog.height() <= screen[1]
+    inside = dialog.rect()
+    for widget in (dialog.sentence, dialog.translate_button):
+        where = widget.mapTo(dialog, widget.rect().bottomRight())
+        assert inside.contains(where), (widget, where, inside)
+    side_by_side = dialog.panes[0].y() == dialog.panes[1].y()
+    assert side_by_side == (screen[0] >= 1024)
+    dialog.close()

@@ -21,11 +21,13 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +35,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import split_sentences
 from translator_app.gui.heatmap import attention_matrix, heatmap_view, plot_heatmap
 from translator_app.gui.model_list import ModelEntry
+from translator_app.gui.screen import available_size, fit_resize
 
 if TYPE_CHECKING:  # the engine (PyTorch, CTranslate2) loads on the dialog's thread, on use
     from translator_app.core import ModelConfig, Translation, Translator
@@ -113,6 +116,9 @@ class CompareWorker(QObject):
             return ModelResult(path, "", "", None, 0.0, f"{type(e).__name__}: {e}")
 
 
+PANE_MIN_WIDTH = 300  # a heat-map narrower than this is unreadable
+
+
 class ModelPane(QWidget):
     """One side: a model chooser, what the model is, its English, its heat-map."""
 
@@ -133,7 +139,7 @@ class ModelPane(QWidget):
         self.english.setFont(font)
         self.figure = Figure(figsize=(5, 4), layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
-        self.canvas.setMinimumSize(380, 320)
+        self.canvas.setMinimumSize(PANE_MIN_WIDTH, 220)
         box = QVBoxLayout(self)
         for w in (self.models, self.architecture, self.english):
             box.addWidget(w)
@@ -184,7 +190,7 @@ class CompareDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Compare models")
         self.setObjectName("compare_dialog")
-        self.resize(1100, 640)
+        fit_resize(self, 1100, 640)
         self.sentence = QLineEdit(sentence)
         self.sentence.setPlaceholderText("A German sentence")
         self.translate_button = QPushButton("&Translate")
@@ -195,12 +201,24 @@ class CompareDialog(QDialog):
         top.addWidget(QLabel("German:"))
         top.addWidget(self.sentence, 1)
         top.addWidget(self.translate_button)
+        # Side by side where the screen is wide enough for two heat-maps, else one above
+        # the other; the panes scroll, so the sentence and Translate stay in sight on a
+        # 1024x640 screen at scale 2 (issue 61 §5: they were cut off).
         grid = QGridLayout()
-        for column, pane in enumerate(self.panes):
-            grid.addWidget(pane, 0, column)
+        available = available_size(self)
+        side_by_side = available is None or available[0] >= 2 * PANE_MIN_WIDTH + 120
+        for i, pane in enumerate(self.panes):
+            grid.addWidget(pane, 0 if side_by_side else i, i if side_by_side else 0)
+        panes = QWidget()
+        panes.setLayout(grid)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setWidget(panes)
+        self.status.setWordWrap(True)
         box = QVBoxLayout(self)
         box.addLayout(top)
-        box.addLayout(grid, 1)
+        box.addWidget(scroll, 1)
         box.addWidget(self.status)
         self.request_id = 0
         self.thread = QThread(self)

@@ -22,14 +22,23 @@ from PySide6.QtWidgets import (
 MAX_SHARE = 0.92
 
 
+def available_size(widget: QWidget) -> tuple[int, int] | None:
+    """The available geometry of the screen ``widget`` opens on, in logical pixels (a
+    scale factor accounted for), or None where there is no screen."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return None
+    available = screen.availableGeometry()
+    return available.width(), available.height()
+
+
 def fit_resize(widget: QWidget, width: int, height: int) -> None:
     """Resize ``widget`` to ``width`` x ``height``, or less where the available screen
     geometry (logical pixels, so a scale factor is accounted for) is smaller."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
-    if screen is not None:
-        available = screen.availableGeometry()
-        width = min(width, int(available.width() * MAX_SHARE))
-        height = min(height, int(available.height() * MAX_SHARE))
+    available = available_size(widget)
+    if available is not None:
+        width = min(width, int(available[0] * MAX_SHARE))
+        height = min(height, int(available[1] * MAX_SHARE))
     widget.resize(width, height)
 
 
