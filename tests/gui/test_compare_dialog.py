@@ -154,7 +154,8 @@ def test_a_model_that_writes_nothing_is_said_not_shown_blank(qtbot, real_window)
 def test_compare_models_fits_a_small_screen(qtbot, real_window, monkeypatch, screen):
     """At 1100x640 on a 1024x640 screen at scale 2, its Translate button and right pane
     were cut off (issue 61 §5): it fits, the sentence row in sight, the panes scroll."""
-    from translator_app.gui import compare_dialog, screen as screen_module
+    from translator_app.gui import compare_dialog
+    from translator_app.gui import screen as screen_module
 
     monkeypatch.setattr(compare_dialog, "available_size", lambda widget: screen)
     monkeypatch.setattr(screen_module, "available_size", lambda widget: screen)
