@@ -8,6 +8,7 @@ to decode again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
@@ -15,13 +16,41 @@ from translator_app.core.faithful.glossary import TermUse, check_uses
 from translator_app.core.faithful.number_check import Fact, repeated_numbers
 from translator_app.core.faithful.protect import lost_protected
 
+# What a lost fact costs against the model's score (a length-normalised log-probability)
+# in the one rule that picks among the n-best: a changed number, price, date or glossary
+# term outweighs nearly any difference in fluency; a lost negation much; a fact in words
+# (a limit, a unit, a counted noun) less, since its English patterns may miss a right
+# rendering and a garbled candidate may hold the keyword (issue 61 §2: "submitted by the
+# delay two weeks ago", -2.98, was chosen over "submitted two weeks before the move",
+# -2.21, for its "by").
+PENALTY = {"number": 3.0, "added": 3.0, "negation": 1.5}
+WORD_FACT_PENALTY = 0.6
+TERM_PENALTY = 3.0  # a glossary term not used, or a number written twice
+
+
+@lru_cache(maxsize=1024)
+def _missing(source: str, text: str) -> tuple[Fact, ...]:
+    """The facts of ``source`` that ``text`` loses, checked once per candidate: the
+    choice and the retries ask about the same candidates."""
+    return tuple(missing_facts(source, text))
+
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
     """The numbers of ``source`` the candidate does not keep, and how many of those and
     of ``terms`` it loses in all (a number written twice counts as one lost)."""
-    facts = tuple(missing_facts(source, cand.text))
+    facts = _missing(source, cand.text)
     lost = len(facts) + repeated_numbers(source, cand.text)
     return facts, lost + sum(not u.kept for u in check_uses(terms, cand.text))
+
+
+def _cost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[float, tuple[Fact, ...]]:
+    """The candidate's cost: minus its score, plus what its lost facts and terms cost."""
+    facts = _missing(source, cand.text)
+    slips = repeated_numbers(source, cand.text) + sum(
+        not u.kept for u in check_uses(terms, cand.text)
+    )
+    penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts) + TERM_PENALTY * slips
+    return penalty - cand.score, facts
 
 
 def facts_lost(t: Translation) -> tuple[int, int]:
@@ -48,22 +77,20 @@ def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
 def prefer_faithful(
     source: str, cands: tuple[Candidate, ...], terms: Sequence[TermUse] = ()
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
-    """Put first the best-scored candidate among those that keep the most numbers of
-    ``source`` and glossary ``terms``; return the candidates and the numbers the first
-    one still misses. A price or a time silently changed is worse than a slightly less
-    fluent sentence."""
+    """Put first the candidate of least cost (:func:`_cost`: the model's score with a
+    penalty for each fact of ``source`` and glossary term of ``terms`` it loses), so that
+    a complete, fluent candidate wins where there is one; return the candidates and the
+    facts the first one still misses (marked in the window)."""
     if not cands:
         return cands, ()
-
-    missing, first_lost = _lost(source, cands[0], terms)
-    if not first_lost or len(cands) == 1:
-        return cands, missing
-    best, best_missing, best_lost = 0, missing, first_lost
-    for i, c in enumerate(cands[1:], start=1):
-        m, n = _lost(source, c, terms)
-        if n < best_lost:
-            best, best_missing, best_lost = i, m, n
-            if not n:
-                break
+    # A candidate costs at least minus its score: one that cannot beat the best so far is
+    # never checked (a first candidate that keeps everything is the only one checked).
+    best, best_cost, best_missing = 0, float("inf"), ()
+    for i in sorted(range(len(cands)), key=lambda i: -cands[i].score):
+        if -cands[i].score >= best_cost:
+            break
+        cost, missing = _cost(source, cands[i], terms)
+        if cost < best_cost:
+            best, best_cost, best_missing = i, cost, missing
     order = (cands[best],) + cands[:best] + cands[best + 1 :]
     return order, best_missing

@@ -51,6 +51,9 @@ def missing_facts(source: str, translation: str) -> list[Fact]:
     lost = (
         unmatched(facts, target_keys(translation) + target_word_keys(translation)) if facts else []
     )
+    # A counted noun whose number is lost too is one loss, said once: the number.
+    numbers = {k for f in lost if f.kind != "counted" for k in f.keys}
+    lost = [f for f in lost if f.kind != "counted" or not {k[2:] for k in f.keys} & numbers]
     return lost or added_facts(source, translation, facts)
 
 
