@@ -7,12 +7,19 @@ logic is in register_corpus).
 from __future__ import annotations
 
 from trainer.tables import rows, words
+from translator_app.core.faithful.number_check import (
+    MONTHS_DE,
+    MONTHS_EN,
+    WEEKDAYS_DE,
+    WEEKDAYS_EN,
+)
 
 SURNAMES = words("register", "surnames")
 WOMEN = words("register", "women")
 MEN = words("register", "men")
-WEEKDAYS = rows("register", "weekdays")
-MONTHS = rows("register", "months")
+# The calendar is the core's; appointments fall on working days (Monday to Saturday).
+WEEKDAYS = list(zip(WEEKDAYS_DE, WEEKDAYS_EN, strict=True))[:6]
+MONTHS = list(zip(MONTHS_DE, MONTHS_EN, strict=True))
 COUNTS = rows("register", "counts")
 DOCUMENTS = rows("register", "documents")
 THANKS_FOR = rows("register", "thanks-for")

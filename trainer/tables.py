@@ -1,26 +1,17 @@
 """The trainer's tables: tab-separated data files under ``trainer/data`` (one row a line,
 ``#`` lines are comments that name the columns; trainer/data/README.md lists them), read
-by one reader. Corpora and word lists are data, not Python (issue 62 §1)."""
+by the one reader of core/data/tables.py, which the app's own lists share. Corpora and
+word lists are data, not Python (issue 62 §1)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from translator_app.core.data.tables import read_table
+
+__all__ = ["DATA", "read_table", "rows", "words"]
+
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def read_table(path: Path, columns: int | None = None) -> list[tuple[str, ...]]:
-    """The rows of a table; with ``columns``, a row of another width is an error naming
-    the file and line."""
-    rows = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = tuple(c.strip() for c in line.split("\t"))
-        if columns is not None and len(cells) != columns:
-            raise ValueError(f"{path}:{number}: {len(cells)} columns, expected {columns}")
-        rows.append(cells)
-    return rows
 
 
 def rows(folder: str, name: str) -> list[tuple[str, ...]]:

@@ -25,6 +25,8 @@ from translator_app.core.faithful.number_check import (
     HOURS_DE,
     MONTHS_DE,
     MONTHS_EN,
+    WEEKDAYS_DE,
+    WEEKDAYS_EN,
     Fact,
 )
 from translator_app.core.faithful.number_words import (
@@ -136,8 +138,6 @@ UNIT_NAMES = {
 }
 
 # ------------------------------------------------------------------ days and times
-WEEKDAYS_DE = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
-WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 # (key, German, English that keeps it); lower-case „morgen“ only: „Morgen“ is also "morning"
 RELATIVE_DAYS = [
     ("tomorrow", r"morgen", r"tomorrow"),

@@ -20,34 +20,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-MONTHS_DE = [
-    "Januar",
-    "Februar",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-]
-MONTHS_EN = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+# The calendar's names, the one place the fact checks, the training augmentation and the
+# register corpus take them from (issue 62 §1: they were written out in four places).
+# fmt: off
+MONTHS_DE = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
+             "September", "Oktober", "November", "Dezember"]
+MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December"]
+WEEKDAYS_DE = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
+WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+# fmt: on
 _MONTH_EN_INDEX = {m[:3]: i + 1 for i, m in enumerate(MONTHS_EN)}
 CARDINALS = [
     "zero",
