@@ -300,7 +300,7 @@ def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_win
 def test_file_dialogs_start_in_the_documents_folder():
     from pathlib import Path
 
-    from translator_app.gui.secondary_dialogs import documents_dir
+    from translator_app.gui.places import documents_dir
 
     assert Path(documents_dir()).is_dir()
 

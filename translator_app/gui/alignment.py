@@ -43,7 +43,7 @@ from translator_app.gui.heatmap import (
     index_of,
     plot_heatmap,
 )
-from translator_app.gui.secondary_dialogs import documents_dir
+from translator_app.gui.places import documents_dir
 
 DRAW_DELAY_MS = 40
 PLACEHOLDER = "Type German text to see which words each English word attended to."

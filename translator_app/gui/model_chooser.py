@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QWidget
 from translator_app.core import bundled_model_dir
 from translator_app.gui.importer import FILE_FILTER, ModelImporter
 from translator_app.gui.model_list import ModelEntry, discover, is_bundle
-from translator_app.gui.secondary_dialogs import documents_dir
+from translator_app.gui.places import documents_dir
 
 if TYPE_CHECKING:
     from translator_app.gui.notices import Messages

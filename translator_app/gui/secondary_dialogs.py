@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -235,12 +234,6 @@ class ModelCardDialog(QDialog):
         layout.addWidget(view)
         layout.addWidget(close)
         fit_resize(self, 720, 560)
-
-
-def documents_dir() -> str:
-    """Where file dialogs start: the user's documents folder (home if there is none)."""
-    found = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
-    return found if found and Path(found).is_dir() else str(Path.home())
 
 
 # What the app is built from, with each part's licence (shown in Help → About).

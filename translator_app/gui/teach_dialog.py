@@ -49,8 +49,8 @@ from translator_app.gui.finetune_process import (
     rename_bundle,
 )
 from translator_app.gui.model_list import discover
+from translator_app.gui.places import documents_dir
 from translator_app.gui.screen import fit_resize, scrolling_page
-from translator_app.gui.secondary_dialogs import documents_dir
 from translator_app.gui.teach_words import free_name, progress_text, verdict
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"

@@ -28,9 +28,7 @@ from translator_app.core.documents import (
 from translator_app.core.platform.paths import (
     write_atomic,
 )
-from translator_app.gui.secondary_dialogs import (
-    documents_dir,
-)
+from translator_app.gui.places import documents_dir
 
 if TYPE_CHECKING:
     from translator_app.gui.notices import Messages
