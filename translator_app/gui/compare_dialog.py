@@ -21,13 +21,11 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +33,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import split_sentences
 from translator_app.gui.heatmap import attention_matrix, heatmap_view, plot_heatmap
 from translator_app.gui.model_list import ModelEntry
-from translator_app.gui.screen import available_size, fit_resize
+from translator_app.gui.screen import available_size, fit_resize, scrolling
 
 if TYPE_CHECKING:  # the engine (PyTorch, CTranslate2) loads on the dialog's thread, on use
     from translator_app.core import ModelConfig, Translation, Translator
@@ -209,12 +207,7 @@ class CompareDialog(QDialog):
         side_by_side = available is None or available[0] >= 2 * PANE_MIN_WIDTH + 120
         for i, pane in enumerate(self.panes):
             grid.addWidget(pane, 0 if side_by_side else i, i if side_by_side else 0)
-        panes = QWidget()
-        panes.setLayout(grid)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.NoFrame)
-        scroll.setWidget(panes)
+        scroll = scrolling(grid)
         self.status.setWordWrap(True)
         box = QVBoxLayout(self)
         box.addLayout(top)

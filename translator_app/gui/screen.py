@@ -42,17 +42,23 @@ def fit_resize(widget: QWidget, width: int, height: int) -> None:
     widget.resize(width, height)
 
 
-def scrolling_page(page: QWidget, body: QLayout, buttons: QLayout) -> QWidget:
-    """Lay ``page`` out as ``body`` in a scroll area above ``buttons``: on a small or
-    scaled screen (QT_SCALE_FACTOR=2 on 1400x900 leaves 700x450) the body scrolls and
-    the buttons (Start, Close) stay in sight, where a fixed layout asked for more than
-    the screen (issue 48 §7)."""
+def scrolling(body: QLayout) -> QScrollArea:
+    """``body`` in a frameless scroll area that gives it the whole width."""
     inner = QWidget()
     inner.setLayout(body)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.NoFrame)
     scroll.setWidget(inner)
+    return scroll
+
+
+def scrolling_page(page: QWidget, body: QLayout, buttons: QLayout) -> QWidget:
+    """Lay ``page`` out as ``body`` in a scroll area above ``buttons``: on a small or
+    scaled screen (QT_SCALE_FACTOR=2 on 1400x900 leaves 700x450) the body scrolls and
+    the buttons (Start, Close) stay in sight, where a fixed layout asked for more than
+    the screen (issue 48 §7)."""
+    scroll = scrolling(body)
     outer = QVBoxLayout(page)
     outer.setContentsMargins(0, 0, 0, 0)
     outer.addWidget(scroll, 1)
