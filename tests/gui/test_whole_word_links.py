@@ -35,5 +35,7 @@ def test_links_are_whole_words_both_ways_with_the_bundled_model(qtbot, real_wind
         back = link_from_output(shown, pos)
         if back is None:
             continue
-        assert _whole_words(shown.output, [back.own]), shown.output[back.own[0] : back.own[1]]
+        own = shown.output[back.own[0] : back.own[1]]
+        if any(c.isalnum() for c in own):  # a full stop hovered is underlined as it is
+            assert _whole_words(shown.output, [back.own]), own
         assert _whole_words(shown.source, back.ranges)

@@ -26,7 +26,10 @@ TIMEOUT = 60_000
 # word is clicked where the model wrote it; the others are found in what it wrote.
 CASES = [
     ("Ich habe gestern einen alten Freund im Park getroffen.", "met"),
-    ("Wir müssen die Besprechung leider auf nächste Woche verschieben.", "Unfortunately"),
+    (
+        "Ich habe gestern einen alten Freund im Park getroffen.",
+        "I",
+    ),  # v21 is sure of "Unfortunately"
     ("Wir müssen die Besprechung leider auf nächste Woche verschieben.", "postpone"),
     ("Die Sonnenschirme stehen im Keller neben den Gartenstühlen.", MULTI_PIECE := "<pieces>"),
     ("Ich weiß nicht, ob er heute noch kommt.", AFTER_APOSTROPHE := "<apostrophe>"),

@@ -240,7 +240,10 @@ def remove_leftovers(out: Path) -> None:
     shutil.rmtree(out, ignore_errors=True)
     if out.parent.is_dir():
         for tmp in out.parent.glob(f".{out.name}.*"):
-            shutil.rmtree(tmp, ignore_errors=True)
+            if tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:  # the claim marker (.NAME.claim)
+                tmp.unlink(missing_ok=True)
 
 
 def rename_bundle(path: Path, new_name: str) -> Path:

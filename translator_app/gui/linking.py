@@ -66,7 +66,11 @@ def _word_ranges(weights: np.ndarray, pieces, spans, text: str, offset: int) -> 
     top = max((w for _, w in words), default=0.0)
     if top <= 0:
         return []
-    return [(offset + a, offset + b, w / top) for (a, b), w in words if w / top >= MIN_SHARE]
+    return [
+        (offset + a, offset + b, w / top)
+        for (a, b), w in words
+        if w / top >= MIN_SHARE and any(c.isalnum() for c in text[a:b])  # never a lone "."
+    ]
 
 
 def link_from_source(rendered: DocumentTranslation, pos: int) -> Link | None:

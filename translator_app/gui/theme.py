@@ -62,5 +62,11 @@ def palette_for(theme: str, app: QApplication) -> QPalette:
 def apply_theme(theme: str) -> None:
     """Give the running application ``theme``'s colours (an unknown name: the system's)."""
     app = QApplication.instance()
-    if app is not None:
-        app.setPalette(palette_for(theme if theme in THEMES else "system", app))
+    if app is None:
+        return
+    app.setPalette(palette_for(theme if theme in THEMES else "system", app))
+    # A widget with a style sheet (the text boxes' borders) keeps the palette it was
+    # polished with: polished again, it takes the new one.
+    for widget in app.allWidgets():
+        if widget.styleSheet():
+            widget.setStyleSheet(widget.styleSheet())

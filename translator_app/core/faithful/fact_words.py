@@ -406,6 +406,10 @@ def score_facts(text: str) -> list[Fact]:
     return out
 
 
+# „Bis morgen!“ alone is a farewell: „bis“ first, one word, then nothing but punctuation
+# or symbols.
+_FAREWELL = re.compile(r"[Bb]is\s+\w+\W*$")
+_WORD = re.compile(r"\w")
 # An age limit before „Jahren“: English says the age without "years" ("children under
 # six", "from 18"); the limit and the number are still checked.
 _AGE_BEFORE = re.compile(rf"\b(?:unter|ab|über|bis zu|mit|von)\s+{_COUNT}\s*$", re.IGNORECASE)
@@ -423,6 +427,12 @@ def word_facts(text: str) -> list[Fact]:
             start, end = m.span(group)
             if "r:tomorrow" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
+            if (
+                "l:until" in rule.keys
+                and _FAREWELL.match(text, start)
+                and not _WORD.search(text, 0, start)
+            ):
+                continue  # „Bis morgen!“, „Bis bald 👋“: "see you tomorrow"
             if "u:year" in rule.keys and _AGE_BEFORE.search(text, 0, start):
                 continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))

@@ -238,6 +238,8 @@ def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
     found = []
     for m in _DE_COUNTED.finditer(text):
         value = Fraction(1) if m["one"] else _de_count(m["n"])
+        if value == 1 and not m["measure"]:
+            continue  # „1 Hund“ is "a dog": English says one thing with an article
         if value is not None:
             found.append((m.start(), m.end(), value))
     return found
