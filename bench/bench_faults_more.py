@@ -229,7 +229,8 @@ def swapped_tokenizer(model: Path, home: Path, work: Path) -> list[Outcome]:
 
 def killed_finetune(home: Path, work: Path) -> list[Outcome]:
     """A fine-tune killed before its first checkpoint (issue 65, section 5)."""
-    bundle = tiny_run(work) / "model"
+    (work / "killed").mkdir()
+    bundle = tiny_run(work / "killed") / "model"
     out = work / "killed-finetune"
     data = ROOT / "tests" / "data" / "tiny_pairs.tsv"
     argv = [PY, "-m", "trainer", "finetune", "--model", str(bundle), "--data", str(data)]
@@ -252,7 +253,8 @@ def killed_finetune(home: Path, work: Path) -> list[Outcome]:
         and again[0] == 0
         and (out / "config.json").is_file()
     )
-    return [_outcome("a fine-tune killed before its first checkpoint", again, held)]
+    # timed: the refusal of --resume (the run after it is a whole fine-tune, held above)
+    return [_outcome("a fine-tune killed before its first checkpoint", resumed, held)]
 
 
 def main(argv: list[str] | None = None) -> int:
