@@ -587,3 +587,23 @@ def test_choosing_alternatives_keeps_one_history_entry_with_the_final_english(tm
     assert [(e.source, e.output) for e in h.search()] == [
         (german, "I will answer all the questions.")
     ]
+
+
+def test_decomposed_letters_typed_or_pasted_are_composed_in_the_box(qtbot, open_window):
+    """„ü“ as "u" + a combining mark (macOS, some PDFs) reached the model and the checks
+    as two characters (issue 64 §3): the box composes them, the cursor after the same
+    letter, and the composed text is what is translated."""
+    import unicodedata
+
+    w = open_window()
+    german = "Die Mahngebühr ist fällig."
+    with qtbot.waitSignal(w.translation_shown, timeout=20_000):
+        w.source_edit.setPlainText(unicodedata.normalize("NFD", german))
+    assert w.source_edit.toPlainText() == german
+    assert w.highlighter.shown.source == german
+    cursor = w.source_edit.textCursor()
+    cursor.setPosition(3)
+    w.source_edit.setTextCursor(cursor)
+    w.source_edit.insertPlainText(unicodedata.normalize("NFD", "ö"))
+    assert w.source_edit.toPlainText() == "Dieö Mahngebühr ist fällig."
+    assert w.source_edit.textCursor().position() == 4

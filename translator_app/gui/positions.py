@@ -8,6 +8,7 @@ translation goes through :func:`to_qt` and :func:`from_qt`.
 
 from __future__ import annotations
 
+import unicodedata
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
@@ -42,3 +43,25 @@ def piece_at(spans, offset: int) -> int | None:
         if end == offset:
             best = i
     return best
+
+
+def compose_in_place(edit) -> bool:
+    """Compose (NFC) the text of ``edit`` (a QPlainTextEdit) where it holds decomposed
+    letters (macOS and some PDFs give „ü“ as "u" + a combining mark; issue 64 §3): the
+    model, the fact checks and the dictionary then see the letters they know. One undo
+    step; the cursor stays after the same letter. Returns whether the text changed (the
+    change reaches ``textChanged`` again, composed)."""
+    text = edit.toPlainText()
+    composed = unicodedata.normalize("NFC", text)
+    if composed == text:
+        return False
+    cursor = edit.textCursor()
+    before = from_qt(text, cursor.position())
+    position = to_qt(composed, len(unicodedata.normalize("NFC", text[:before])))
+    cursor.beginEditBlock()
+    cursor.select(cursor.SelectionType.Document)
+    cursor.insertText(composed)
+    cursor.endEditBlock()
+    cursor.setPosition(min(position, len(composed.encode("utf-16-le")) // 2))
+    edit.setTextCursor(cursor)
+    return True

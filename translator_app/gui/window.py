@@ -48,6 +48,7 @@ from translator_app.gui.highlighter import LinkHighlighter
 from translator_app.gui.history import History
 from translator_app.gui.model_chooser import READY_TEXT, ModelChooser
 from translator_app.gui.notices import Messages, NoticeBar
+from translator_app.gui.positions import compose_in_place
 from translator_app.gui.screen import fit_resize, labelled_box
 from translator_app.gui.session import TranslationSession
 from translator_app.gui.settings import Settings
@@ -326,6 +327,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ translating
     def _on_text_changed(self) -> None:
+        if compose_in_place(self.source_edit):
+            return  # composed: the box changed again, and that change is translated
         self.highlighter.mark_stale()
         self.debounce.start(self.debounce_ms)
 
