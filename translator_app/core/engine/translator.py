@@ -198,9 +198,11 @@ class Translator:
 
     @classmethod
     def from_bundle(
-        cls, bundle: Bundle, precision: str = "fp32", engine: str = "auto"
+        cls, bundle: Bundle, precision: str = "auto", engine: str = "auto"
     ) -> Translator:
-        """A translator with the bundle's model, tokenizer and stored search defaults."""
+        """A translator with the bundle's model, tokenizer and stored search defaults;
+        ``precision`` "auto" as the command line and the window use it (int8 on the CPU,
+        fp32 on CUDA; issue 62 §4: one default)."""
         return cls(
             bundle.lazy_model,
             bundle.tokenizer,
@@ -220,7 +222,7 @@ class Translator:
         cls,
         path: str | Path,
         device: str = "auto",
-        precision: str = "fp32",
+        precision: str = "auto",
         should_stop: Callable[[], bool] | None = None,
         engine: str = "auto",
     ) -> Translator:
