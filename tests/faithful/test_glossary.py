@@ -4,6 +4,7 @@ source while keeping its spans, the translator, the command line and the window.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -315,3 +316,61 @@ def test_import_skips_a_header_and_asks_about_differing_terms(qtbot, tmp_path, m
     path.write_text("Topf\n", "utf-8")
     dialog.import_file(path)
     assert "terms.tsv" in dialog.error.text() and "#c00000" in dialog.error.styleSheet()
+
+
+# ------------------------------------------------------------------ number (issue 61 §3)
+def test_a_term_takes_the_number_the_german_gives_it():
+    from translator_app.core.faithful.glossary import Glossary, Term, english_plural
+
+    g = Glossary(
+        (
+            Term("Fahrradhelm", "bicycle helmet"),
+            Term("Lieferschein", "delivery note"),
+            Term("Kunde", "customer"),
+            Term("Vertrag", "contract"),
+            Term("Batterie", "battery"),
+        )
+    )
+    found = {
+        u.source: u.english
+        for text in (
+            "mit ihren Fahrradhelmen",
+            "weil die Lieferscheine fehlten",
+            "dem Kunden",
+            "die Verträge",
+            "des Vertrags",
+            "zwei Batterien",
+        )
+        for u in g.find(text)
+    }
+    assert found == {
+        "Fahrradhelmen": "bicycle helmets",
+        "Lieferscheine": "delivery notes",
+        "Kunden": "customer",  # „dem Kunden“: one customer
+        "Verträge": "contracts",
+        "Vertrags": "contract",  # a genitive singular
+        "Batterien": "batteries",
+    }
+    assert [english_plural(w) for w in ("box", "glass", "series", "USB")] == [
+        "boxes",
+        "glasses",
+        "series",
+        "USB",
+    ]
+
+
+def test_the_bundled_model_writes_a_plural_term_in_the_plural(tmp_path):
+    from translator_app.core import Translator
+    from translator_app.core.faithful.glossary import Glossary, Term
+
+    translator = Translator.load(Path(__file__).parents[2] / "resources" / "model")
+    glossary = Glossary(
+        (Term("Fahrradhelm", "bicycle helmet"), Term("Lieferschein", "delivery note"))
+    )
+    out = translator.translate(
+        ["Die Kinder fuhren mit ihren Fahrradhelmen los.", "Die Lieferscheine fehlten."],
+        glossary=glossary,
+    )
+    assert "bicycle helmets" in out[0].text and "delivery notes" in out[1].text, [
+        t.text for t in out
+    ]

@@ -79,7 +79,7 @@ class DocumentTranslation:
             for u in t.terms:
                 if not u.kept:
                     missed.append((seg.start + u.start, seg.start + u.end))
-                elif m := find_target(u.target, english):
+                elif m := find_target(u.english, english) or find_target(u.target, english):
                     used.append((o_start + m.start(), o_start + m.end()))
         return missed, used
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from translator_app.core.data.corpus import DataError
@@ -41,6 +41,12 @@ class TermUse:
     source: str
     target: str
     kept: bool = False
+    plural: bool = False  # the German is the term's plural: the English is asked in it
+
+    @property
+    def english(self) -> str:
+        """The English as the sentence needs it: the term's, in the German's number."""
+        return english_plural(self.target) if self.plural else self.target
 
 
 _UMLAUTS = {
@@ -49,6 +55,52 @@ _UMLAUTS = {
     "u": "(?:u|ü|u\u0308)",
     "au": "(?:au|äu|a\u0308u)",
 }
+
+
+# Endings of a German plural (Helm -> Helme, Schein -> Scheine, Bad -> Bäder, Angebot ->
+# Angebote, Helmen in the dative): not -s/-es, which are mostly a genitive singular.
+_PLURAL_ENDINGS = ("e", "en", "er", "ern", "n", "nen")
+# fmt: off
+_SINGULAR_ARTICLES = frozenset([
+    "dem", "des", "einem", "einen", "eines", "einer", "diesem", "dieses", "jedem", "jeden",
+    "jedes", "meinem", "meines", "deinem", "seinem", "seines", "ihrem", "ihres", "unserem",
+    "unseres", "eurem",
+])
+# fmt: on
+
+
+def is_plural(term: str, written: str, before: str = "") -> bool:
+    """Whether ``written`` (the German as the text has it) is the plural of ``term`` (as
+    the glossary gives it, singular): a plural ending on its last word, or an umlaut
+    the term does not have („Fahrradhelmen“, „Lieferscheine“, „Verträge“; issue 61 §3),
+    unless the word ``before`` it is a singular article („dem Kunden“)."""
+    if before.casefold() in _SINGULAR_ARTICLES:
+        return False
+    base, form = (
+        term.split()[-1].casefold(),
+        unicodedata.normalize("NFC", written).split()[-1].casefold(),
+    )
+    if form == base or not form.startswith(base[:2]):
+        return False
+    umlauted = sum(c in "äöü" for c in form) > sum(c in "äöü" for c in base)
+    ending = form[len(base) :] if form.startswith(base) else ""
+    return umlauted or ending in _PLURAL_ENDINGS
+
+
+def english_plural(english: str) -> str:
+    """The plural of an English term, on its last word: helmet -> helmets, delivery note
+    -> delivery notes, box -> boxes, battery -> batteries; one already plural stays."""
+    head, _, last = english.rpartition(" ")
+    lower = last.lower()
+    if not last or not last[-1].isalpha() or last[-1].isupper():
+        return english  # a code, a name in capitals: no plural
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
+    elif lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+        plural = last[:-1] + "ies"
+    else:
+        plural = last + "s"
+    return f"{head} {plural}" if head else plural
 
 
 def _written(text: str) -> str:
@@ -107,7 +159,10 @@ class Glossary:
             if any(start < e and s < end for s, e in taken):
                 continue
             taken.append((start, end))
-            found.append(TermUse(start, end, written, self.terms[number].target))
+            term = self.terms[number]
+            before = text[:start].split()[-1:] or [""]
+            plural = is_plural(term.source, written, before[0])
+            found.append(TermUse(start, end, written, term.target, plural=plural))
         return sorted(found, key=lambda u: u.start)
 
     def _pattern(self, number: int) -> re.Pattern:
@@ -138,7 +193,7 @@ def annotate(text: str, uses: list[TermUse]) -> tuple[str, list[tuple[int, int, 
     out, inserted, pos, length = [], [], 0, 0
     for u in uses:
         head = f"{TERM_START} "
-        tail = f" {TERM_MEANS} {u.target} {TERM_END}"
+        tail = f" {TERM_MEANS} {u.english} {TERM_END}"
         before = text[pos : u.start]
         length += len(before)
         inserted.append((length, length + len(head), u.start, u.end))
@@ -179,8 +234,7 @@ def find_target(target: str, english: str) -> re.Match | None:
 def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
     """``uses`` with ``kept`` set where the English contains the term's English."""
     return tuple(
-        TermUse(u.start, u.end, u.source, u.target, find_target(u.target, english) is not None)
-        for u in uses
+        replace(u, kept=any(find_target(t, english) for t in {u.target, u.english})) for u in uses
     )
 
 

@@ -104,7 +104,7 @@ def restore_text(
     for e in edits:
         m = _word(e.placeholder).search(english)
         if m:
-            found.append((m.start(), m.end(), e.use.target))
+            found.append((m.start(), m.end(), e.use.english))
     found.sort()
     out, moves, pos, shift = [], [], 0, 0
     for s, t, target in found:
