@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 
+from trainer import data_cache
 from trainer.checkpoints import (
     average_checkpoints,
     checkpoint_tokenizer,
@@ -55,6 +56,21 @@ from translator_app.core.platform.hardware import describe
 # --------------------------------------------------------------------------- train
 def cmd_train(args) -> int:
     return train_config(load_config(args.config), args)
+
+
+def _prepared(cfg: RunConfig, tokenizer, out: Path):
+    """The run's data: read and encoded, or, with ``[train] cache_data``, kept in the run
+    folder and taken from there when a resumed run asks for the same (data_cache.py)."""
+    if not cfg.train.cache_data:
+        return prepare_data(cfg.data.train, cfg.data, tokenizer, cfg.train.seed)
+    key = data_cache.cache_key(cfg.data, cfg.train.seed, tokenizer.files())
+    data = data_cache.load(out, key)
+    if data is not None:
+        print(f"data: as prepared before, from {out / data_cache.CACHE_DIR}")
+        return data
+    data = prepare_data(cfg.data.train, cfg.data, tokenizer, cfg.train.seed)
+    data_cache.save(out, key, data)
+    return data
 
 
 def train_config(cfg: RunConfig, args) -> int:
@@ -98,7 +114,7 @@ def train_config(cfg: RunConfig, args) -> int:
     cfg = dataclasses.replace(
         cfg, model=dataclasses.replace(cfg.model, vocab_size=tokenizer.vocab_size)
     )
-    data = prepare_data(cfg.data.train, cfg.data, tokenizer, cfg.train.seed)
+    data = _prepared(cfg, tokenizer, out)
     info = data.info | {"command": "train", "config_file": str(args.config), "hardware": describe()}
     if init is not None:
         info["warm_start"] = {"bundle": init.name, "path": str(init.path)}

@@ -81,6 +81,8 @@ class TrainConfig:
     # Keep the model weights of the last N checkpoints (checkpoints/step-N.pt) for
     # `translator-train average`; 0 keeps none.
     keep_snapshots: int = 0
+    # keep the prepared data in the run folder, for --resume (trainer/data_cache.py)
+    cache_data: bool = False
     patience: int = 10  # evaluations without improvement before stopping; 0 = never
     select_by: str = "bleu"  # bleu | loss: what "best checkpoint" means
     seed: int = 1
