@@ -167,3 +167,36 @@ def test_the_window_shows_before_pytorch_loads():
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True
     )
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+# translator_app/gui's rooms (issue 62 §2), lowest first: a module may import its own
+# room and the rooms below it, never one above (the window assembles the views, the
+# dialogs and Teach; they never reach back into it).
+GUI_ROOMS = (
+    ("shared", ("screen", "settings", "notices", "model_list", "places", "theme")),
+    ("translating", ("session", "worker", "worker_messages")),
+    ("views", ("highlighter", "linking", "positions", "scroll_sync", "alignment", "heatmap",
+               "words", "correction_mode", "dictionary_view")),
+    ("dialogs", ("secondary_dialogs", "glossary_dialog", "corrections_dialog",
+                 "compare_dialog", "history")),
+    ("teach", ("teach_dialog", "finetune_process", "teach_words")),
+    ("window", ("window", "window_menus", "window_files", "window_words", "window_dialogs",
+                "model_chooser", "recent_files", "importer", "app")),
+)  # fmt: skip
+
+
+def test_every_gui_module_lives_in_a_layered_room():
+    gui = ROOT / "translator_app" / "gui"
+    layer = {m: i for i, (_, modules) in enumerate(GUI_ROOMS) for m in modules}
+    names = {f.stem for f in gui.glob("*.py") if f.stem != "__init__"}
+    assert names == set(layer), f"rooms to name in GUI_ROOMS: {sorted(names ^ set(layer))}"
+    bad = []
+    for name in sorted(names):
+        for module in imported_modules(gui / f"{name}.py"):
+            parts = module.split(".")
+            if parts[:2] == ["translator_app", "gui"] and len(parts) > 2:
+                dep = parts[2]
+                if dep in layer and layer[dep] > layer[name]:
+                    bad.append(f"{name} ({GUI_ROOMS[layer[name]][0]}) imports {dep} "
+                               f"({GUI_ROOMS[layer[dep]][0]})")  # fmt: skip
+    assert not bad, "\n".join(bad)
