@@ -11,7 +11,7 @@ from pathlib import Path
 from translator_app.core import Translator, bundled_model_dir, load_bundle
 from translator_app.core.engine.search import SearchOptions
 from translator_app.core.platform.hardware import describe, facts
-from translator_app.gui.settings import Settings  # Qt-free: the app's default search
+from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:

@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from translator_app.core import bundled_model_dir
     from translator_app.core.platform.hardware import describe
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.window import MainWindow
 
     os.environ["TRANSLATOR_MODEL"] = str(args.model or bundled_model_dir())
     app = QApplication.instance() or QApplication([])

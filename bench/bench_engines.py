@@ -37,7 +37,7 @@ from translator_app.core import Translator, bundled_model_dir, load_bundle  # no
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.platform.hardware import describe, facts  # noqa: E402
 from translator_app.core.platform.paths import write_atomic  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402  (Qt-free)
+from translator_app.gui.shared.settings import Settings  # noqa: E402  (Qt-free)
 
 NEWS = Path(__file__).parents[2] / "shared/data/wmt-news-deen/newstest2019.deu-eng.tsv.xz"
 ENGINES = {

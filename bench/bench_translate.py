@@ -40,7 +40,7 @@ from translator_app.core import (
 from translator_app.core.engine.search import SearchOptions
 from translator_app.core.platform.hardware import describe, facts
 from translator_app.core.platform.paths import write_atomic
-from translator_app.gui.settings import Settings  # Qt-free: the app's default search
+from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search
 
 HERE = Path(__file__).parent
 

@@ -26,7 +26,7 @@ from bench_trust import read_items  # noqa: E402
 
 from translator_app.core import Translator, bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402
+from translator_app.gui.shared.settings import Settings  # noqa: E402
 
 
 def model_texts(translator: Translator, germans: list[str]) -> list[tuple[str, list[str]]]:

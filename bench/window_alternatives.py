@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
-from translator_app.gui.linking import link_from_output
-from translator_app.gui.window_words import LOOKING, NONE_HERE
+from translator_app.gui.views.linking import link_from_output
+from translator_app.gui.window.window_words import LOOKING, NONE_HERE
 
 TIMEOUT_S = 60.0
 

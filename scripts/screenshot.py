@@ -44,8 +44,8 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.window import MainWindow
 
     app = QApplication(sys.argv[:1])
     app.setStyle("Fusion")

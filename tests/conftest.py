@@ -279,8 +279,8 @@ def app_env(tmp_path, monkeypatch, overfit_run):
 
 @pytest.fixture
 def open_window(qtbot, app_env):
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.window import MainWindow
 
     windows = []
 
@@ -307,8 +307,8 @@ def real_window(qtbot, tmp_path, monkeypatch):
     """The main window with the real bundled model and the app's default search, user
     folders in tmp."""
     from translator_app.core import bundled_model_dir
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.window import MainWindow
 
     for name in ("CONFIG", "DATA", "CACHE"):
         monkeypatch.setenv(f"TRANSLATOR_{name}_DIR", str(tmp_path / name.lower()))

@@ -23,7 +23,7 @@ from typing import TextIO
 from translator_app.core.cli_common import run_main
 from translator_app.core.faithful.fact_check import describe
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
-from translator_app.gui.app import add_arguments as add_gui_arguments
+from translator_app.gui.window.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit: text that must not come out empty
@@ -413,7 +413,7 @@ def run_translate(args) -> int:
 
 def run_gui(args: argparse.Namespace) -> int:
     try:
-        from translator_app.gui.app import run_gui as start
+        from translator_app.gui.window.app import run_gui as start
     except ImportError as e:  # installed without the [gui] extra
         raise CliError(
             f"the window needs PySide6 and matplotlib ({e}); install them with "

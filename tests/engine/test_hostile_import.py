@@ -17,7 +17,7 @@ from translator_app.core import load_bundle
 from translator_app.core.importers.marian import import_marian
 from translator_app.core.importers.marian_common import WHAT_TO_DO, MarianImportError
 from translator_app.core.platform.paths import remove_orphans
-from translator_app.gui.model_list import is_bundle
+from translator_app.gui.shared.model_list import is_bundle
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import hostile_marian  # noqa: E402

@@ -133,8 +133,8 @@ def test_the_models_own_translation_is_checked_once(translator):
 
 # ----------------------------------------------------------------- the window
 def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_window, translator):
-    from translator_app.gui.linking import fact_marks
-    from translator_app.gui.positions import to_qt
+    from translator_app.gui.views.linking import fact_marks
+    from translator_app.gui.views.positions import to_qt
 
     w = real_window
     # The model's own English of a plain sentence: checked after it shows, nothing to
@@ -171,8 +171,8 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     pytest.importorskip("PySide6")
     import time
 
-    from translator_app.gui.worker import TranslationWorker
-    from translator_app.gui.worker_messages import AlternativesRequest, CheckRequest
+    from translator_app.gui.translating.worker import TranslationWorker
+    from translator_app.gui.translating.worker_messages import AlternativesRequest, CheckRequest
 
     events = []
 
@@ -216,8 +216,8 @@ def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
     import time
 
     from translator_app.core.engine.translation import Translation
-    from translator_app.gui.worker import TranslationWorker
-    from translator_app.gui.worker_messages import AlternativesRequest, CheckRequest
+    from translator_app.gui.translating.worker import TranslationWorker
+    from translator_app.gui.translating.worker_messages import AlternativesRequest, CheckRequest
 
     events = []
 

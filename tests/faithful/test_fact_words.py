@@ -239,7 +239,7 @@ def _words_translation(de: str, en: str, aligned: dict[int, int]):
 
 def test_a_lost_fact_is_marked_on_both_sides_with_what_it_is():
     from translator_app.core.engine.text_document import translate_document
-    from translator_app.gui.linking import fact_marks
+    from translator_app.gui.views.linking import fact_marks
 
     de, en = "Ich habe keine Zeit.", "I have some time."
     # "some" (English word 2) was written for „keine“ (German word 2)
@@ -254,7 +254,7 @@ def test_the_english_side_of_a_fact_mark_is_a_word_never_punctuation():
     """„zuzüglich“ was marked on the comma after "Bauer," where the comma had the most of
     its attention: the mark goes on the strongest aligned word instead."""
     from translator_app.core.engine.text_document import translate_document
-    from translator_app.gui.linking import fact_marks
+    from translator_app.gui.views.linking import fact_marks
 
     de, en = "Ich habe keine Zeit .", "I have , some time ."
     # the comma (English piece 2) got „keine“ (German word 2) fully, "some" (3) too

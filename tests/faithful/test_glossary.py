@@ -241,7 +241,7 @@ def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, c
 
 
 def test_the_window_applies_the_glossary(qtbot, open_window, term_bundle, monkeypatch, tmp_path):
-    from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
+    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog, glossary_path
 
     monkeypatch.setenv("TRANSLATOR_MODEL", str(term_bundle))
     w = open_window()
@@ -294,7 +294,7 @@ def test_a_bundle_carries_taught_terms_applied_under_the_users(tmp_path, spm_byt
 def test_import_skips_a_header_and_asks_about_differing_terms(qtbot, tmp_path, monkeypatch):
     """Issue 48 §6: a first row „Deutsch<TAB>Englisch“ is no term; a term in both with
     another English is the user's choice, never silently replaced; success is no error."""
-    from translator_app.gui.glossary_dialog import GlossaryDialog
+    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
 
     monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "data"))
     path = tmp_path / "terms.tsv"

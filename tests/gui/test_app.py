@@ -13,9 +13,9 @@ pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
 from translator_app.core import Translator  # noqa: E402
-from translator_app.gui.history import History  # noqa: E402
-from translator_app.gui.linking import alternatives, link_from_source  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402
+from translator_app.gui.dialogs.history import History  # noqa: E402
+from translator_app.gui.shared.settings import Settings  # noqa: E402
+from translator_app.gui.views.linking import alternatives, link_from_source  # noqa: E402
 
 TIMEOUT = 20_000
 
@@ -178,7 +178,7 @@ def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
     """The menu opens at once; the model's alternatives for exactly that word arrive from
     the worker and replace the note; choosing one forces the whole word shown, and the
     sentence goes on from it."""
-    from translator_app.gui.window_words import LOOKING
+    from translator_app.gui.window.window_words import LOOKING
 
     w = open_window()  # greedy, n-best 1: no n-best alternatives at all
     translate(qtbot, w, "Wir gehen nach Hause.")

@@ -12,8 +12,8 @@ pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
 from translator_app.core import bundled_rnn_model_dir  # noqa: E402
-from translator_app.gui.compare_dialog import default_panes, sentence_at  # noqa: E402
-from translator_app.gui.model_list import ModelEntry, discover  # noqa: E402
+from translator_app.gui.dialogs.compare_dialog import default_panes, sentence_at  # noqa: E402
+from translator_app.gui.shared.model_list import ModelEntry, discover  # noqa: E402
 
 TIMEOUT = 60_000
 
@@ -129,7 +129,7 @@ def test_a_model_that_writes_nothing_is_said_not_shown_blank(qtbot, real_window)
     """A weak model can stop at once: its pane says so instead of an empty line."""
     import dataclasses
 
-    from translator_app.gui.compare_dialog import ModelResult
+    from translator_app.gui.dialogs.compare_dialog import ModelResult
 
     _menu_action(real_window, "Compare models…").trigger()
     dialog = real_window.dialogs.compare
@@ -154,8 +154,8 @@ def test_a_model_that_writes_nothing_is_said_not_shown_blank(qtbot, real_window)
 def test_compare_models_fits_a_small_screen(qtbot, real_window, monkeypatch, screen):
     """At 1100x640 on a 1024x640 screen at scale 2, its Translate button and right pane
     were cut off (issue 61 §5): it fits, the sentence row in sight, the panes scroll."""
-    from translator_app.gui import compare_dialog
-    from translator_app.gui import screen as screen_module
+    from translator_app.gui.dialogs import compare_dialog
+    from translator_app.gui.shared import screen as screen_module
 
     monkeypatch.setattr(compare_dialog, "available_size", lambda widget: screen)
     monkeypatch.setattr(screen_module, "available_size", lambda widget: screen)

@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, Qt
 
 from conftest import translate_in
 from translator_app.core.dictionary.lookup import LookupResult, Sense
-from translator_app.gui.dictionary_view import DictionaryLookups, glossary_pair
-from translator_app.gui.glossary_dialog import glossary_path
+from translator_app.gui.dialogs.glossary_dialog import glossary_path
+from translator_app.gui.views.dictionary_view import DictionaryLookups, glossary_pair
 
 
 def _point_of(edit, word: str) -> QPoint:
@@ -95,7 +95,7 @@ def test_an_older_words_answer_is_dropped(qtbot):
 
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from translator_app.gui.dictionary_view import DictionaryController
+    from translator_app.gui.views.dictionary_view import DictionaryController
 
     edit = QPlainTextEdit()
     qtbot.addWidget(edit)

@@ -21,10 +21,10 @@ pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
 from translator_app.core import BundleError  # noqa: E402
-from translator_app.gui import session as session_module  # noqa: E402
-from translator_app.gui import worker as worker_module  # noqa: E402
-from translator_app.gui.worker import _failure  # noqa: E402
-from translator_app.gui.worker_messages import FailureKind  # noqa: E402
+from translator_app.gui.translating import session as session_module  # noqa: E402
+from translator_app.gui.translating import worker as worker_module  # noqa: E402
+from translator_app.gui.translating.worker import _failure  # noqa: E402
+from translator_app.gui.translating.worker_messages import FailureKind  # noqa: E402
 
 TIMEOUT = 20_000
 
@@ -131,7 +131,7 @@ def test_the_busy_indicator_shows_while_a_translation_is_pending(qtbot, open_win
 
 
 def test_one_id_per_text_change_and_failures_only_for_the_current_request(qtbot, open_window):
-    from translator_app.gui.worker_messages import Failure
+    from translator_app.gui.translating.worker_messages import Failure
 
     w = open_window()
     translate_in(qtbot, w, "Der Hund schläft.", TIMEOUT)

@@ -12,7 +12,7 @@ pytest.importorskip("pytestqt")
 
 from conftest import DATA  # noqa: E402
 from translator_app.core.data.corrections import CorrectionsStore, pairs_from_edit  # noqa: E402
-from translator_app.gui.finetune_process import preview_data  # noqa: E402
+from translator_app.gui.teach.finetune_process import preview_data  # noqa: E402
 
 FINETUNE_TIMEOUT = 240_000
 
@@ -158,7 +158,7 @@ def test_saving_an_unedited_correction_keeps_nothing(qtbot, open_window):
 
 
 def test_corrections_dialog_edits_deletes_and_exports(qtbot, tmp_path):
-    from translator_app.gui.corrections_dialog import CorrectionsDialog
+    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
 
     store = CorrectionsStore(tmp_path / "c.tsv")
     store.add([("Eins", "One"), ("Zwei", "Too"), ("Drei", "Three")])
@@ -175,7 +175,7 @@ def test_corrections_dialog_edits_deletes_and_exports(qtbot, tmp_path):
 
 
 def test_an_empty_corrections_dialog_says_how_to_add_one(qtbot, tmp_path):
-    from translator_app.gui.corrections_dialog import CorrectionsDialog
+    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
 
     dialog = CorrectionsDialog(CorrectionsStore(tmp_path / "none.tsv"))
     qtbot.addWidget(dialog)
@@ -295,7 +295,7 @@ def test_cancel_leaves_nothing_behind(qtbot, open_window, tmp_path):
 
 
 def test_the_result_is_said_plainly():
-    from translator_app.gui.teach_dialog import progress_text, verdict
+    from translator_app.gui.teach.teach_dialog import progress_text, verdict
 
     assert "worse" in verdict(30.0, 20.0) and "more sentence pairs" in verdict(30.0, 20.0)
     # Never advice that cannot be followed: fewer epochs only when there were several.

@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from translator_app.gui.highlighter import CHECK_STYLES, _selection  # noqa: E402
-from translator_app.gui.secondary_dialogs import SettingsDialog  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402
-from translator_app.gui.theme import apply_theme  # noqa: E402
+from translator_app.gui.dialogs.secondary_dialogs import SettingsDialog  # noqa: E402
+from translator_app.gui.shared.settings import Settings  # noqa: E402
+from translator_app.gui.shared.theme import apply_theme  # noqa: E402
+from translator_app.gui.views.highlighter import CHECK_STYLES, _selection  # noqa: E402
 
 
 def _lightness(colour: QColor) -> float:

@@ -9,7 +9,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.gui.linking import link_from_output, link_from_source  # noqa: E402
+from translator_app.gui.views.linking import link_from_output, link_from_source  # noqa: E402
 
 SENTENCE = "Der Antrag muss spätestens zwei Wochen vor der Lieferung eingereicht werden."
 

@@ -19,7 +19,7 @@ from PySide6.QtGui import QMouseEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from conftest import translate_in  # noqa: E402
-from translator_app.gui.settings import Settings  # noqa: E402
+from translator_app.gui.shared.settings import Settings  # noqa: E402
 
 TIMEOUT = 60_000
 
@@ -185,7 +185,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
 ):
     """Closing while a model loaded blocked the GUI for 5 s and the thread lived on."""
     from translator_app.core import LoadCancelled
-    from translator_app.gui import worker as worker_module
+    from translator_app.gui.translating import worker as worker_module
 
     w = open_window()
     started = []

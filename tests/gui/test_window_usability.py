@@ -9,8 +9,8 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.gui.linking import link_from_source  # noqa: E402
-from translator_app.gui.positions import from_qt, to_qt  # noqa: E402
+from translator_app.gui.views.linking import link_from_source  # noqa: E402
+from translator_app.gui.views.positions import from_qt, to_qt  # noqa: E402
 
 TIMEOUT = 20_000
 LETTER = "Guten Morgen!\nIch habe einen Hund.\nDas Wetter ist heute schön.\nDanke."
@@ -159,7 +159,7 @@ def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
 def test_the_word_menu_says_when_nothing_is_likely_and_shows_no_end_marker(
     qtbot, open_window, monkeypatch
 ):
-    from translator_app.gui.window_words import LOOKING, NONE_HERE
+    from translator_app.gui.window.window_words import LOOKING, NONE_HERE
 
     w = open_window()  # n-best 1: no n-best alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
@@ -202,7 +202,7 @@ def test_tab_moves_focus_and_ctrl_d_describes_the_highlighted_word(qtbot, open_w
 
 
 def test_history_keeps_one_entry_per_source_output_and_model(tmp_path):
-    from translator_app.gui.history import History
+    from translator_app.gui.dialogs.history import History
 
     h = History(tmp_path / "history.sqlite3", merge_seconds=10)
     h.record("Guten Morgen!", "Good morning!", "base", now=0)
@@ -283,7 +283,7 @@ def test_about_names_version_model_and_licences(qtbot, open_window):
 
 
 def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_window, make_bundle):
-    from translator_app.gui.settings import Settings
+    from translator_app.gui.shared.settings import Settings
 
     w = open_window()
     labels = [a.text() for a in w.models.actions]
@@ -300,7 +300,7 @@ def test_the_model_menu_shows_names_and_the_choice_is_remembered(qtbot, open_win
 def test_file_dialogs_start_in_the_documents_folder():
     from pathlib import Path
 
-    from translator_app.gui.places import documents_dir
+    from translator_app.gui.shared.places import documents_dir
 
     assert Path(documents_dir()).is_dir()
 
@@ -310,7 +310,7 @@ def test_the_heatmap_shows_words_with_their_pieces_merged():
 
     from translator_app.core import Translation
     from translator_app.core.engine.translation import Candidate
-    from translator_app.gui.heatmap import heatmap_view
+    from translator_app.gui.views.heatmap import heatmap_view
 
     source = "Der Bundestag 😀."
     src_pieces = (
@@ -344,7 +344,7 @@ def test_the_heatmap_shows_words_with_their_pieces_merged():
 
 
 def test_an_apostrophe_inside_a_word_keeps_the_word_whole():
-    from translator_app.gui.heatmap import word_groups
+    from translator_app.gui.views.heatmap import word_groups
 
     text = "I don't go 'now'."
     pieces = ("▁I", "▁don", "'", "t", "▁go", "▁'", "now", "'", ".", "</s>")
@@ -392,7 +392,7 @@ def test_every_menu_has_distinct_access_keys(qtbot, open_window):
 def test_history_search_folds_every_script_and_spacing_makes_no_copy(tmp_path):
     """„äpfel“ finds „Äpfel“ (SQLite's LIKE folds ASCII only), and a text that differs
     only in spacing is the same entry (issue 32)."""
-    from translator_app.gui.history import History
+    from translator_app.gui.dialogs.history import History
 
     h = History(tmp_path / "h.sqlite3")
     h.record("Äpfel sind gut.", "Apples are good.", "m", now=1)
@@ -425,9 +425,9 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     logical pixels) with its buttons in sight (issue 48 §7: Teach asked for 764x476
     and its Start and Close were off screen)."""
     from translator_app.core.faithful.glossary import Glossary
-    from translator_app.gui.corrections_dialog import CorrectionsDialog
-    from translator_app.gui.glossary_dialog import GlossaryDialog
-    from translator_app.gui.secondary_dialogs import (
+    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
+    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
+    from translator_app.gui.dialogs.secondary_dialogs import (
         AboutDialog,
         HistoryDialog,
         ModelCardDialog,
@@ -462,7 +462,7 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
 
 def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
     """Text typed while the model loads is not silently ignored (#32)."""
-    from translator_app.gui.model_chooser import LOADING_TEXT, READY_TEXT
+    from translator_app.gui.window.model_chooser import LOADING_TEXT, READY_TEXT
 
     w = open_window()
     assert w.output_edit.placeholderText() == READY_TEXT
@@ -473,7 +473,7 @@ def test_the_english_box_says_the_model_is_loading(qtbot, open_window):
 
 
 def test_the_boxes_scroll_together_paragraph_to_paragraph(qtbot, open_window):
-    from translator_app.gui.scroll_sync import top_block
+    from translator_app.gui.views.scroll_sync import top_block
 
     w = open_window()
     w.resize(700, 500)
@@ -533,7 +533,7 @@ def test_the_alignment_panel_gives_a_low_screen_to_the_map(qtbot):
     the explanation becomes a tooltip; narrow and tall, both come back."""
     from PySide6.QtWidgets import QBoxLayout
 
-    from translator_app.gui.alignment import EXPLANATION, AlignmentPanel
+    from translator_app.gui.views.alignment import EXPLANATION, AlignmentPanel
 
     panel = AlignmentPanel()
     qtbot.addWidget(panel)
@@ -549,8 +549,8 @@ def test_the_alignment_panel_gives_a_low_screen_to_the_map(qtbot):
 def test_open_recent_lists_what_was_opened_newest_first(qtbot, open_window, tmp_path):
     """File → Open Recent (issue 48 §7): texts and documents opened, newest first, once
     each, kept in the settings; an entry whose file is gone says so and leaves."""
-    from translator_app.gui.recent_files import MAX_RECENT, remembered
-    from translator_app.gui.settings import Settings
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.recent_files import MAX_RECENT, remembered
 
     w = open_window()
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
@@ -577,7 +577,7 @@ def test_open_recent_lists_what_was_opened_newest_first(qtbot, open_window, tmp_
 def test_choosing_alternatives_keeps_one_history_entry_with_the_final_english(tmp_path):
     """Each chosen alternative (and its undo) was an entry of its own when the choice came
     after the merge window (issue 61 §5): the same German by the same model is one entry."""
-    from translator_app.gui.history import History
+    from translator_app.gui.dialogs.history import History
 
     h = History(tmp_path / "history.sqlite3", merge_seconds=10)
     german = "Ich werde alle Fragen beantworten."

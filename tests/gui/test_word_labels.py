@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from translator_app.gui.linking import excerpt, word_at
+from translator_app.gui.views.linking import excerpt, word_at
 
 SENTENCE = "On March 14 March 2024 we're celebrating my grandmother's birthday."
 
@@ -40,7 +40,7 @@ def test_the_attended_list_names_whole_german_words():
     fact's annotation and its pieces are one "1.249,90 €"."""
     from translator_app.core.engine.text_document import translate_document
     from translator_app.core.engine.translation import Candidate, Translation
-    from translator_app.gui.linking import alignment_pairs
+    from translator_app.gui.views.linking import alignment_pairs
 
     de = "Bürostühle kosten 1.249,90 €."
     pieces = (
@@ -74,7 +74,7 @@ def test_the_heatmap_labels_each_word_once():
     """Issue 48 §5: the panel's columns were "1.249,90 €" seven times plus "1,249", ".",
     "90" and "€" (the number's pieces and its annotation's); rows likewise by word."""
     from translator_app.core.engine.translation import Candidate, Translation
-    from translator_app.gui.heatmap import heatmap_view
+    from translator_app.gui.views.heatmap import heatmap_view
 
     de = "Die Rechnung über 1.249,90 € zahlen Sie."
     pieces = ("▁Die", "▁Rechnung", "▁über", "▁1.249", ",", "90", "▁€", "<t>", "▁€", "1", ",",

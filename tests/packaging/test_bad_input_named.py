@@ -80,7 +80,7 @@ def test_an_empty_training_file_is_named(tmp_path, capsys):
 
 
 def test_a_history_of_another_kind_is_moved_aside_and_history_works(tmp_path):
-    from translator_app.gui.history import History
+    from translator_app.gui.dialogs.history import History
 
     path = tmp_path / "history.sqlite3"
     other = sqlite3.connect(path)

@@ -65,7 +65,7 @@ def window_parts_in_code() -> set[str]:
     """The classes MainWindow builds and keeps (``self.x = SomeClass(...)``)."""
     import ast
 
-    tree = ast.parse((ROOT / "translator_app" / "gui" / "window.py").read_text("utf-8"))
+    tree = ast.parse((ROOT / "translator_app" / "gui" / "window" / "window.py").read_text("utf-8"))
     return {
         node.value.func.id
         for node in ast.walk(tree)

@@ -159,7 +159,7 @@ def test_the_window_shows_before_pytorch_loads():
     import sys
 
     code = (
-        "import sys; import translator_app.gui.app, translator_app.gui.window; "
+        "import sys; import translator_app.gui.window.app, translator_app.gui.window.window; "
         "print(sorted(m for m in ('torch', 'ctranslate2') if m in sys.modules))"
     )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
@@ -169,34 +169,25 @@ def test_the_window_shows_before_pytorch_loads():
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
-# translator_app/gui's rooms (issue 62 §2), lowest first: a module may import its own
-# room and the rooms below it, never one above (the window assembles the views, the
-# dialogs and Teach; they never reach back into it).
-GUI_ROOMS = (
-    ("shared", ("screen", "settings", "notices", "model_list", "places", "theme")),
-    ("translating", ("session", "worker", "worker_messages")),
-    ("views", ("highlighter", "linking", "positions", "scroll_sync", "alignment", "heatmap",
-               "words", "correction_mode", "dictionary_view")),
-    ("dialogs", ("secondary_dialogs", "glossary_dialog", "corrections_dialog",
-                 "compare_dialog", "history")),
-    ("teach", ("teach_dialog", "finetune_process", "teach_words")),
-    ("window", ("window", "window_menus", "window_files", "window_words", "window_dialogs",
-                "model_chooser", "recent_files", "importer", "app")),
-)  # fmt: skip
+# translator_app/gui's rooms (issue 62 §2), its folders, lowest first: a module may
+# import its own room and the rooms below it, never one above (the window assembles the
+# views, the dialogs and Teach; they never reach back into it).
+GUI_ROOMS = ("shared", "translating", "views", "dialogs", "teach", "window")
 
 
 def test_every_gui_module_lives_in_a_layered_room():
     gui = ROOT / "translator_app" / "gui"
-    layer = {m: i for i, (_, modules) in enumerate(GUI_ROOMS) for m in modules}
-    names = {f.stem for f in gui.glob("*.py") if f.stem != "__init__"}
-    assert names == set(layer), f"rooms to name in GUI_ROOMS: {sorted(names ^ set(layer))}"
+    loose = sorted(f.name for f in gui.glob("*.py") if f.name != "__init__.py")
+    assert not loose, f"gui modules outside a room: {loose}"
+    rooms = sorted(d.name for d in gui.iterdir() if (d / "__init__.py").is_file())
+    assert sorted(GUI_ROOMS) == rooms, f"name the rooms in GUI_ROOMS: {rooms}"
+    layer = {room: i for i, room in enumerate(GUI_ROOMS)}
     bad = []
-    for name in sorted(names):
-        for module in imported_modules(gui / f"{name}.py"):
+    for f in sorted(gui.glob("*/*.py")):
+        room = f.parent.name
+        for module in imported_modules(f):
             parts = module.split(".")
-            if parts[:2] == ["translator_app", "gui"] and len(parts) > 2:
-                dep = parts[2]
-                if dep in layer and layer[dep] > layer[name]:
-                    bad.append(f"{name} ({GUI_ROOMS[layer[name]][0]}) imports {dep} "
-                               f"({GUI_ROOMS[layer[dep]][0]})")  # fmt: skip
+            inside = parts[:2] == ["translator_app", "gui"] and len(parts) > 2
+            if inside and parts[2] in layer and layer[parts[2]] > layer[room]:
+                bad.append(f"{room}/{f.name} imports {module} (a room above)")
     assert not bad, "\n".join(bad)

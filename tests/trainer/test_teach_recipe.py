@@ -97,7 +97,7 @@ def test_the_users_glossary_wins_over_taught_terms():
 
 
 def test_the_dialogs_choices_reach_the_trainer(tmp_path):
-    from translator_app.gui.finetune_process import FinetuneJob
+    from translator_app.gui.teach.finetune_process import FinetuneJob
 
     job = FinetuneJob(
         base="base", out=tmp_path / "o", work=tmp_path / "w", name="n", effort="thorough",

@@ -104,7 +104,7 @@ def test_one_dict_to_dataclass_helper_validates_or_falls_back():
 
     from trainer.config import TrainConfig
     from translator_app.core.models.from_dict import FieldError, from_dict
-    from translator_app.gui.settings import Settings
+    from translator_app.gui.shared.settings import Settings
 
     t = from_dict(TrainConfig, {"steps": 5, "lr": 1}, "[train]")
     assert t.steps == 5 and t.lr == 1.0 and isinstance(t.lr, float)

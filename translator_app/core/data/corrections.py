@@ -1,6 +1,6 @@
 """The user's corrections: (German, corrected English) pairs collected in the app, kept as
 training data for the next fine-tune ("Teach the model"). Qt-free: the dialog that shows
-them is gui/corrections_dialog.py.
+them is gui/dialogs/corrections_dialog.py.
 
 They live in one UTF-8 TSV file in the user's data folder, ``german<TAB>english`` per
 line: the format ``translator-train`` reads, so the file is usable as it is. A line that

@@ -30,7 +30,7 @@ from translator_app.core.faithful.glossary import (
     write_glossary,
 )
 from translator_app.core.platform.paths import user_data_dir
-from translator_app.gui.screen import fit_resize, pair_table
+from translator_app.gui.shared.screen import fit_resize, pair_table
 
 GLOSSARY_FILE = "glossary.tsv"
 

@@ -40,24 +40,24 @@ from translator_app.core.platform.paths import (
     user_data_dir,
     user_models_dir,
 )
-from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.correction_mode import CorrectionController, correction_banner
-from translator_app.gui.dictionary_view import DictionaryController
-from translator_app.gui.glossary_dialog import load_user_glossary
-from translator_app.gui.highlighter import LinkHighlighter
-from translator_app.gui.history import History
-from translator_app.gui.model_chooser import READY_TEXT, ModelChooser
-from translator_app.gui.notices import Messages, NoticeBar
-from translator_app.gui.positions import compose_in_place
-from translator_app.gui.screen import fit_resize, labelled_box
-from translator_app.gui.session import TranslationSession
-from translator_app.gui.settings import Settings
-from translator_app.gui.theme import apply_theme
-from translator_app.gui.window_dialogs import WindowCommands, WindowDialogs
-from translator_app.gui.window_files import DocumentFiles
-from translator_app.gui.window_menus import WindowMenus
-from translator_app.gui.window_words import WordMenu
-from translator_app.gui.worker_messages import Failure, FailureKind, ModelInfo
+from translator_app.gui.dialogs.glossary_dialog import load_user_glossary
+from translator_app.gui.dialogs.history import History
+from translator_app.gui.shared.notices import Messages, NoticeBar
+from translator_app.gui.shared.screen import fit_resize, labelled_box
+from translator_app.gui.shared.settings import Settings
+from translator_app.gui.shared.theme import apply_theme
+from translator_app.gui.translating.session import TranslationSession
+from translator_app.gui.translating.worker_messages import Failure, FailureKind, ModelInfo
+from translator_app.gui.views.alignment import AlignmentPanel
+from translator_app.gui.views.correction_mode import CorrectionController, correction_banner
+from translator_app.gui.views.dictionary_view import DictionaryController
+from translator_app.gui.views.highlighter import LinkHighlighter
+from translator_app.gui.views.positions import compose_in_place
+from translator_app.gui.window.model_chooser import READY_TEXT, ModelChooser
+from translator_app.gui.window.window_dialogs import WindowCommands, WindowDialogs
+from translator_app.gui.window.window_files import DocumentFiles
+from translator_app.gui.window.window_menus import WindowMenus
+from translator_app.gui.window.window_words import WordMenu
 
 
 class MainWindow(QMainWindow):

@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip
 
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.linking import (
+from translator_app.gui.views.alignment import AlignmentPanel
+from translator_app.gui.views.linking import (
     FactMark,
     Link,
     fact_marks,
@@ -22,8 +22,8 @@ from translator_app.gui.linking import (
     link_from_source,
     weak_coverage,
 )
-from translator_app.gui.positions import from_qt, to_qt
-from translator_app.gui.scroll_sync import ScrollSync
+from translator_app.gui.views.positions import from_qt, to_qt
+from translator_app.gui.views.scroll_sync import ScrollSync
 
 
 class LinkHighlighter(QObject):

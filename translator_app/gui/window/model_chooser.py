@@ -17,15 +17,15 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QWidget
 
 from translator_app.core import bundled_model_dir
-from translator_app.gui.importer import FILE_FILTER, ModelImporter
-from translator_app.gui.model_list import ModelEntry, discover, is_bundle
-from translator_app.gui.places import documents_dir
+from translator_app.gui.shared.model_list import ModelEntry, discover, is_bundle
+from translator_app.gui.shared.places import documents_dir
+from translator_app.gui.window.importer import FILE_FILTER, ModelImporter
 
 if TYPE_CHECKING:
-    from translator_app.gui.notices import Messages
-    from translator_app.gui.session import TranslationSession
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.worker_messages import Failure, ModelInfo
+    from translator_app.gui.shared.notices import Messages
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.translating.session import TranslationSession
+    from translator_app.gui.translating.worker_messages import Failure, ModelInfo
 
 # make_action(menu, text, slot, shortcut=None, checkable=False) -> QAction: the window's
 # one way to add a menu entry (window_menus.py), so that F1 lists every shortcut.

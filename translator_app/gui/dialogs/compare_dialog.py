@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import split_sentences
-from translator_app.gui.heatmap import attention_matrix, heatmap_view, plot_heatmap
-from translator_app.gui.model_list import ModelEntry
-from translator_app.gui.screen import available_size, fit_resize, scrolling
+from translator_app.gui.shared.model_list import ModelEntry
+from translator_app.gui.shared.screen import available_size, fit_resize, scrolling
+from translator_app.gui.views.heatmap import attention_matrix, heatmap_view, plot_heatmap
 
 if TYPE_CHECKING:  # the engine (PyTorch, CTranslate2) loads on the dialog's thread, on use
     from translator_app.core import ModelConfig, Translation, Translator

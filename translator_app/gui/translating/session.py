@@ -20,8 +20,8 @@ from translator_app.core.engine.text_document import (
     split_document,
 )
 from translator_app.core.faithful.glossary import Glossary
-from translator_app.gui.worker import GROUP_SIZES, TranslationWorker, release_memory
-from translator_app.gui.worker_messages import (
+from translator_app.gui.translating.worker import GROUP_SIZES, TranslationWorker, release_memory
+from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,
     AlternativesResult,
     CheckRequest,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMenu
 
-from translator_app.gui.settings import Settings
+from translator_app.gui.shared.settings import Settings
 
 MAX_RECENT = 10
 

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core.engine.model_card import for_users
-from translator_app.gui.history import History
-from translator_app.gui.screen import fit_resize
-from translator_app.gui.settings import LAYOUTS, THEMES, Settings
+from translator_app.gui.dialogs.history import History
+from translator_app.gui.shared.screen import fit_resize
+from translator_app.gui.shared.settings import LAYOUTS, THEMES, Settings
 
 
 class SettingsDialog(QDialog):

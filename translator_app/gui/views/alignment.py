@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core import Translation
-from translator_app.gui.heatmap import (
+from translator_app.gui.shared.places import documents_dir
+from translator_app.gui.views.heatmap import (
     AVERAGE,
     HeatmapView,
     attention_matrix,
@@ -43,7 +44,6 @@ from translator_app.gui.heatmap import (
     index_of,
     plot_heatmap,
 )
-from translator_app.gui.places import documents_dir
 
 DRAW_DELAY_MS = 40
 PLACEHOLDER = "Type German text to see which words each English word attended to."

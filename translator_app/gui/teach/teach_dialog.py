@@ -39,8 +39,10 @@ from translator_app.core.data.corpus import finetune_split, heldout_size
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.ipc.progress_lines import StepProgress
 from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
-from translator_app.gui.alignment import AlignmentPanel
-from translator_app.gui.finetune_process import (
+from translator_app.gui.shared.model_list import discover
+from translator_app.gui.shared.places import documents_dir
+from translator_app.gui.shared.screen import fit_resize, scrolling_page
+from translator_app.gui.teach.finetune_process import (
     DataPreview,
     FinetuneJob,
     FinetuneProcess,
@@ -48,10 +50,8 @@ from translator_app.gui.finetune_process import (
     remove_leftovers,
     rename_bundle,
 )
-from translator_app.gui.model_list import discover
-from translator_app.gui.places import documents_dir
-from translator_app.gui.screen import fit_resize, scrolling_page
-from translator_app.gui.teach_words import free_name, progress_text, verdict
+from translator_app.gui.teach.teach_words import free_name, progress_text, verdict
+from translator_app.gui.views.alignment import AlignmentPanel
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
 

@@ -28,7 +28,7 @@ from PySide6.QtCore import QObject, Signal
 import translator_app.core as engine  # its names import PyTorch on first use
 from translator_app.core.engine.text_document import split_document
 from translator_app.core.engine.translation import Translation
-from translator_app.gui.worker_messages import (
+from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,
     AlternativesResult,
     CheckRequest,

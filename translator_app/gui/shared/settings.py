@@ -19,7 +19,7 @@ from translator_app.core.platform.hardware import DEVICES
 from translator_app.core.platform.paths import move_aside, user_config_dir, write_atomic
 
 LAYOUTS = ("side-by-side", "stacked")
-THEMES = ("system", "light", "dark")  # gui/theme.py gives each its palette
+THEMES = ("system", "light", "dark")  # gui/shared/theme.py gives each its palette
 MAX_SETTINGS_BYTES = 1024 * 1024
 _NOT_SAVED = ("problem", "keep_file")
 
@@ -35,7 +35,7 @@ class Settings:
     nbest: int | None = None
     debounce_ms: int = 150
     layout: str = "side-by-side"
-    theme: str = "system"  # gui/theme.py: system, light or dark
+    theme: str = "system"  # gui/shared/theme.py: system, light or dark
     font_size: int = 12
     geometry: str = ""  # QWidget.saveGeometry(), base64
     window_state: str = ""  # QMainWindow.saveState(), base64

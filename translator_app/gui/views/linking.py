@@ -15,8 +15,8 @@ from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe
 from translator_app.core.text.tokenizer import PIECE_MARK
-from translator_app.gui.positions import piece_at
-from translator_app.gui.words import piece_words
+from translator_app.gui.views.positions import piece_at
+from translator_app.gui.views.words import piece_words
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
 # exactly zero, and faint highlights everywhere would hide the ones that matter.

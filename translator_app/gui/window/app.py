@@ -40,8 +40,8 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from translator_app.core.platform.paths import resources_dir
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.window.window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("translator-app")

@@ -16,26 +16,26 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.faithful.glossary import Glossary, Term, write_glossary
-from translator_app.gui.compare_dialog import CompareDialog, sentence_at
-from translator_app.gui.corrections_dialog import CorrectionsDialog
-from translator_app.gui.glossary_dialog import GlossaryDialog, glossary_path
-from translator_app.gui.history import History
-from translator_app.gui.model_list import discover
-from translator_app.gui.secondary_dialogs import (
+from translator_app.gui.dialogs.compare_dialog import CompareDialog, sentence_at
+from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
+from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog, glossary_path
+from translator_app.gui.dialogs.history import History
+from translator_app.gui.dialogs.secondary_dialogs import (
     AboutDialog,
     HistoryDialog,
     ModelCardDialog,
     SettingsDialog,
     ShortcutsDialog,
 )
-from translator_app.gui.teach_dialog import TeachDialog
+from translator_app.gui.shared.model_list import discover
+from translator_app.gui.teach.teach_dialog import TeachDialog
 
 if TYPE_CHECKING:
-    from translator_app.gui.model_chooser import ModelChooser
-    from translator_app.gui.notices import Messages
-    from translator_app.gui.session import TranslationSession
-    from translator_app.gui.settings import Settings
-    from translator_app.gui.worker_messages import ModelInfo
+    from translator_app.gui.shared.notices import Messages
+    from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.translating.session import TranslationSession
+    from translator_app.gui.translating.worker_messages import ModelInfo
+    from translator_app.gui.window.model_chooser import ModelChooser
 
 
 @dataclass(frozen=True)

@@ -13,19 +13,19 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QMenu, QPlainTextEdit
 
 from translator_app.core.text.tokenizer import PIECE_MARK
-from translator_app.gui.linking import (
+from translator_app.gui.views.linking import (
     alignment_pairs,
     alternatives,
     link_from_output,
     link_from_source,
     word_at,
 )
-from translator_app.gui.positions import from_qt, to_qt
+from translator_app.gui.views.positions import from_qt, to_qt
 
 if TYPE_CHECKING:
-    from translator_app.gui.highlighter import LinkHighlighter
-    from translator_app.gui.notices import Messages
-    from translator_app.gui.session import TranslationSession
+    from translator_app.gui.shared.notices import Messages
+    from translator_app.gui.translating.session import TranslationSession
+    from translator_app.gui.views.highlighter import LinkHighlighter
 
 # Word menus whose model alternatives are kept (reopening one shows them at once).
 ALTERNATIVES_KEPT = 32

@@ -28,11 +28,11 @@ from translator_app.core.documents import (
 from translator_app.core.platform.paths import (
     write_atomic,
 )
-from translator_app.gui.places import documents_dir
+from translator_app.gui.shared.places import documents_dir
 
 if TYPE_CHECKING:
-    from translator_app.gui.notices import Messages
-    from translator_app.gui.session import TranslationSession
+    from translator_app.gui.shared.notices import Messages
+    from translator_app.gui.translating.session import TranslationSession
 
 MAX_OPEN_BYTES = 5_000_000
 DOCUMENT_KINDS = {suffix: f"{name} (*{suffix})" for suffix, name in RICH_KINDS.items()}

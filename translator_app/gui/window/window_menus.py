@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from translator_app.gui.recent_files import RecentFiles
+from translator_app.gui.window.recent_files import RecentFiles
 
 if TYPE_CHECKING:
-    from translator_app.gui.window import MainWindow
+    from translator_app.gui.window.window import MainWindow
 
 
 class WindowMenus:

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core.data.corrections import CorrectionsStore, Pair, write_tsv
-from translator_app.gui.places import documents_dir
-from translator_app.gui.screen import fit_resize, pair_table
+from translator_app.gui.shared.places import documents_dir
+from translator_app.gui.shared.screen import fit_resize, pair_table
 
 
 class CorrectionsDialog(QDialog):

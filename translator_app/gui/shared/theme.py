@@ -12,7 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from translator_app.gui.settings import THEMES
+from translator_app.gui.shared.settings import THEMES
 
 _DARK = {
     QPalette.ColorRole.Window: "#2b2b2b",

@@ -1,0 +1,1 @@
+"""The secondary dialogs: settings, history, glossary, corrections, Compare models."""
