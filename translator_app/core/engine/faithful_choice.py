@@ -1,14 +1,13 @@
-"""Which candidate keeps the facts (issue 30): counting what a candidate loses (numbers,
-dates, times and glossary terms it does not keep, numbers it writes twice, protected
-facts it does not write as annotated) and putting first the best-scored candidate among
-those that lose the least. Pure functions over candidates; the translator decides when
-to decode again.
+"""Which candidate keeps the facts (issues 30 and 61): counting what a candidate loses
+(numbers, dates, times and glossary terms it does not keep, numbers it writes twice,
+protected facts it does not write as annotated) and putting first the candidate whose
+score, less what its losses cost, is best. Pure functions over candidates; the
+translator decides when to decode again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
@@ -28,28 +27,25 @@ WORD_FACT_PENALTY = 0.6
 TERM_PENALTY = 3.0  # a glossary term not used, or a number written twice
 
 
-@lru_cache(maxsize=1024)
-def _missing(source: str, text: str) -> tuple[Fact, ...]:
-    """The facts of ``source`` that ``text`` loses, checked once per candidate: the
-    choice and the retries ask about the same candidates."""
-    return tuple(missing_facts(source, text))
-
-
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
     """The numbers of ``source`` the candidate does not keep, and how many of those and
     of ``terms`` it loses in all (a number written twice counts as one lost)."""
-    facts = _missing(source, cand.text)
-    lost = len(facts) + repeated_numbers(source, cand.text)
-    return facts, lost + sum(not u.kept for u in check_uses(terms, cand.text))
+    facts = tuple(missing_facts(source, cand.text))
+    return facts, len(facts) + _slips(source, cand, terms)
+
+
+def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
+    """The numbers the candidate writes twice and the glossary terms it does not use."""
+    return repeated_numbers(source, cand.text) + sum(
+        not u.kept for u in check_uses(terms, cand.text)
+    )
 
 
 def _cost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[float, tuple[Fact, ...]]:
     """The candidate's cost: minus its score, plus what its lost facts and terms cost."""
-    facts = _missing(source, cand.text)
-    slips = repeated_numbers(source, cand.text) + sum(
-        not u.kept for u in check_uses(terms, cand.text)
-    )
-    penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts) + TERM_PENALTY * slips
+    facts = tuple(missing_facts(source, cand.text))
+    penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts)
+    penalty += TERM_PENALTY * _slips(source, cand, terms)
     return penalty - cand.score, facts
 
 
