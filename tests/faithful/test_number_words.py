@@ -121,3 +121,10 @@ def test_an_age_needs_no_years_in_the_english():
         )
         == []
     )
+
+
+def test_the_teens_are_checked_too():
+    """„dreizehn“ … „neunzehn“ are in no single-word table: they are read here."""
+    german = "Wir haben dreizehn Flaschen bestellt."
+    assert missing_facts(german, "We ordered thirteen bottles.") == []
+    assert [f.text for f in missing_facts(german, "We ordered three bottles.")] == ["dreizehn"]

@@ -30,6 +30,7 @@ from translator_app.core.faithful.number_check import (
     Fact,
 )
 from translator_app.core.faithful.number_words import (
+    COMPOUND,
     english_counted_keys,
     english_number_keys,
     english_value,
@@ -68,9 +69,6 @@ _ORDINAL_STEMS_DE = {
 _NUMBER_WORD = "|".join(sorted(NUMBER_WORDS_DE, key=len, reverse=True))
 _ORDINAL_WORD = rf"(?:{'|'.join(_ORDINAL_STEMS_DE)})e[nmrs]?"
 _HALF = r"halbe[nmrs]?|halb"
-# A number word of more than one part: „zweihundertvierzig“, „zweieinhalb“ (the value is
-# number_words.py's; this only says where one may stand).
-_COMPOUND = r"[a-zäöüß]+(?:zig|ßig|hundert|tausend|einhalb)|anderthalb|dreiviertel"
 _EN_NUMBER_WORDS = {"thousand": 1000, "half": 0.5, "halves": 0.5}
 
 # ------------------------------------------------------------------ units and counted nouns
@@ -163,7 +161,7 @@ _NEGATION_EN = (
 _FACT_AHEAD = (
     r"(?=\s+(?:(?:zu|zum|zur|dem|den|am|um|Ende|spätestens|einschließlich|nächste[nmrs]?"
     r"|kommende[nmrs]?|ca\.|etwa)\s+){0,2}"
-    rf"(?:\d|(?:{_NUMBER_WORD}|{_COMPOUND}|null|die\s+Hälfte|halb|Viertel|dreiviertel"
+    rf"(?:\d|(?:{_NUMBER_WORD}|{COMPOUND}|null|die\s+Hälfte|halb|Viertel|dreiviertel"
     rf"|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
     r"|morgen|übermorgen|heute|Mitternacht|Mittag|Ende|Monatsende|Jahresende"
     r"|Wochenende|Feierabend)\b))"
@@ -284,7 +282,7 @@ def _lower_or_first(word: str) -> str:
 
 
 # A number the unit stands after: digits, a number word, or a half.
-_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{_COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
+_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
 
 
 def _grouped(alternatives: list[tuple[str, object]]) -> tuple[str, dict[str, object]]:
@@ -448,10 +446,10 @@ def number_word_facts(text: str) -> list[Fact]:
         Fact(text[a:b], a, b, frozenset({value_key(v)}), english_value(v), "number word")
         for a, b, v in german_numbers(text)
     ]
-    for a, b, v in german_counted(text):
-        noun = re.search(r"[\wäöüÄÖÜß-]+$", text[a:b])
-        start = a + noun.start()
-        facts.append(Fact(text[start:b], start, b, frozenset({"c:" + value_key(v)}), "", "counted"))
+    facts += [
+        Fact(text[a:b], a, b, frozenset({"c:" + value_key(v)}), "", "counted")
+        for a, b, v in german_counted(text)
+    ]
     return facts
 
 

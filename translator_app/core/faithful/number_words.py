@@ -19,6 +19,8 @@ import re
 from collections import Counter
 from fractions import Fraction
 
+from translator_app.core.faithful.number_check import MONTHS_DE, WEEKDAYS_DE
+
 # ------------------------------------------------------------------ German, one word
 _DE_UNITS = {"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7}
 _DE_UNITS |= {"acht": 8, "neun": 9}
@@ -41,6 +43,10 @@ _DE_PARTS_RE = re.compile(
     re.IGNORECASE,
 )
 _DE_WORD = re.compile(r"(?<![\w-])[a-zA-ZäöüÄÖÜß]+(?![\w-])")
+_IN_THE_TABLE = frozenset(["ein", "hundert", "tausend", *_DE_TENS])
+# Where a German number word of more than one part may stand (its value is
+# german_number_word's): „dreizehn“, „zweihundertvierzig“, „zweieinhalb“, „anderthalb“.
+COMPOUND = r"[a-zäöüß]+(?:zig|ßig|hundert|tausend|einhalb)|[a-zäöüß]*zehn|anderthalb|dreiviertel"
 
 
 def _below100(s: str) -> int | None:
@@ -89,14 +95,14 @@ def german_number_word(word: str) -> Fraction | None:
 
 def german_numbers(text: str) -> list[tuple[int, int, Fraction]]:
     """(start, end, value) of each number said in words in a German text that the
-    single-word table of fact_words.py does not hold: compounds, fractions and fractions
-    of two words. „ein“, „eins“ and the simple words (zwei … zwölf, zwanzig …) are left
-    to it; „halb“ too (a clock time there)."""
+    single-word table of fact_words.py does not hold: the teens, compounds, fractions
+    and fractions of two words. „ein“, „eins“ and the simple words (zwei … zwölf,
+    zwanzig …) are left to it; „halb“ too (a clock time there)."""
     found = []
     for m in _DE_WORD.finditer(text):
         word = m.group().lower()
-        if word in _DE_ALONE or word in _DE_TENS or word in ("ein", "hundert", "tausend"):
-            continue
+        if word in _IN_THE_TABLE or _DE_ALONE.get(word, 13) <= 12:
+            continue  # fact_words.NUMBER_WORDS_DE checks these (not the teens)
         value = german_number_word(word)
         if value is not None:
             found.append((m.start(), m.end(), value))
@@ -212,17 +218,16 @@ _DE_NOT_COUNTED = (
     r"|Stunde(?:n)?|Minute(?:n)?|Sekunde(?:n)?|Nacht|Nächte(?:n)?|Werktag(?:e|en)?"
     r"|Arbeitstag(?:e|en)?|Person(?:en)?|Leute(?:n)?|Gäste(?:n)?|Kind(?:er|ern)?"
     r"|Seite(?:n)?|Zimmer(?:n)?|Meter(?:n)?|Kilometer(?:n)?|Zentimeter(?:n)?|Hektar"
-    r"|Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
-    r"|Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag|Übernachtung(?:en)?"
+    rf"|{'|'.join(MONTHS_DE)}|{'|'.join(WEEKDAYS_DE)}|Übernachtung(?:en)?"
     r"|Einwohner|Mitarbeiter|Besucher|Prozentpunkte"
     # scales, currencies and measures that English may leave out or write as a symbol
     r"|Millionen|Million|Milliarden?|Tausend|Hundert|Dollar|Rubel|Franken|Schekel|Pfund"
-    r"|Zoll|Sterne(?:n)?|Punkte(?:n)?|Hälften|Mal|Euro|Cent|Dutzend"
+    r"|Zoll|Sterne(?:n)?|Punkte(?:n)?|Hälften|Euro|Dutzend"
     r"|Jahrhundert(?:e|en)?|Jahrzehnt(?:e|en)?"
 )
 _DE_COUNT = (  # a year („2010 Selbstmord“: "suicide in 2010") counts nothing
-    r"(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|[a-zäöüß]+(?:zig|ßig|hundert|tausend|einhalb|zehn)"
-    r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|elf|zwölf|anderthalb"
+    rf"(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|{COMPOUND}"
+    r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|elf|zwölf"
 )
 _DE_COUNTED = re.compile(
     rf"(?<![\w.,-])(?:(?P<one>[Ee]in(?:en|e|em)?)\s+(?=(?:{_DE_MEASURES})\s)"
@@ -233,15 +238,16 @@ _DE_COUNTED = re.compile(
 
 
 def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
-    """(start, end, value) of each number that counts a noun: „250 Gramm Mehl“, „drei
-    Schrauben“, „einen Liter Brühe“ (an article counts only before a measure)."""
+    """(start, end, value) of each noun a number counts, the span the noun's: „Mehl“ of
+    „250 Gramm Mehl“, „Schrauben“ of „drei Schrauben“, „Brühe“ of „einen Liter Brühe“
+    (an article counts only before a measure)."""
     found = []
     for m in _DE_COUNTED.finditer(text):
         value = Fraction(1) if m["one"] else _de_count(m["n"])
         if value == 1 and not m["measure"]:
             continue  # „1 Hund“ is "a dog": English says one thing with an article
         if value is not None:
-            found.append((m.start(), m.end(), value))
+            found.append((*m.span("noun"), value))
     return found
 
 
