@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.core.platform.paths import pid_alive
+from translator_app.core.platform.paths import pid_alive, pid_in
 
 BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
 
@@ -108,13 +108,6 @@ class OutputBusy(OSError):
     """Another running translation writes the same output file."""
 
 
-def _writer_of(lock: Path) -> int | None:
-    try:
-        return int(lock.read_text().strip())
-    except (OSError, ValueError):
-        return None
-
-
 def claim_output(target: Path) -> Path:
     """Make this process the one writer of ``target``: its lock file, which the caller
     removes when done. Raises OutputBusy where a running process holds it; removes the
@@ -124,7 +117,7 @@ def claim_output(target: Path) -> Path:
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
-            owner = _writer_of(lock)
+            owner = pid_in(lock)
             if owner is not None and owner != os.getpid() and pid_alive(owner):
                 raise OutputBusy(
                     errno.EBUSY,

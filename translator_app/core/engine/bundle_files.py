@@ -14,7 +14,7 @@ import numpy as np
 from safetensors import SafetensorError, safe_open
 
 from translator_app.core.limits import MAX_WEIGHT_ABS
-from translator_app.core.platform.paths import pid_alive
+from translator_app.core.platform.paths import pid_alive, pid_in
 
 
 class BundleError(Exception):
@@ -87,7 +87,7 @@ def claim_folder(out_dir: Path) -> list[Path]:
     try:
         out_dir.mkdir()
     except FileExistsError:
-        owner = _claim_owner(marker)
+        owner = pid_in(marker)
         if holds_files(out_dir) or owner is None or pid_alive(owner):
             running = f" and a running job (process {owner}) writes into it" if owner else ""
             raise BundleError(
@@ -116,13 +116,6 @@ def unclaim(out_dir: Path) -> None:
 
 def _claim_marker(out_dir: Path) -> Path:
     return out_dir.parent / f".{out_dir.name}.claim"
-
-
-def _claim_owner(marker: Path) -> int | None:
-    try:
-        return int(marker.read_text(encoding="utf-8").strip())
-    except (OSError, ValueError):
-        return None
 
 
 def read_bounded(path: Path, limit: int) -> bytes:

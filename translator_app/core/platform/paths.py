@@ -163,14 +163,18 @@ def claim(folder: Path) -> None:
     (folder / OWNER_FILE).write_text(str(os.getpid()))
 
 
-def _owner(folder: Path) -> int | None:
-    m = _EXPORT_TMP.match(folder.name)
-    if m:
-        return int(m.group(1))
+def pid_in(path: Path) -> int | None:
+    """The process id a lock, claim or owner file holds; None where it cannot be read
+    (missing, empty: being written this instant, or not a number)."""
     try:
-        return int((folder / OWNER_FILE).read_text().strip())
+        return int(Path(path).read_text(encoding="utf-8").strip())
     except (OSError, ValueError):
         return None
+
+
+def _owner(folder: Path) -> int | None:
+    m = _EXPORT_TMP.match(folder.name)
+    return int(m.group(1)) if m else pid_in(folder / OWNER_FILE)
 
 
 # What a writer of NAME leaves while it works: ".NAME.PID.tmp" (write_atomic),
@@ -232,10 +236,7 @@ def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             break
         except FileExistsError:
-            try:
-                owner = int(lock.read_text().strip() or 0)
-            except (OSError, ValueError):
-                owner = 0  # being written this instant: wait for it
+            owner = pid_in(lock) or 0  # none yet: being written this instant, wait
             if owner and owner != os.getpid() and not pid_alive(owner):
                 lock.unlink(missing_ok=True)
                 continue
