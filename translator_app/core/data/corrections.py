@@ -98,7 +98,8 @@ class CorrectionsStore:
             if shown is not None and self._pairs != list(shown):
                 removed = set(shown) - set(wanted)
                 kept = [p for p in self._pairs if p not in removed]
-                wanted = kept + [p for p in dict.fromkeys(wanted) if p not in set(kept)]
+                have = set(kept)
+                wanted = kept + [p for p in dict.fromkeys(wanted) if p not in have]
             self._write(wanted)
 
     def export(self, path: Path) -> None:
