@@ -64,7 +64,10 @@ def apply_theme(theme: str) -> None:
     app = QApplication.instance()
     if app is None:
         return
-    app.setPalette(palette_for(theme if theme in THEMES else "system", app))
+    palette = palette_for(theme if theme in THEMES else "system", app)
+    if palette == app.palette():
+        return  # nothing changes: no widget to polish again (start-up, every setting saved)
+    app.setPalette(palette)
     # A widget with a style sheet (the text boxes' borders) keeps the palette it was
     # polished with: polished again, it takes the new one.
     for widget in app.allWidgets():
