@@ -41,11 +41,8 @@ from translator_app.core.cli_common import protect_mode
 from translator_app.core.data.corpus import (
     read_all,
 )
-from translator_app.core.engine.bundle import (
-    SHORTLIST_FILE,
-    SearchDefaults,
-    write_shortlist,
-)
+from translator_app.core.engine.bundle import write_shortlist
+from translator_app.core.engine.bundle_format import SHORTLIST_FILE, SearchDefaults
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
 from translator_app.core.faithful.german_left import GermanLeftCheck
 from translator_app.core.faithful.glossary import Glossary

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from translator_app.core import BundleError, SearchDefaults, load_bundle, save_bundle
-from translator_app.core.engine.bundle import BUNDLE_FILES
+from translator_app.core.engine.bundle_format import BUNDLE_FILES
 
 
 def logits_of(model, tokenizer):

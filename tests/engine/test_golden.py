@@ -88,7 +88,7 @@ def bundle_results(ids: bool = False) -> dict:
 @functools.cache
 def _bundle_outputs() -> dict:
     from translator_app.core import Translator, load_bundle
-    from translator_app.core.engine.bundle import WEIGHTS_FILE
+    from translator_app.core.engine.bundle_format import WEIGHTS_FILE
 
     bundle = load_bundle(BUNDLE, "cpu")
     weights = hashlib.sha256((BUNDLE / WEIGHTS_FILE).read_bytes()).hexdigest()

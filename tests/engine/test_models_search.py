@@ -12,7 +12,7 @@ from translator_app.core import (
     beam_search,
     greedy_search,
 )
-from translator_app.core.engine.bundle import SearchDefaults
+from translator_app.core.engine.bundle_format import SearchDefaults
 from translator_app.core.engine.search import SearchOptions, length_penalty, with_choices
 
 SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]

@@ -18,7 +18,7 @@ from translator_app.core.models.shapes import transformer_shapes
     ),
 )
 def test_the_shapes_are_those_of_a_real_build(positions, norm, tie, bias):
-    from translator_app.core.engine.bundle import _expected_shapes
+    from translator_app.core.engine.bundle_torch import _expected_shapes
 
     cfg = ModelConfig(
         vocab_size=300, d_model=32, n_heads=4, ff_dim=48, enc_layers=3, dec_layers=2,

@@ -12,7 +12,8 @@ from trainer import cli
 from trainer.shortlist import build_shortlist
 from translator_app.core import BundleError, Translator, load_bundle
 from translator_app.core.engine import ct2
-from translator_app.core.engine.bundle import SHORTLIST_FILE, write_shortlist
+from translator_app.core.engine.bundle import write_shortlist
+from translator_app.core.engine.bundle_format import SHORTLIST_FILE
 
 
 @pytest.fixture(autouse=True)

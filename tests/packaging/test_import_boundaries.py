@@ -26,10 +26,23 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:  # relative: resolve against the file's package
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                found.add(".".join(base + ([node.module] if node.module else [])))
+                module = ".".join(base + ([node.module] if node.module else []))
             elif node.module:
-                found.add(node.module)
+                module = node.module
+            else:
+                continue
+            found.add(module)
+            # ``from package import module`` imports the module, not only the package:
+            # recorded as such, a circle through it is seen (bundle <-> bundle_torch was not).
+            found.update(
+                f"{module}.{a.name}" for a in node.names if is_module(f"{module}.{a.name}")
+            )
     return found
+
+
+def is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 RULES = [

@@ -11,19 +11,12 @@ import importlib
 
 # Public name -> the module that defines it.
 _EXPORTS = {
+    **dict.fromkeys(("Bundle", "load_bundle"), ".engine.bundle"),
+    "BundleError": ".engine.bundle_files",
     **dict.fromkeys(
-        (
-            "Bundle",
-            "BundleError",
-            "DeviceFallbackWarning",
-            "LoadCancelled",
-            "SearchDefaults",
-            "load_bundle",
-            "resolve_device",
-            "save_bundle",
-        ),
-        ".engine.bundle",
+        ("DeviceFallbackWarning", "LoadCancelled", "SearchDefaults"), ".engine.bundle_format"
     ),
+    **dict.fromkeys(("resolve_device", "save_bundle"), ".engine.bundle_torch"),
     **dict.fromkeys(("ConfigError", "ModelConfig"), ".models.config"),
     "DocumentTranslation": ".engine.text_document",
     "build_model": ".models.model",

@@ -19,7 +19,15 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 from torch.overrides import TorchFunctionMode
 
-from translator_app.core.engine.bundle import (
+from translator_app.core.engine.bundle_files import (
+    BundleError,
+    check_free_space,
+    check_header,
+    first_line,
+    holds_files,
+    rename_no_replace,
+)
+from translator_app.core.engine.bundle_format import (
     CARD_FILE,
     CONFIG_FILE,
     FORMAT_NAME,
@@ -32,14 +40,6 @@ from translator_app.core.engine.bundle import (
     DeviceFallbackWarning,
     SearchDefaults,
     raise_if_cancelled,
-)
-from translator_app.core.engine.bundle_files import (
-    BundleError,
-    check_free_space,
-    check_header,
-    first_line,
-    holds_files,
-    rename_no_replace,
 )
 from translator_app.core.faithful.glossary import Glossary, glossary_text
 from translator_app.core.limits import MAX_WEIGHT_ABS

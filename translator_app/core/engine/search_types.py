@@ -46,7 +46,7 @@ GREEDY = SearchOptions()
 
 def with_choices(defaults: SearchOptions, **choices) -> SearchOptions:
     """The one rule for what a translation searches with: ``defaults`` (a bundle's
-    :class:`~translator_app.core.engine.bundle.SearchDefaults`) changed by the caller's
+    :class:`~translator_app.core.engine.bundle_format.SearchDefaults`) changed by the caller's
     ``choices`` (fields of :class:`SearchOptions`; None keeps the default). The n-best
     never exceeds the beam: a beam chosen alone narrows the default n-best to it (beam=1
     is greedy with one candidate); an n-best chosen wider than the beam widens the beam.

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from translator_app.core.engine import ct2
 from translator_app.core.engine.backends import Backend, Ct2Backend, Job, TorchBackend
 from translator_app.core.engine.batching import frozen_array, length_batches
-from translator_app.core.engine.bundle import Bundle, SearchDefaults, load_bundle
+from translator_app.core.engine.bundle import Bundle, load_bundle
+from translator_app.core.engine.bundle_format import SearchDefaults
 from translator_app.core.engine.candidates import (
     candidate,
     has_words,

@@ -22,7 +22,8 @@ from pathlib import Path
 import torch
 
 from translator_app.core.engine.batching import pad_rows
-from translator_app.core.engine.bundle import SearchDefaults, save_bundle
+from translator_app.core.engine.bundle_format import SearchDefaults
+from translator_app.core.engine.bundle_torch import save_bundle
 from translator_app.core.engine.model_card import architecture_lines, card_data, render
 from translator_app.core.engine.search import SearchOptions, greedy_search
 from translator_app.core.importers.marian_common import (
