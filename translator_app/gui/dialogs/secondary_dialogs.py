@@ -31,7 +31,14 @@ from PySide6.QtWidgets import (
 from translator_app.core.engine.model_card import for_users
 from translator_app.gui.dialogs.history import History
 from translator_app.gui.shared.screen import fit_resize
-from translator_app.gui.shared.settings import LAYOUTS, THEMES, Settings
+from translator_app.gui.shared.settings import (
+    BEAM_RANGE,
+    DEBOUNCE_RANGE_MS,
+    FONT_SIZE_RANGE,
+    LAYOUTS,
+    THEMES,
+    Settings,
+)
 
 
 class SettingsDialog(QDialog):
@@ -57,9 +64,11 @@ class SettingsDialog(QDialog):
             "How many whole translations of each sentence are weighed: the first that "
             "keeps every number, name and glossary term wins. More than the beam widens it."
         )
-        self.debounce = _spin(0, 2000, settings.debounce_ms, "Pause before translating (ms)")
+        self.debounce = _spin(
+            *DEBOUNCE_RANGE_MS, settings.debounce_ms, "Pause before translating (ms)"
+        )
         self.debounce.setSingleStep(50)
-        self.font_size = _spin(6, 48, settings.font_size, "Font size")
+        self.font_size = _spin(*FONT_SIZE_RANGE, settings.font_size, "Font size")
         self.layout_box = QComboBox()
         self.layout_box.setAccessibleName("Layout")
         for name in LAYOUTS:
@@ -104,9 +113,9 @@ class SettingsDialog(QDialog):
 
 
 def _model_or_spin(value: int | None, model: int | None, name: str) -> QSpinBox:
-    """1-16, or 0 shown as "the model's" (the bundle's default, with its value when a
-    model is loaded)."""
-    box = _spin(0, 16, value or 0, name)
+    """The window's beam range, or 0 shown as "the model's" (the bundle's default, with its
+    value when a model is loaded)."""
+    box = _spin(0, BEAM_RANGE[1], value or 0, name)
     box.setSpecialValueText(f"the model's ({model})" if model else "the model's")
     return box
 

@@ -21,6 +21,12 @@ from translator_app.core.platform.paths import move_aside, user_config_dir, writ
 LAYOUTS = ("side-by-side", "stacked")
 THEMES = ("system", "light", "dark")  # gui/shared/theme.py gives each its palette
 MAX_SETTINGS_BYTES = 1024 * 1024
+# What the window allows, the one place for the Settings dialog's spin boxes and for a
+# settings file's values. The beam is capped below the engine's MAX_BEAM (core/limits.py)
+# on purpose: the window translates as the user types; wider beams are for the command line.
+BEAM_RANGE = (1, 16)
+DEBOUNCE_RANGE_MS = (0, 5000)
+FONT_SIZE_RANGE = (6, 48)
 _NOT_SAVED = ("problem", "keep_file")
 
 
@@ -96,10 +102,10 @@ class Settings:
         self.device = self.device if self.device in DEVICES else "auto"
         self.layout = self.layout if self.layout in LAYOUTS else "side-by-side"
         self.theme = self.theme if self.theme in THEMES else "system"
-        self.beam = None if self.beam is None else min(max(self.beam, 1), 16)
-        self.nbest = None if self.nbest is None else min(max(self.nbest, 1), 16)
-        self.debounce_ms = min(max(self.debounce_ms, 0), 5000)
-        self.font_size = min(max(self.font_size, 6), 48)
+        self.beam = None if self.beam is None else _clamp(self.beam, BEAM_RANGE)
+        self.nbest = None if self.nbest is None else _clamp(self.nbest, BEAM_RANGE)
+        self.debounce_ms = _clamp(self.debounce_ms, DEBOUNCE_RANGE_MS)
+        self.font_size = _clamp(self.font_size, FONT_SIZE_RANGE)
         self.extra_models = [m for m in self.extra_models if isinstance(m, str)]
         recent = [p for p in self.recent_files if isinstance(p, str) and p]
         self.recent_files = list(dict.fromkeys(recent))[:10]
@@ -114,3 +120,7 @@ class Settings:
 
 def _short(e: Exception) -> str:
     return str(e).splitlines()[0][:120] if str(e) else type(e).__name__
+
+
+def _clamp(value: int, bounds: tuple[int, int]) -> int:
+    return min(max(value, bounds[0]), bounds[1])
