@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 
 from trainer.allocator import bound_native_caches, restart_with_jemalloc
+from trainer.config import DataConfig, TrainConfig
 from trainer.teach_recipe import BATCH_TOKENS, EFFORTS, GENERAL_FILE, PATIENCE, REPLAY_FILE
 from translator_app.core.cli_common import add_protect_arguments, run_main
-from translator_app.core.data.corpus import DataError, read_all
+from translator_app.core.data.corpus import MAX_HELDOUT, DataError, read_all
 from translator_app.core.ipc.translation_file import SHOWN_SENTENCES
 from translator_app.core.limits import PROTECT_MODES
 from translator_app.core.platform.hardware import BF16_SETTINGS, DEVICES
@@ -139,7 +140,9 @@ def _add_finetune(sub) -> None:
     ft.add_argument(
         "--valid", type=Path, help="validation pairs (default: hold out part of --data)"
     )
-    ft.add_argument("--valid-size", type=int, default=200, help="pairs held out when no --valid")
+    ft.add_argument(
+        "--valid-size", type=int, default=MAX_HELDOUT, help="pairs held out when no --valid"
+    )
     ft.add_argument(
         "--report",
         type=Path,
@@ -185,14 +188,16 @@ def _add_finetune(sub) -> None:
 def _add_finetune_training(ft: argparse.ArgumentParser) -> None:
     """How the fine-tune trains, saves and reports (batch, patience, device, progress)."""
     ft.add_argument("--batch-tokens", type=int, default=BATCH_TOKENS)
-    ft.add_argument("--max-tokens", type=int, default=128, help="longest sentence in tokens")
+    ft.add_argument(
+        "--max-tokens", type=int, default=DataConfig.max_tokens, help="longest sentence in tokens"
+    )
     ft.add_argument(
         "--patience",
         type=int,
         default=PATIENCE,
         help="evaluations without improvement before stopping (0: never)",
     )
-    ft.add_argument("--seed", type=int, default=1)
+    ft.add_argument("--seed", type=int, default=TrainConfig.seed)
     ft.add_argument("--bf16", choices=BF16_SETTINGS, default="auto")
     ft.add_argument("--device", choices=DEVICES, default="auto")
     ft.add_argument("--work-dir", type=Path, help="checkpoints (default: your cache folder)")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from translator_app.core import ConfigError, ModelConfig
+from translator_app.core.data.corpus import MAX_LENGTH_RATIO, MAX_PAIR_CHARS
 from translator_app.core.models.from_dict import from_dict
 from translator_app.core.platform.hardware import BF16_SETTINGS
 
@@ -30,8 +31,8 @@ class DataConfig:
     vocab_size: int = 16000
     exclude_test: tuple[str, ...] = ()
     max_tokens: int = 128  # per side, EOS included
-    max_chars: int = 1000
-    max_ratio: float = 3.0
+    max_chars: int = MAX_PAIR_CHARS
+    max_ratio: float = MAX_LENGTH_RATIO
     # Times each training file's pairs are used per epoch, one count per file of `train`
     # (empty: once each): oversamples a domain without copying corpora. Duplicates across
     # files count for the file listed first.

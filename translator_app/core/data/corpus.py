@@ -277,11 +277,16 @@ def test_sentences(paths: Sequence[Path]) -> Blocklist:
     return Blocklist(pair for p in paths for pair in read_all([p]))
 
 
+# What filter_pairs keeps by default, and a training config's [data] max_chars/max_ratio.
+MAX_PAIR_CHARS = 1000
+MAX_LENGTH_RATIO = 3.0
+
+
 def filter_pairs(
     pairs: Iterable[Pair],
     *,
-    max_chars: int = 1000,
-    max_ratio: float = 3.0,
+    max_chars: int = MAX_PAIR_CHARS,
+    max_ratio: float = MAX_LENGTH_RATIO,
     exclude: Blocklist | None = None,
     report: FilterReport | None = None,
 ) -> list[Pair]:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from translator_app.core.data.corpus import finetune_split, heldout_size
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.ipc.progress_lines import StepProgress
+from translator_app.core.platform.hardware import DEVICES
 from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
 from translator_app.gui.shared.model_list import discover
 from translator_app.gui.shared.places import documents_dir
@@ -181,7 +182,7 @@ class TeachDialog(QDialog):
         for rate in (1e-5, 3e-5, 1e-4, 3e-4):
             self.learning_rate.addItem(f"{rate:g}", rate)
         self.device = QComboBox()
-        self.device.addItems(["auto", "cpu", "cuda"])
+        self.device.addItems(list(DEVICES))
         form = QFormLayout()
         form.addRow("Start from", self.start_box)
         form.addRow("New model name", self.name_edit)

@@ -14,7 +14,7 @@ import numpy as np
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe
-from translator_app.core.text.tokenizer import PIECE_MARK
+from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
 from translator_app.gui.views.positions import piece_at
 from translator_app.gui.views.words import piece_words
 
@@ -227,7 +227,9 @@ def _through_word(cand, piece: int) -> tuple[int, ...]:
     return tuple(cand.target_ids[:j])
 
 
-def alternatives(translation, piece: int, candidates=None, eos_id: int = 3) -> list[Alternative]:
+def alternatives(
+    translation, piece: int, candidates=None, eos_id: int = EOS_ID
+) -> list[Alternative]:
     """Other choices for the best translation's target position ``piece``, one per word.
     ``candidates``: the model's alternatives for exactly that position
     (:meth:`Translator.alternatives`, asked for when the menu opens); without them, the

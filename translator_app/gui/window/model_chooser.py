@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QWidget
 
 from translator_app.core import bundled_model_dir
+from translator_app.core.platform.hardware import DEVICES
 from translator_app.gui.shared.model_list import ModelEntry, discover, is_bundle
 from translator_app.gui.shared.places import documents_dir
 from translator_app.gui.window.importer import FILE_FILTER, ModelImporter
@@ -33,7 +34,8 @@ ActionMaker = Callable[..., QAction]
 
 READY_TEXT = "The English translation appears here as you type."
 LOADING_TEXT = "Loading the model… What you type is translated as soon as it is ready."
-DEVICES = (("auto", "&Auto (CUDA when available)"), ("cpu", "C&PU"), ("cuda", "C&UDA"))
+# The menu label of each of core DEVICES (the settings file and --device hold the names).
+DEVICE_LABELS = {"auto": "&Auto (CUDA when available)", "cpu": "C&PU", "cuda": "C&UDA"}
 
 
 class ModelChooser(QObject):
@@ -68,7 +70,8 @@ class ModelChooser(QObject):
 
     def add_device_menu(self, menu: QMenu, make_action: ActionMaker) -> None:
         self.device_group = QActionGroup(self)
-        for name, text in DEVICES:
+        for name in DEVICES:
+            text = DEVICE_LABELS[name]
             a = make_action(
                 menu, text, lambda _=False, n=name: self.choose_device(n), checkable=True
             )

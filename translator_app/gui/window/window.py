@@ -40,6 +40,7 @@ from translator_app.core.platform.paths import (
     user_data_dir,
     user_models_dir,
 )
+from translator_app.core.text.tokenizer import EOS_ID
 from translator_app.gui.dialogs.glossary_dialog import load_user_glossary
 from translator_app.gui.dialogs.history import History
 from translator_app.gui.shared.notices import Messages, NoticeBar
@@ -190,7 +191,7 @@ class MainWindow(QMainWindow):
             self.highlighter,
             self.session,
             self.messages,
-            lambda: self.model_info.eos_id if self.model_info else 3,
+            lambda: self.model_info.eos_id if self.model_info else EOS_ID,
         )
         self.correction = CorrectionController(
             self.output_edit, self.correction_label, self.corrections, self
