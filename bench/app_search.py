@@ -10,7 +10,7 @@ from pathlib import Path
 
 from translator_app.core import Translator, bundled_model_dir, load_bundle
 from translator_app.core.engine.search import SearchOptions
-from translator_app.core.platform.hardware import describe, facts
+from translator_app.core.platform.hardware import describe_machine, facts
 from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search
 
 
@@ -38,5 +38,5 @@ def app_translator(
         "precision": translator.precision,
         "machine": facts(),
     }
-    print(f"{model}, {translator.precision}, {describe()}")
+    print(f"{model}, {translator.precision}, {describe_machine()}")
     return translator, searches, header

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from translator_app.core import bundled_model_dir
-    from translator_app.core.platform.hardware import describe
+    from translator_app.core.platform.hardware import describe_machine
     from translator_app.gui.shared.settings import Settings
     from translator_app.gui.window.window import MainWindow
 
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                 wrong.append(f"{german} [{check.word}] no alternative and no note saying so")
     window.session.worker.shutdown()
     app.processEvents()
-    print(f"model {window.model_info.name}, {describe()}")
+    print(f"model {window.model_info.name}, {describe_machine()}")
     print(
         f"sentences {len(sentences)}, words {words}, alternatives chosen {tried}, "
         f"words with none offered {none}, wrong {len(wrong)} "

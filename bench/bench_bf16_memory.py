@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from trainer.allocator import NATIVE_CACHE_ENTRIES, NATIVE_CACHES  # noqa: E402
-from translator_app.core.platform.hardware import describe, has_fast_bf16_training  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, has_fast_bf16_training  # noqa: E402
 
 RUN = """
 import os, random, sys, time
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shapes", type=int, default=400)
     ap.add_argument("--steps", type=int, default=400)
     args = ap.parse_args(argv)
-    print(describe(), "; fast bf16:", has_fast_bf16_training())
+    print(describe_machine(), "; fast bf16:", has_fast_bf16_training())
     n, k = args.steps, args.shapes
     for label, mode, shapes, bounded in (
         (f"bf16, {k} shapes, default caches", "bf16", k, False),

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from translator_app.core.dictionary.ding import forms  # noqa: E402
 from translator_app.core.dictionary.lookup import Dictionary, LookupResult  # noqa: E402
-from translator_app.core.platform.hardware import describe, facts  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 
 DATA = Path(__file__).with_name("data") / "dictionary-forms.tsv"
 FLOORS = {"found": 0.95, "p95_ms": 20.0, "added_mb": 50.0}
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     found = 1 - len(misses) / len(rows)
     p95 = statistics.quantiles(times, n=20)[-1]
     ok = found >= FLOORS["found"] and p95 <= FLOORS["p95_ms"] and added <= FLOORS["added_mb"]
-    print(describe())
+    print(describe_machine())
     if built:
         print(f"index built first: {build_s:.1f} s (once per install)")
     print(f"forms found: {len(rows) - len(misses)} of {len(rows)} ({found:.1%}; floor 95 %)")

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from translator_app.core import bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.engine.support import content_supports  # noqa: E402
 from translator_app.core.faithful.dropped import SUPPORT_THRESHOLD  # noqa: E402
-from translator_app.core.platform.hardware import describe, facts  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 
 DATA = Path(__file__).with_name("data") / "dropped.tsv"
 FLOORS = {"recall": 0.70, "precision": 0.70}
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         "held-out half": figures(held, chosen),
         "app threshold, whole set": figures(scored, SUPPORT_THRESHOLD),
     }
-    print(f"{describe()}; {len(rows)} pairs ({DATA.name}), {seconds:.1f} s")
+    print(f"{describe_machine()}; {len(rows)} pairs ({DATA.name}), {seconds:.1f} s")
     for name in ("chosen on one half", "held-out half", "app threshold, whole set"):
         f = report[name]
         print(

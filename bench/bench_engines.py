@@ -35,7 +35,7 @@ from bench_translate import load_sentences, percentile  # noqa: E402
 
 from translator_app.core import Translator, bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
-from translator_app.core.platform.hardware import describe, facts  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 from translator_app.core.platform.paths import write_atomic  # noqa: E402
 from translator_app.gui.shared.settings import Settings  # noqa: E402  (Qt-free)
 
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     model = args.model or bundled_model_dir()
-    print(f"{model}; {describe()}; {args.threads} threads")
+    print(f"{model}; {describe_machine()}; {args.threads} threads")
 
     translators, loads = {}, {}
     for name, (engine, precision) in ENGINES.items():

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from peak_memory import PeakPopen, peak_mb  # noqa: E402 - bench/: the script's folder
 
-from translator_app.core.platform.hardware import describe  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 CORPORA = ROOT / "data" / "prepared" / "corpora"
 TRAIN = ROOT / ".venv" / "bin" / "translator-train"
@@ -84,7 +84,7 @@ def main() -> int:
         exact = peak_mb(proc)
         text = (work / "log.txt").read_text("utf-8", errors="replace")
         steps = [line for line in text.splitlines() if line.startswith("step ")]
-        print(f"bench_finetune_memory: {describe()}")
+        print(f"bench_finetune_memory: {describe_machine()}")
         shown = " ".join(cmd).replace(str(work), "$TMP").replace(str(ROOT) + "/", "")
         print(f"  {shown}")
         print(f"  {args.pairs} Ding + {args.pairs} news pairs, {args.steps} steps, bf16 on")

@@ -84,7 +84,7 @@ def summarise(label: str, result: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from translator_app.core.platform.hardware import describe
+    from translator_app.core.platform.hardware import describe_machine
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", default="", help="also run with OMP_WAIT_POLICY set to this")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    print(describe())
+    print(describe_machine())
     print(f"{'run':<34} {'engine':<18}{'translate':>10}{'explain':>10}{'dropped':>10}  (ms)")
     rows = [summarise("as the app starts", run_child(args.model, args.sentences, None))]
     if args.compare:

@@ -34,7 +34,7 @@ from bench_translate import peak_rss_mb  # the same measure as the latency bench
 
 from translator_app.core import Translator, bundled_model_dir
 from translator_app.core.engine.translator import InvalidTextWarning
-from translator_app.core.platform.hardware import describe
+from translator_app.core.platform.hardware import describe_machine
 
 WORDS = [
     "der",
@@ -207,7 +207,7 @@ def main() -> None:
     warnings.simplefilter("ignore", InvalidTextWarning)
     translator = Translator.load(args.model, "cpu", args.precision)
     search = dict(all_layers=True) if args.app else dict(beam=1)  # app: the model's beam
-    print(f"machine: {describe()}, torch threads {torch.get_num_threads()}")
+    print(f"machine: {describe_machine()}, torch threads {torch.get_num_threads()}")
     print(f"model: {args.model} ({translator.precision}); search {search}; seed {args.seed}")
     base_rss = peak_rss_mb()
 

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from translator_app.core.platform.hardware import describe, facts  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 
 SENTENCE = "Das ist ein kurzer Test."
 FLOORS = {"cli": 1.5, "window": 2.0, "window, empty cache": 3.0}
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             key = f"{name}, empty cache"
             best[key] = min(best.get(key, float("inf")), _wall(commands[name], env))
     shutil.rmtree(home, ignore_errors=True)
-    print(describe())
+    print(describe_machine())
     ok = True
     for name, seconds in best.items():
         floor = FLOORS.get(name)

@@ -38,7 +38,7 @@ from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.engine.translator import Translator  # noqa: E402
 from translator_app.core.faithful.glossary import read_glossary  # noqa: E402
-from translator_app.core.platform.hardware import describe  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 SET = ROOT / "bench" / "teach"
 
@@ -99,7 +99,7 @@ def main() -> int:
             return 1
         after = measure(out, heldout, general, terms)
         verdict = json.loads((out / "metrics.json").read_text("utf-8"))["heldout"]
-    cpu = describe()
+    cpu = describe_machine()
     print(f"bench_teach: {args.effort}, {' '.join(args.extra) or 'defaults'}; {cpu}")
     print(f"  fine-tune took {minutes:.1f} min (floor for quick: 3)")
     print(f"  {'':24}{'before':>10}{'after':>10}")

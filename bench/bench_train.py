@@ -35,7 +35,7 @@ from trainer.dataset import Encoded, collate, encode_pairs, make_batches, paddin
 from trainer.train import make_optimizer, token_loss  # noqa: E402
 from translator_app.core import Tokenizer, build_model  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
-from translator_app.core.platform.hardware import describe, has_fast_bf16_training  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine, has_fast_bf16_training  # noqa: E402
 
 
 def sample_pairs(path: Path, n: int, seed: int) -> list[tuple[str, str]]:
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         if all(max(len(e.src[i]), len(e.tgt[i])) <= limit for e in encoded)
     ]
     encoded = [Encoded([e.src[i] for i in keep], [e.tgt[i] for i in keep]) for e in encoded]
-    print(describe() + f"; malloc: {allocator_in_use()}")
+    print(describe_machine() + f"; malloc: {allocator_in_use()}")
     print(
         f"model: {cfg.model.arch} d{cfg.model.d_model} {cfg.model.enc_layers}+{cfg.model.dec_layers}, "
         f"one pass over {len(keep)} pairs in batches of <= {batch_tokens} tokens "
@@ -162,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if args.json:
-        args.json.write_text(json.dumps({"hardware": describe(), "rows": rows}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps({"hardware": describe_machine(), "rows": rows}, indent=2) + "\n"
+        )
     return 0
 
 

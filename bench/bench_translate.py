@@ -38,7 +38,7 @@ from translator_app.core import (
     train_sentencepiece,
 )
 from translator_app.core.engine.search import SearchOptions
-from translator_app.core.platform.hardware import describe, facts
+from translator_app.core.platform.hardware import describe_machine, facts
 from translator_app.core.platform.paths import write_atomic
 from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search
 
@@ -188,7 +188,7 @@ def main() -> int:
     print(
         f"model: {bundle.name} ({cfg.arch}, {bundle.model.num_parameters / 1e6:.1f} M parameters)"
     )
-    print(f"machine: {describe()}; device: {bundle.device}")
+    print(f"machine: {describe_machine()}; device: {bundle.device}")
     print(
         f"load time: {load_s * 1000:.0f} ms"
         + (f"; bundle size: {size_mb:.1f} MB" if size_mb else "")

@@ -35,7 +35,7 @@ from trainer.shortlist import ALWAYS, PER_PIECE, build_shortlist, training_sampl
 from translator_app.core import bundled_model_dir, load_bundle  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine import ct2  # noqa: E402
-from translator_app.core.platform.hardware import describe  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 DATA = Path(__file__).parents[2] / "shared/data"
 TESTS = {
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sentences", type=int, default=300)
     args = ap.parse_args(argv)
     model = args.model or bundled_model_dir()
-    print(f"{model}; {describe()}; CTranslate2 threads {ct2.cpu_threads()}")
+    print(f"{model}; {describe_machine()}; CTranslate2 threads {ct2.cpu_threads()}")
     bundle = load_bundle(model, "cpu")
     tok = bundle.tokenizer
     start = time.perf_counter()

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from translator_app.gui.views.linking import link_from_output
-from translator_app.gui.window.window_words import LOOKING, NONE_HERE
+from translator_app.gui.window.word_menu import LOOKING, NONE_HERE
 
 TIMEOUT_S = 60.0
 

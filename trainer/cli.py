@@ -361,7 +361,7 @@ def run_recipe_command(args) -> int:
         print(recipe.show(args.folder, args.show))
         return 0
     if args.run is None and args.start_from is None:
-        print(recipe.describe(recipe.stages(args.folder)))
+        print(recipe.describe_stages(recipe.stages(args.folder)))
         return 0
     return recipe.run_recipe(
         args.folder,

@@ -47,7 +47,7 @@ from translator_app.core.engine.model_card import architecture_lines, config_blo
 from translator_app.core.faithful.german_left import GermanLeftCheck
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
-from translator_app.core.platform.hardware import describe
+from translator_app.core.platform.hardware import describe_machine
 
 
 # --------------------------------------------------------------------------- train
@@ -112,7 +112,11 @@ def train_config(cfg: RunConfig, args) -> int:
         cfg, model=dataclasses.replace(cfg.model, vocab_size=tokenizer.vocab_size)
     )
     data = _prepared(cfg, tokenizer, out)
-    info = data.info | {"command": "train", "config_file": str(args.config), "hardware": describe()}
+    info = data.info | {
+        "command": "train",
+        "config_file": str(args.config),
+        "hardware": describe_machine(),
+    }
     if init is not None:
         info["warm_start"] = {"bundle": init.name, "path": str(init.path)}
     start = time.time()

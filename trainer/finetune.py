@@ -44,7 +44,7 @@ from translator_app.core.engine.bundle_files import (
 from translator_app.core.faithful.glossary import Glossary, merged
 from translator_app.core.ipc.progress_lines import Done, encode
 from translator_app.core.ipc.translation_file import save_translations
-from translator_app.core.platform.hardware import describe
+from translator_app.core.platform.hardware import describe_machine
 from translator_app.core.platform.paths import (
     safe_name,
     user_cache_dir,
@@ -84,7 +84,7 @@ class Target:
     runs: Path
 
 
-def find_target(args, base_name: str) -> Target:
+def run_folders(args, base_name: str) -> Target:
     """The run's folders: a new run's from --name/--out, a resumed one's from its run file."""
     runs = user_cache_dir() / "finetune"
     work = args.work_dir
@@ -111,7 +111,7 @@ def cmd_finetune(args) -> int:
     if args.checkpoint_every < 1:
         raise ValueError("--checkpoint-every must be at least 1")
     base = load_bundle(args.model, "cpu")
-    target = find_target(args, base.name)
+    target = run_folders(args, base.name)
     # Room for the checkpoints (weights, optimiser state: about 4 copies) and the new
     # bundle, checked before the training a full disk would waste.
     weights = sum(p.numel() * p.element_size() for p in base.model.parameters())
@@ -133,7 +133,7 @@ def cmd_finetune(args) -> int:
         except BundleError:
             raise ValueError(f"{out} already exists; choose another --out or --name") from None
     try:
-        status = run_finetune(args, base, target)
+        status = finetune_into(args, base, target)
     except Exception:
         release_folder(created, out)
         raise
@@ -232,7 +232,7 @@ class Verdict:
             shown = [translator.explain(t) for t in shown]
         return result, shown
 
-    def describe(self, result: dict, label: str) -> str:
+    def describe_machine(self, result: dict, label: str) -> str:
         line = f"{label} on {len(self.report_pairs)} held-out pairs: BLEU {result['bleu']:.2f}"
         if result["terms"]:
             line += f", your terms {result['terms_kept']} of {result['terms']}"
@@ -288,7 +288,7 @@ def scoring_translator(model, base, taught: Glossary) -> Translator:
     )
 
 
-def run_finetune(args, base, target: Target) -> int:
+def finetune_into(args, base, target: Target) -> int:
     """The fine-tune itself, into the folder ``target.out`` that cmd_finetune claimed."""
     data_cfg = data_config(args)
     base_translator = Translator.from_bundle(base)
@@ -304,7 +304,7 @@ def run_finetune(args, base, target: Target) -> int:
     cfg = run_config(args, base.config, data_cfg, teaching.recipe, data.train, target.work)
     verdict = verdict_for(args, data, teaching.terms, base.config.arch)
     before, base_shown = verdict.of(scoring_translator(base.model, base, base.terms))
-    print(verdict.describe(before, "base model"))
+    print(verdict.describe_machine(before, "base model"))
     write_atomic(
         target.work / RUN_FILE, json.dumps({"name": target.name, "out": str(target.out)}) + "\n"
     )
@@ -312,7 +312,7 @@ def run_finetune(args, base, target: Target) -> int:
         "command": "finetune",
         "base_model": base.name,
         "base_path": str(base.path),
-        "hardware": describe(),
+        "hardware": describe_machine(),
         "effort": args.effort,
         "taught_terms": len(teaching.terms.terms),
     }
@@ -335,7 +335,7 @@ def run_finetune(args, base, target: Target) -> int:
     tuned = model_from_checkpoint(ckpt)
     taught = merged(base.terms, teaching.terms)
     after, tuned_shown = verdict.of(scoring_translator(tuned, base, taught))
-    print(verdict.describe(after, "fine-tuned model"))
+    print(verdict.describe_machine(after, "fine-tuned model"))
     summary = verdict.summary(before, after)
     if summary:
         print(summary)

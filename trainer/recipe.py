@@ -182,7 +182,7 @@ def _execute(cmd: list[str]) -> None:
         )
 
 
-def describe(all_stages: Sequence[Stage]) -> str:
+def describe_stages(all_stages: Sequence[Stage]) -> str:
     lines = []
     for s in all_stages:
         state = "done" if s.done else ("started" if (s.out_dir / "checkpoints").is_dir() else "")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.core.cli_common import run_main
-from translator_app.core.faithful.fact_check import describe
+from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.window.app import add_arguments as add_gui_arguments
 
@@ -206,7 +206,7 @@ def _warn_missing(doc) -> int:
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
         elif t is not None and t.missing_numbers:
-            lost = ", ".join(describe(f) for f in t.missing_numbers if f.kind != "added")
+            lost = ", ".join(describe_fact(f) for f in t.missing_numbers if f.kind != "added")
             added = ", ".join(f.text for f in t.missing_numbers if f.kind == "added")
             said = [f"it may not keep {lost}"] if lost else []
             said += [f"it writes {added}, which the German does not hold"] if added else []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from translator_app.core.engine.candidates import symbol_tail
-from translator_app.core.faithful.fact_check import added_facts, describe, missing_facts
+from translator_app.core.faithful.fact_check import added_facts, describe_fact, missing_facts
 
 BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 CHATS = ["Ich liebe dich ❤️", "Gute Nacht 🌙✨", "Das Essen war lecker 😋👌",
@@ -30,7 +30,7 @@ def test_the_closing_symbols_of_a_sentence_are_found():
 def test_a_number_the_german_does_not_hold_is_added():
     (added,) = added_facts("Ich liebe dich", "I love you €2.")
     assert added.kind == "added" and added.text == "2"
-    assert describe(added) == "2 (in the English, not in the German)"
+    assert describe_fact(added) == "2 (in the English, not in the German)"
     for de, en in [
         ("Um 14 Uhr kommt er.", "He comes at 2 p.m."),
         ("Um halb acht.", "At 7:30."),

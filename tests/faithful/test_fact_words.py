@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core.faithful.fact_check import all_facts, describe, missing_facts
+from translator_app.core.faithful.fact_check import all_facts, describe_fact, missing_facts
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import bench_trust  # noqa: E402
@@ -193,9 +193,9 @@ def test_english_readings():
 
 def test_a_lost_fact_says_what_the_english_needs():
     (f,) = missing_facts("Es dauert drei Werktage.", "It takes three minutes.")
-    assert describe(f) == "Werktage (working days)"
+    assert describe_fact(f) == "Werktage (working days)"
     (f,) = missing_facts("Bitte spätestens morgen.", "Please tomorrow.")
-    assert f.kind == "limit" and describe(f) == "spätestens (at the latest)"
+    assert f.kind == "limit" and describe_fact(f) == "spätestens (at the latest)"
 
 
 def test_the_check_meets_the_trust_floors_on_the_bench_set():

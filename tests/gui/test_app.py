@@ -178,7 +178,7 @@ def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
     """The menu opens at once; the model's alternatives for exactly that word arrive from
     the worker and replace the note; choosing one forces the whole word shown, and the
     sentence goes on from it."""
-    from translator_app.gui.window.window_words import LOOKING
+    from translator_app.gui.window.word_menu import LOOKING
 
     w = open_window()  # greedy, n-best 1: no n-best alternatives at all
     translate(qtbot, w, "Wir gehen nach Hause.")

@@ -14,7 +14,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.gui.window.window_words import MENU_ALTERNATIVES  # noqa: E402
+from translator_app.gui.window.word_menu import MENU_ALTERNATIVES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 from window_alternatives import check_word  # noqa: E402

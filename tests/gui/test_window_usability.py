@@ -159,7 +159,7 @@ def test_a_repeated_bad_file_is_reported_again(qtbot, open_window, tmp_path):
 def test_the_word_menu_says_when_nothing_is_likely_and_shows_no_end_marker(
     qtbot, open_window, monkeypatch
 ):
-    from translator_app.gui.window.window_words import LOOKING, NONE_HERE
+    from translator_app.gui.window.word_menu import LOOKING, NONE_HERE
 
     w = open_window()  # n-best 1: no n-best alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)

@@ -30,7 +30,7 @@ class NotText(ValueError):
 
 
 @dataclass(frozen=True)
-class Progress:
+class DocumentProgress:
     """How far a streamed translation is: paragraphs (lines) done of all, rate, time left."""
 
     done: int
@@ -101,7 +101,7 @@ class _BlockWriter:
         self.done += len(block)
         self.sentences += len(doc.segments)
         elapsed = time.monotonic() - self.start
-        self.on_block(doc, Progress(self.done, max(self.total, self.done), elapsed))
+        self.on_block(doc, DocumentProgress(self.done, max(self.total, self.done), elapsed))
 
 
 class OutputBusy(OSError):
@@ -139,7 +139,7 @@ def translate_stream(
     source: Path,
     target: Path,
     translate_text: Callable[[str], DocumentTranslation],
-    on_block: Callable[[DocumentTranslation, Progress], None] = lambda doc, progress: None,
+    on_block: Callable[[DocumentTranslation, DocumentProgress], None] = lambda doc, progress: None,
     block_paragraphs: int = 0,
 ) -> int:
     """Translate the UTF-8 text file ``source`` into ``target`` block by block; returns

@@ -95,7 +95,7 @@ def added_facts(source: str, translation: str, facts: list[Fact] | None = None) 
     return added
 
 
-def describe(fact: Fact) -> str:
+def describe_fact(fact: Fact) -> str:
     """A lost fact for a person: its German and, where it helps, the English it needs:
     "Werktage (working days)", "spätestens (at the latest)", "1.150 (1,150)"."""
     if fact.kind == "added":

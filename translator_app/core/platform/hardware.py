@@ -74,7 +74,7 @@ def facts() -> dict:
     }
 
 
-def describe() -> str:
+def describe_machine() -> str:
     f = facts()
     return (
         f"{platform.machine()} CPU, {f['torch_threads']} torch threads, "

@@ -51,7 +51,7 @@ from translator_app.gui.teach.finetune_process import (
     remove_leftovers,
     rename_bundle,
 )
-from translator_app.gui.teach.teach_words import free_name, progress_text, verdict
+from translator_app.gui.teach.teach_messages import free_name, progress_text, verdict
 from translator_app.gui.views.alignment import AlignmentPanel
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"

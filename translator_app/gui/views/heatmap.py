@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from translator_app.core import Translation
 from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
-from translator_app.gui.views.words import piece_words
+from translator_app.gui.views.piece_words import piece_words
 
 AVERAGE = -1  # the heads' mean, as a head
 
@@ -22,7 +22,7 @@ def display_piece(piece: str) -> str:
 
 
 def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
-    """(word, its piece indices) for each word of ``text`` (gui/views/words.py): a heatmap's
+    """(word, its piece indices) for each word of ``text`` (gui/views/piece_words.py): a heatmap's
     row or column labels, once per word."""
     return [(text[a:b], members) for (a, b), members in piece_words(pieces, spans, text)]
 

@@ -13,10 +13,10 @@ import numpy as np
 
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.fact_check import describe
+from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
+from translator_app.gui.views.piece_words import piece_words
 from translator_app.gui.views.positions import piece_at
-from translator_app.gui.views.words import piece_words
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
 # exactly zero, and faint highlights everywhere would hide the ones that matter.
@@ -301,7 +301,9 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
         if words:
             s, e, _ = max(words, key=lambda r: r[2])
             out = (s, e)
-        marks.append(FactMark((start, end), out, f"May be lost in the English: {describe(fact)}"))
+        marks.append(
+            FactMark((start, end), out, f"May be lost in the English: {describe_fact(fact)}")
+        )
     facts = [m.source for m in marks]
     for start, end, word in rendered.not_carried():
         if any(s < end and start < e for s, e in facts):

@@ -2,7 +2,7 @@
 
 The window keeps layout, wiring and messages. Its parts are composed, each handed the
 widgets and the session it uses: the menus (window_menus.py), the files and documents
-(window_files.py), the word menu (window_words.py), the dialogs (window_dialogs.py), the
+(window_files.py), the word menu (word_menu.py), the dialogs (window_dialogs.py), the
 choice of model and device (model_chooser.py). What to translate and when is the
 :class:`TranslationSession`'s (worker thread, cache, request ids), the linked highlights
 are the :class:`LinkHighlighter`'s, and correction mode is the
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from translator_app.core import bundled_model_dir
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.core.faithful.fact_check import describe
+from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.paths import (
     remove_orphans,
     user_cache_dir,
@@ -58,7 +58,7 @@ from translator_app.gui.window.model_chooser import READY_TEXT, ModelChooser
 from translator_app.gui.window.window_dialogs import WindowCommands, WindowDialogs
 from translator_app.gui.window.window_files import DocumentFiles
 from translator_app.gui.window.window_menus import WindowMenus
-from translator_app.gui.window.window_words import WordMenu
+from translator_app.gui.window.word_menu import WordMenu
 
 
 class MainWindow(QMainWindow):
@@ -367,7 +367,7 @@ class MainWindow(QMainWindow):
             # Short enough for the status bar; every mark's tooltip says what it is.
             more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
             self.messages.show(
-                f"Check: the English may not keep {describe(lost[0][2])}{more} "
+                f"Check: the English may not keep {describe_fact(lost[0][2])}{more} "
                 "(marked in amber; point at a mark for details)",
                 15000,
             )

@@ -1,4 +1,4 @@
-"""What the Teach dialog (teach.py) says in words: the new model's free name, the
+"""What the Teach dialog (teach_dialog.py) says in words: the new model's free name, the
 training's progress, and the verdict with advice that can be followed.
 """
 
