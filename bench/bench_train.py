@@ -162,9 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if args.json:
-        args.json.write_text(
-            json.dumps({"hardware": describe_machine(), "rows": rows}, indent=2) + "\n"
-        )
+        figures = {"hardware": describe_machine(), "rows": rows}
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0
 
 

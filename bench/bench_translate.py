@@ -142,7 +142,7 @@ def quality(translator: Translator, test: Path) -> dict:
     }
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -165,7 +165,11 @@ def main() -> int:
     parser.add_argument(
         "--test", type=Path, help="parallel test file (TSV, x.de, TMX): BLEU/chrF per precision"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
 
@@ -205,17 +209,7 @@ def main() -> int:
         translator = Translator.from_bundle(bundle, precision=precision)
         report = bench(translator, groups, args.runs)
         results["precisions"][precision] = report
-        print(f"\n[{precision}]  latency per sentence (ms)      median      p95   ms/token  tokens")
-        for key, row in report.items():
-            if isinstance(row, dict):
-                print(
-                    f"  {key:<12} ({row['words']:4.1f} words)        {row['median_ms']:8.1f} {row['p95_ms']:8.1f}"
-                    f" {row['ms_per_output_token']:10.2f} {row['output_tokens']:7.1f}"
-                )
-        print(
-            f"  batch translation: greedy {report['batch_beam1_sentences_per_s']:.1f} sentences/s, "
-            f"beam 4 {report['batch_beam4_sentences_per_s']:.1f} sentences/s"
-        )
+        print_report(precision, report)
         if args.test:
             report["quality"] = q = quality(translator, args.test)
             print(
@@ -229,6 +223,20 @@ def main() -> int:
     if args.json:
         write_atomic(args.json, json.dumps(results, indent=2) + "\n")
     return 0
+
+
+def print_report(precision: str, report: dict) -> None:
+    print(f"\n[{precision}]  latency per sentence (ms)      median      p95   ms/token  tokens")
+    for key, row in report.items():
+        if isinstance(row, dict):
+            print(
+                f"  {key:<12} ({row['words']:4.1f} words)        {row['median_ms']:8.1f} {row['p95_ms']:8.1f}"
+                f" {row['ms_per_output_token']:10.2f} {row['output_tokens']:7.1f}"
+            )
+    print(
+        f"  batch translation: greedy {report['batch_beam1_sentences_per_s']:.1f} sentences/s, "
+        f"beam 4 {report['batch_beam4_sentences_per_s']:.1f} sentences/s"
+    )
 
 
 if __name__ == "__main__":

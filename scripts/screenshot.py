@@ -26,7 +26,9 @@ TEXT = (
 )
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
+    """The options; the app's folders go to a fresh temporary place (no user settings,
+    history or corrections in the picture)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", help="bundle folder (default: the bundled model)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
@@ -40,6 +42,11 @@ def main() -> int:
     os.environ["TRANSLATOR_CONFIG_DIR"] = str(Path(tmp) / "config")
     os.environ["TRANSLATOR_DATA_DIR"] = str(Path(tmp) / "data")
     os.environ["TRANSLATOR_CACHE_DIR"] = str(Path(tmp) / "cache")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication

@@ -92,7 +92,6 @@ def save_bundle(
     or the bytes of a joint ``spm.model``."""
     if isinstance(tokenizer, bytes | bytearray):
         tokenizer = Tokenizer(bytes(tokenizer))
-    pair = isinstance(tokenizer, PairTokenizer)
     out_dir = Path(out_dir)
     if not overwrite and holds_files(out_dir):
         raise BundleError(out_dir, "already exists (choose another output directory)")
@@ -119,32 +118,8 @@ def save_bundle(
         tokenizer_files = tokenizer.files()
         for file_name, content in tokenizer_files.items():
             (tmp / file_name).write_bytes(content)
-        if pair:
-            tokenizer_info = {"type": PAIR_TYPE, "files": list(tokenizer_files)}
-        else:
-            tokenizer_info = {"type": "sentencepiece", "file": SPM_FILE}
-        config = {
-            "format": FORMAT_NAME,
-            "format_version": PAIR_FORMAT_VERSION if pair else FORMAT_VERSION,
-            "name": name,
-            "source_language": "de",
-            "target_language": "en",
-            "model": model.config.to_dict(),
-            "tokenizer": {
-                **tokenizer_info,
-                "vocab_size": tokenizer.vocab_size,
-                "byte_fallback": tokenizer.has_byte_fallback(),
-                "normalization": "nmt_nfkc",
-                **tokenizer.special_ids(),
-            },
-            "search": asdict(search or SearchDefaults()),
-            "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
-            "files": {
-                f: {"bytes": (tmp / f).stat().st_size, "sha256": sha256_file(tmp / f)}
-                for f in (WEIGHTS_FILE, *tokenizer_files)
-            },
-            **(extra or {}),
-        }
+        config = _config_json(tmp, model, tokenizer, tokenizer_files, name, search, dtype)
+        config.update(extra or {})
         (tmp / CONFIG_FILE).write_text(
             json.dumps(config, indent=2, ensure_ascii=False) + "\n", "utf-8"
         )
@@ -153,17 +128,63 @@ def save_bundle(
         if terms:
             (tmp / TERMS_FILE).write_text(glossary_text(terms), "utf-8")
         apply_umask(tmp)
-        if overwrite and out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(out_dir, old)
-            os.replace(tmp, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            rename_no_replace(tmp, out_dir)
+        _move_into_place(tmp, out_dir, overwrite)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out_dir
+
+
+def _config_json(
+    tmp: Path,
+    model: EncoderDecoder,
+    tokenizer: Tokenizer | PairTokenizer,
+    tokenizer_files: dict[str, bytes],
+    name: str,
+    search: SearchDefaults | None,
+    dtype: torch.dtype,
+) -> dict[str, Any]:
+    """config.json of a bundle whose weights and tokenizer files are already in ``tmp``
+    (their sizes and checksums are recorded)."""
+    if isinstance(tokenizer, PairTokenizer):
+        tokenizer_info = {"type": PAIR_TYPE, "files": list(tokenizer_files)}
+        version = PAIR_FORMAT_VERSION
+    else:
+        tokenizer_info = {"type": "sentencepiece", "file": SPM_FILE}
+        version = FORMAT_VERSION
+    return {
+        "format": FORMAT_NAME,
+        "format_version": version,
+        "name": name,
+        "source_language": "de",
+        "target_language": "en",
+        "model": model.config.to_dict(),
+        "tokenizer": {
+            **tokenizer_info,
+            "vocab_size": tokenizer.vocab_size,
+            "byte_fallback": tokenizer.has_byte_fallback(),
+            "normalization": "nmt_nfkc",
+            **tokenizer.special_ids(),
+        },
+        "search": asdict(search or SearchDefaults()),
+        "weights": {"file": WEIGHTS_FILE, "dtype": str(dtype).removeprefix("torch.")},
+        "files": {
+            f: {"bytes": (tmp / f).stat().st_size, "sha256": sha256_file(tmp / f)}
+            for f in (WEIGHTS_FILE, *tokenizer_files)
+        },
+    }
+
+
+def _move_into_place(tmp: Path, out_dir: Path, overwrite: bool) -> None:
+    """The written bundle ``tmp`` becomes ``out_dir``: an existing one is replaced only
+    with ``overwrite`` (moved aside first, so a crash leaves one of the two whole)."""
+    if overwrite and out_dir.exists():
+        old = out_dir.with_name(f".{out_dir.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(out_dir, old)
+        os.replace(tmp, out_dir)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        rename_no_replace(tmp, out_dir)
 
 
 def resolve_device(device: str | torch.device = "auto") -> tuple[torch.device, list[str]]:

@@ -107,60 +107,10 @@ def transformer_spec(model: torch.nn.Module, vocab: list[str]):
         alignment_layer=cfg.alignment_layer_index,
         alignment_heads=align_heads,
     )
-    sd = {k: _np(v) for k, v in model.state_dict().items()}
-    positions = sd["pos_embedding.weight"] if cfg.positions == "learned" else _np(model.pos_table)
-
-    def norm(spec_ln, prefix: str) -> None:
-        spec_ln.gamma, spec_ln.beta = sd[prefix + ".weight"], sd[prefix + ".bias"]
-
-    def linear(spec_lin, prefix: str) -> None:
-        spec_lin.weight = sd[prefix + ".weight"]
-        spec_lin.bias = sd[prefix + ".bias"]
-
-    def fused(spec_lin, prefixes: Sequence[str]) -> None:
-        spec_lin.weight = np.concatenate([sd[p + ".weight"] for p in prefixes])
-        spec_lin.bias = np.concatenate([sd[p + ".bias"] for p in prefixes])
-
-    def ffn(spec_ffn, prefix: str, ln: str) -> None:
-        norm(spec_ffn.layer_norm, ln)
-        linear(spec_ffn.linear_0, prefix + ".ff.net.0")
-        linear(spec_ffn.linear_1, prefix + ".ff.net.3")
-
-    def common(side, norm_name: str) -> None:
-        side.scale_embeddings = cfg.scale_embeddings
-        side.position_encodings.encodings = positions
-        if pre:
-            norm(side.layer_norm, norm_name)
-
-    enc = spec.encoder
-    enc.embeddings[0].weight = sd["embedding.weight"]
-    common(enc, "enc_norm")
-    for i, layer in enumerate(enc.layer):
-        p = f"enc_layers.{i}"
-        norm(layer.self_attention.layer_norm, p + ".norm1")
-        fused(layer.self_attention.linear[0], [p + ".attn.q_proj", p + ".attn.kv_proj"])
-        linear(layer.self_attention.linear[1], p + ".attn.out_proj")
-        ffn(layer.ffn, p, p + ".norm2")
-
-    dec = spec.decoder
-    dec.embeddings.weight = sd["embedding.weight"]
-    common(dec, "dec_norm")
-    dec.projection.weight = sd["output.weight"] if "output.weight" in sd else sd["embedding.weight"]
-    if cfg.output_bias:
-        dec.projection.bias = sd["output.bias"]
-    for i, layer in enumerate(dec.layer):
-        p = f"dec_layers.{i}"
-        norm(layer.self_attention.layer_norm, p + ".norm1")
-        fused(layer.self_attention.linear[0], [p + ".self_attn.q_proj", p + ".self_attn.kv_proj"])
-        linear(layer.self_attention.linear[1], p + ".self_attn.out_proj")
-        norm(layer.attention.layer_norm, p + ".norm2")
-        linear(layer.attention.linear[0], p + ".cross_attn.q_proj")
-        fused(layer.attention.linear[1], [p + ".cross_attn.kv_proj"])
-        linear(layer.attention.linear[2], p + ".cross_attn.out_proj")
-        if i == cfg.alignment_layer_index and cfg.alignment_head > 0:
-            _move_head_first(layer.attention, cfg.alignment_head, cfg.n_heads)
-        ffn(layer.ffn, p, p + ".norm3")
-
+    w = _StateDict({k: _np(v) for k, v in model.state_dict().items()}, cfg)
+    positions = w.sd["pos_embedding.weight"] if cfg.positions == "learned" else _np(model.pos_table)
+    _fill_encoder(spec.encoder, w, positions)
+    _fill_decoder(spec.decoder, w, positions)
     spec.register_source_vocabulary(vocab)
     spec.register_target_vocabulary(vocab)
     c = spec.config
@@ -173,6 +123,67 @@ def transformer_spec(model: torch.nn.Module, vocab: list[str]):
     c.add_source_bos = c.add_source_eos = False  # the translator adds EOS itself
     c.layer_norm_epsilon = 1e-5  # torch.nn.LayerNorm's
     return spec
+
+
+class _StateDict:
+    """A model's weights as NumPy arrays, written into CTranslate2's spec objects."""
+
+    def __init__(self, sd: dict[str, np.ndarray], cfg: ModelConfig) -> None:
+        self.sd, self.cfg = sd, cfg
+
+    def norm(self, spec_ln, prefix: str) -> None:
+        spec_ln.gamma, spec_ln.beta = self.sd[prefix + ".weight"], self.sd[prefix + ".bias"]
+
+    def linear(self, spec_lin, prefix: str) -> None:
+        spec_lin.weight = self.sd[prefix + ".weight"]
+        spec_lin.bias = self.sd[prefix + ".bias"]
+
+    def fused(self, spec_lin, prefixes: Sequence[str]) -> None:
+        spec_lin.weight = np.concatenate([self.sd[p + ".weight"] for p in prefixes])
+        spec_lin.bias = np.concatenate([self.sd[p + ".bias"] for p in prefixes])
+
+    def ffn(self, spec_ffn, prefix: str, ln: str) -> None:
+        self.norm(spec_ffn.layer_norm, ln)
+        self.linear(spec_ffn.linear_0, prefix + ".ff.net.0")
+        self.linear(spec_ffn.linear_1, prefix + ".ff.net.3")
+
+    def common(self, side, norm_name: str, positions: np.ndarray) -> None:
+        side.scale_embeddings = self.cfg.scale_embeddings
+        side.position_encodings.encodings = positions
+        if self.cfg.norm == "pre":
+            self.norm(side.layer_norm, norm_name)
+
+
+def _fill_encoder(enc, w: _StateDict, positions: np.ndarray) -> None:
+    enc.embeddings[0].weight = w.sd["embedding.weight"]
+    w.common(enc, "enc_norm", positions)
+    for i, layer in enumerate(enc.layer):
+        p = f"enc_layers.{i}"
+        w.norm(layer.self_attention.layer_norm, p + ".norm1")
+        w.fused(layer.self_attention.linear[0], [p + ".attn.q_proj", p + ".attn.kv_proj"])
+        w.linear(layer.self_attention.linear[1], p + ".attn.out_proj")
+        w.ffn(layer.ffn, p, p + ".norm2")
+
+
+def _fill_decoder(dec, w: _StateDict, positions: np.ndarray) -> None:
+    cfg, sd = w.cfg, w.sd
+    dec.embeddings.weight = sd["embedding.weight"]
+    w.common(dec, "dec_norm", positions)
+    dec.projection.weight = sd["output.weight"] if "output.weight" in sd else sd["embedding.weight"]
+    if cfg.output_bias:
+        dec.projection.bias = sd["output.bias"]
+    for i, layer in enumerate(dec.layer):
+        p = f"dec_layers.{i}"
+        w.norm(layer.self_attention.layer_norm, p + ".norm1")
+        w.fused(layer.self_attention.linear[0], [p + ".self_attn.q_proj", p + ".self_attn.kv_proj"])
+        w.linear(layer.self_attention.linear[1], p + ".self_attn.out_proj")
+        w.norm(layer.attention.layer_norm, p + ".norm2")
+        w.linear(layer.attention.linear[0], p + ".cross_attn.q_proj")
+        w.fused(layer.attention.linear[1], [p + ".cross_attn.kv_proj"])
+        w.linear(layer.attention.linear[2], p + ".cross_attn.out_proj")
+        if i == cfg.alignment_layer_index and cfg.alignment_head > 0:
+            _move_head_first(layer.attention, cfg.alignment_head, cfg.n_heads)
+        w.ffn(layer.ffn, p, p + ".norm3")
 
 
 # ------------------------------------------------------------------ converted models
