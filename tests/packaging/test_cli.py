@@ -276,11 +276,19 @@ def test_translates_a_document_into_one_of_its_kind(bundle_dir, tmp_path, capsys
     assert not (tmp_path / "o.odt").exists()
 
 
-def test_train_runs_the_trainer(capfd):
-    """`translator-app train --help` is `translator-train --help` (issue 50, item 7)."""
+def test_train_runs_the_trainer(capfd, tmp_path):
+    """`translator-app train ...` is `translator-train ...` (issue 50, item 7): its help, and a
+    real trainer command through it (a small SentencePiece model, written and loadable)."""
+    from translator_app.core.text.tokenizer import Tokenizer
+
     assert cli.main(["train", "--help"]) == 0
     out = capfd.readouterr().out
     assert out.startswith("usage: translator-train") and "finetune" in out
+    spm = tmp_path / "spm.model"
+    data = Path(__file__).resolve().parents[1] / "data" / "tiny_pairs.tsv"
+    code = cli.main(["train", "spm", "--data", str(data), "--vocab-size", "340", "--out", str(spm)])
+    assert code == 0 and f"wrote {spm}" in capfd.readouterr().out
+    assert Tokenizer(spm.read_bytes()).vocab_size == 340
 
 
 def test_every_start_sets_passive_openmp_waits_before_the_libraries_load():

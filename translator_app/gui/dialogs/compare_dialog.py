@@ -191,6 +191,7 @@ class CompareDialog(QDialog):
         fit_resize(self, 1100, 640)
         self.sentence = QLineEdit(sentence)
         self.sentence.setPlaceholderText("A German sentence")
+        self.sentence.setAccessibleName("German sentence")
         self.translate_button = QPushButton("&Translate")
         left, right = default_panes(entries)
         self.panes = (ModelPane(entries, left, "left"), ModelPane(entries, right, "right"))
