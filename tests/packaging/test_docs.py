@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -87,3 +88,47 @@ def test_the_window_parts_table_names_every_part_where_it_lives():
     stores = {"History", "CorrectionsStore", "WindowCommands"}
     missing = window_parts_in_code() - widgets - stores - set(documented)
     assert not missing, f"docs/architecture.md's window parts lack {sorted(missing)}"
+
+
+# Paths a doc names in backticks, from the repository's top folders (and gui/, core/ as
+# the docs write them inside translator_app/).
+_DOC_PATH = re.compile(r"`([^`\s]+)`")
+_TOP = (
+    "translator_app/", "trainer/", "tests/", "scripts/", "bench/", "packaging/", "recipes/",
+    "resources/", "docs/", "configs/", "testsets/", "gui/", "core/",
+)  # fmt: skip
+
+
+def missing_paths(text: str) -> list[str]:
+    """The repository paths named in ``text`` that do not exist (a trailing ``.name``
+    after a module, as in `trainer/allocator.bound_native_caches`, names the module)."""
+    missing = []
+    for m in _DOC_PATH.finditer(text):
+        path = m.group(1).split("::")[0].split(":")[0].rstrip(".,")
+        if not path.startswith(_TOP) or any(c in path for c in "*<>{}$"):
+            continue
+        module = re.sub(r"\.[A-Za-z_]\w*$", ".py", path)
+        options = [path, module, f"translator_app/{path}", f"translator_app/{module}"]
+        if not any((ROOT / p).exists() for p in options):
+            missing.append(path)
+    return missing
+
+
+def test_every_path_the_docs_name_exists():
+    """A moved or renamed module leaves no stale path in README or docs/ (issue 62 §5:
+    engine.md named core/ct2.py a room move after it had gone)."""
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    stale = {d.name: p for d in docs if (p := missing_paths(d.read_text("utf-8")))}
+    assert not stale
+    assert missing_paths("in `translator_app/core/ct2.py` and `gui/words.py`") == [
+        "translator_app/core/ct2.py",
+        "gui/words.py",
+    ]
+
+
+def test_readme_names_every_room_of_the_core():
+    row = next(line for line in (ROOT / "README.md").read_text("utf-8").splitlines()
+               if line.startswith("| `translator_app/core/` |"))  # fmt: skip
+    rooms = sorted(p.name for p in (ROOT / "translator_app" / "core").iterdir()
+                   if (p / "__init__.py").is_file())  # fmt: skip
+    assert rooms and [r for r in rooms if f"`{r}/`" not in row] == []

@@ -47,6 +47,12 @@ class CorrectionController(QObject):
         self.actions: list[QAction] = []  # enabled only while correcting (save, discard)
         output.textChanged.connect(self._on_edited)
 
+    def use_actions(self, actions: list[QAction]) -> None:
+        """The menu's Save and Discard entries: enabled only while correcting."""
+        self.actions = list(actions)
+        for action in self.actions:
+            action.setEnabled(self.active)
+
     def begin(self, source: str, output: str) -> bool:
         """Let the user edit ``output``, the translation of ``source``."""
         if self.active:

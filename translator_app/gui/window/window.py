@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         self._build_status()
         self._build_parts()
         self.menus = WindowMenus(self)
+        self.models.rebuild_menu()  # the model list, now that the Model menu exists
         self.debounce = QTimer(self)
         self.debounce.setSingleShot(True)
         self.debounce.timeout.connect(self.translate_now)

@@ -32,9 +32,6 @@ class WindowMenus:
         m = bar.addMenu("&Help")
         self.action(m, "&Keyboard shortcuts", window.dialogs.shortcuts_dialog, "F1")
         self.action(m, "&About", window.dialogs.about_dialog)
-        window.models.rebuild_menu()
-        for action in window.correction.actions:
-            action.setEnabled(False)
 
     def action(self, menu: QMenu, text: str, slot, shortcut=None, checkable=False) -> QAction:
         """A menu entry; every entry is made here, so that F1 lists every shortcut."""
@@ -83,10 +80,12 @@ class WindowMenus:
         self.action(m, "Loo&k up the German word", w.dictionary.look_up_at_cursor, "Ctrl+K")
         m.addSeparator()
         self.action(m, "Corr&ect the translation", w.begin_correction, "F2")
-        w.correction.actions = [
-            self.action(m, "&Save the correction", w.correction.save, "Ctrl+Shift+S"),
-            self.action(m, "D&iscard the correction", w.correction.discard, "Esc"),
-        ]
+        w.correction.use_actions(
+            [
+                self.action(m, "&Save the correction", w.correction.save, "Ctrl+Shift+S"),
+                self.action(m, "D&iscard the correction", w.correction.discard, "Esc"),
+            ]
+        )
         self.action(m, "C&orrections…", w.dialogs.corrections_dialog, "Ctrl+Shift+K")
         m.addSeparator()
         self.action(m, "Settin&gs…", w.dialogs.settings_dialog, "Ctrl+,")
