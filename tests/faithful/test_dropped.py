@@ -197,7 +197,7 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     translations = tuple(Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in sentences)
     results = []
     worker.checked.connect(results.append)
-    worker.check(CheckRequest(7, sentences, translations))
+    worker._queue_check(CheckRequest(7, sentences, translations))
     qtbot.waitUntil(lambda: bool(events), timeout=5000)  # the first sentence is checked
     worker.alternatives(AlternativesRequest(8, translations[0], 0))
     qtbot.waitUntil(lambda: sum(len(r.sentences) for r in results) == 20, timeout=10_000)
@@ -244,11 +244,11 @@ def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
     worker.checked.connect(results.append)
     old, new = (Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in ("Alt.", "Neu."))
     worker._latest_translate_id = 1
-    worker.check(CheckRequest(1, ("Alt.",), (old,)))
+    worker._queue_check(CheckRequest(1, ("Alt.",), (old,)))
     qtbot.waitUntil(lambda: bool(events), timeout=5000)
     worker.alternatives(AlternativesRequest(2, old, 0))  # served while the model builds
     worker._latest_translate_id = 3
-    worker.check(CheckRequest(3, ("Neu.",), (new,)))  # a newer text's check replaces it
+    worker._queue_check(CheckRequest(3, ("Neu.",), (new,)))  # a newer text's check replaces it
     qtbot.waitUntil(lambda: bool(results), timeout=5000)
     worker.shutdown()
     assert events[0] == ("building", "model-build")

@@ -138,7 +138,7 @@ def test_one_id_per_text_change_and_failures_only_for_the_current_request(qtbot,
     before = w.session._last_id
     w.session.translate("Die Katze schläft.", 1, 1)  # a sentence not in the cache
     assert w.session._last_id == before + 1
-    current = w.session._wanted_id
+    current = w.session._ids["text"]
     shown = []
     w.session.failed.connect(shown.append)
     w.session.worker.failed.emit(Failure(current - 1, FailureKind.INTERNAL, "stale"))

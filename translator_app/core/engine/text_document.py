@@ -143,6 +143,12 @@ class TranslationCache:
     def clear(self) -> None:
         self._items.clear()
 
+    def sentences(self, context: tuple) -> frozenset[str]:
+        """The sentences held for ``context`` (keys are ``(*context, sentence)``): what a
+        worker that splits a long text itself need not translate again."""
+        n = len(context)
+        return frozenset(k[n] for k in self._items if len(k) == n + 1 and k[:n] == context)
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -191,6 +197,11 @@ class IncrementalDocument:
 
     def view(self) -> DocumentTranslation:
         return join_document(self.text, self.segments, self.found)
+
+    def missing(self) -> list[str]:
+        """The distinct sentences still without a translation, in text order."""
+        gaps = (s.text for s, t in zip(self.segments, self.found, strict=True) if t is None)
+        return list(dict.fromkeys(gaps))
 
     def clear(self) -> None:
         """Forget the text and its translations (and the cache, if any)."""

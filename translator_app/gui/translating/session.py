@@ -1,12 +1,13 @@
 """The translation session: everything between the German box and the worker thread.
 
-It loads models, splits the text into sentences once per change (on the worker thread
-for large texts), asks the worker only for the sentences its cache lacks (the core's
-IncrementalDocument, which the command line fills in at once), and reports what to show
-through signals. Every text change gets one new id from one counter, and one method
-decides whether a reply is still wanted, so a burst of typing shows only the last edit's
-translation (translateLocally's "latest request wins"); a failure is shown only for what
-the user still waits for.
+It loads models, splits the text into sentences once per change (a large text on the
+worker thread, which translates it next), asks the worker only for the sentences its
+cache lacks (the core's IncrementalDocument, which the command line fills in at once),
+and reports what to show through signals. Every request gets one new id from one
+counter, and one method (:meth:`TranslationSession._current`) decides whether a reply is
+still wanted, so a burst of typing shows only the last edit's translation
+(translateLocally's "latest request wins"); a failure is shown only for what the user
+still waits for.
 """
 
 from __future__ import annotations
@@ -24,14 +25,12 @@ from translator_app.gui.translating.worker import GROUP_SIZES, TranslationWorker
 from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,
     AlternativesResult,
-    CheckRequest,
     CheckResult,
     ExplainRequest,
     ExplainResult,
     Failure,
     LoadRequest,
     ModelInfo,
-    SplitRequest,
     SplitResult,
     TranslateRequest,
     TranslateResult,
@@ -40,6 +39,9 @@ from translator_app.gui.translating.worker_messages import (
 # Texts longer than this are split into sentences on the worker thread: splitting
 # 20,000 characters takes about 40 ms here, too long for a keystroke on the GUI thread.
 SPLIT_ON_WORKER = 5_000
+# What a reply can answer: the latest request of each kind. A text's split, translation
+# and check share the text's id.
+CHANNELS = ("load", "text", "explain", "alternatives")
 
 
 class TranslationSession(QObject):
@@ -85,14 +87,12 @@ class TranslationSession(QObject):
         self.loading_path: str | None = None
         self.beam = self.nbest = 1
         self._last_id = 0
-        # The load, the text request and the explanation still wanted. A text change
-        # gets one id: its split (on the worker for a long text) and its translation
-        # share it.
-        self._load_id = self._wanted_id = self._explain_id = self._alternatives_id = -1
-        # The translation whose check for dropped content is wanted, and its sentences
-        # with the translations checked.
-        self._check_id, self._checked = -1, {}
-        self._asked: tuple[str, ...] = ()  # the sentences of the wanted request
+        # The latest request of each channel (-1: none wanted).
+        self._ids = dict.fromkeys(CHANNELS, -1)
+        self._pending = False  # the text's translation is on its way
+        # Each sentence's translation as shown when the worker's check of it began: a
+        # check is shown only where the sentence still shows that translation.
+        self._checked: dict[str, Translation] = {}
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
         self._before_choice: dict[str, Translation] = {}
@@ -105,17 +105,16 @@ class TranslationSession(QObject):
         return self.loading_path or (self.model_info.path if self.model_info else None)
 
     def load(self, path: str, device: str) -> None:
-        self._load_id = self._new_id()
         self.loading_path = path
-        self.worker.load(LoadRequest(self._load_id, path, device))
+        self.worker.load(LoadRequest(self._new_id("load"), path, device))
 
     def _on_model_loaded(self, info: ModelInfo) -> None:
-        if self._wanted(info.request_id):
+        if self._current(info.request_id) == "load":
             self.model_info, self.loading_path = info, None
             self.model_loaded.emit(info)
 
     def _on_load_failed(self, failure: Failure) -> None:
-        if self._wanted(failure.request_id):
+        if self._current(failure.request_id) == "load":
             self.loading_path = None
             self.load_failed.emit(failure)
 
@@ -126,7 +125,7 @@ class TranslationSession(QObject):
     # ------------------------------------------------------------ translating
     @property
     def pending(self) -> bool:
-        return self._wanted_id != -1
+        return self._pending
 
     def translate(self, text: str, beam: int | None, nbest: int | None) -> None:
         """Show ``text``'s translation: at once from the cache, else once the worker has
@@ -134,17 +133,23 @@ class TranslationSession(QObject):
         if self.model_info is None:
             return
         self.beam, self.nbest = beam, nbest
-        self._wanted_id = self._new_id()
-        self._check_id = -1
-        if len(text) > SPLIT_ON_WORKER:
+        request_id = self._new_id("text")
+        if len(text) > SPLIT_ON_WORKER:  # split and translated on the worker
+            self._pending = True
             self._set_busy(True)
-            self.worker.split(SplitRequest(self._wanted_id, text))
+            cached = self.cache.sentences(self._context())
+            self.worker.translate(
+                TranslateRequest(request_id, (), beam, nbest, (), self._glossary(), text, cached)
+            )
         else:
             self._plan(text, split_document(text))
 
     def _on_split(self, result: SplitResult) -> None:
-        if self._wanted(result.request_id):
-            self._plan(result.text, result.segments)
+        """A long text's sentences: shown with what the cache has while the worker
+        translates the rest."""
+        if self._current(result.request_id) == "text" and self._pending:
+            self.document.set_text(result.text, result.segments, self._context())
+            self._show_waiting(len(result.sentences))
 
     def _plan(self, text: str, segments: tuple[Segment, ...]) -> None:
         """Ask for the sentences the cache lacks (the text's one split)."""
@@ -154,21 +159,24 @@ class TranslationSession(QObject):
             self._finish()
             self.updated.emit(self.document.view(), None, True)
             return
-        self._set_busy(True)
         self._ask(tuple(missing))
-        if len(missing) > GROUP_SIZES[0]:
+        self._show_waiting(len(missing))
+
+    def _show_waiting(self, missing: int) -> None:
+        self._set_busy(True)
+        if missing > GROUP_SIZES[0]:
             # A long text (an opened file, a paste): the old English goes at once, what is
             # cached shows, and the rest fills in group by group with a count.
-            self.progress.emit(0, len(missing))
+            self.progress.emit(0, missing)
             self.updated.emit(self.document.view(), None, False)
         else:
             self.progress.emit(0, 0)
 
     def _ask(self, sentences: tuple[str, ...], prefix: tuple[int, ...] = ()) -> None:
-        self._asked = sentences
+        self._pending = True
         self.worker.translate(
             TranslateRequest(
-                self._wanted_id, sentences, self.beam, self.nbest, prefix, self._glossary()
+                self._ids["text"], sentences, self.beam, self.nbest, prefix, self._glossary()
             )
         )
 
@@ -180,7 +188,7 @@ class TranslationSession(QObject):
         current = self.document.get(sentence)
         if current is not None and sentence not in self._before_choice:
             self._before_choice[sentence] = current
-        self._wanted_id = self._new_id()
+        self._new_id("text")
         self._set_busy(True)
         self._ask((sentence,), prefix)
 
@@ -192,31 +200,32 @@ class TranslationSession(QObject):
         old = self._before_choice.pop(sentence, None)
         if old is None or self.model_info is None:
             return False
-        self.worker.cancel()
-        self._finish()
+        self.cancel()
         self.updated.emit(self.document.add([(sentence, old)]), None, True)
         return True
 
     def _on_progressed(self, result: TranslateResult) -> None:
-        if self._wanted(result.request_id, result.model_path):
+        if self._current(result.request_id, result.model_path) == "text" and self._pending:
             self.progress.emit(result.done, result.total)
             self.updated.emit(self._add(result), None, False)
 
     def _on_translated(self, result: TranslateResult) -> None:
-        if self._wanted(result.request_id, result.model_path):
-            joined = self._add(result)
-            self._finish()
-            self.updated.emit(joined, result.seconds, True)
-            self._check_id = result.request_id
-            self._checked = dict(zip(self._asked, result.translations, strict=True))
-            self.worker.check(CheckRequest(result.request_id, self._asked, result.translations))
+        if self._current(result.request_id, result.model_path) != "text" or not self._pending:
+            return
+        joined = self._add(result)
+        missing = self.document.missing()
+        if missing:  # left out of a long text's request (the cache let them go meanwhile)
+            self._ask(tuple(missing))
+            return
+        self._finish()
+        self.updated.emit(joined, result.seconds, True)
+        self._checked = dict(zip(result.sentences, result.translations, strict=True))
 
     def _on_checked(self, result: CheckResult) -> None:
         """The checked translations go into the cache, and the text shows its marks;
         only where the sentence still shows what was checked (an undone word choice or
         a newer translation is never overwritten by a late check)."""
-        info = self.model_info
-        if result.request_id != self._check_id or not info or result.model_path != info.path:
+        if self._current(result.request_id, result.model_path) != "text":
             return
         # Only sentences with something to mark: the others keep their Translation object
         # (the panel's layers and the word menus are kept per object and per ids).
@@ -229,44 +238,45 @@ class TranslationSession(QObject):
             self.checked.emit(self.document.add(pairs))
 
     def _add(self, result: TranslateResult):
-        """The text with the result's translations (of the first sentences asked for: a
-        progress report brings fewer)."""
-        done = result.translations
-        return self.document.add(zip(self._asked[: len(done)], done, strict=True))
+        """The text with the result's translations (a progress report brings fewer than
+        were asked for)."""
+        return self.document.add(zip(result.sentences, result.translations, strict=True))
 
     def explain(self, translation: Translation) -> None:
         """Ask for ``translation``'s per-layer attention; ``explained`` brings it."""
         if self.model_info is not None:
-            self._explain_id = self._new_id()
-            self.worker.explain(ExplainRequest(self._explain_id, translation))
+            self.worker.explain(ExplainRequest(self._new_id("explain"), translation))
 
     def _on_explained(self, result: ExplainResult) -> None:
-        if self.model_info is not None and result.model_path == self.model_info.path:
+        if self._current(result.request_id, result.model_path) == "explain":
             self.explained.emit(result.original, result.explained)
 
     def find_alternatives(self, translation: Translation, piece: int) -> None:
         """Ask for the model's alternatives at target position ``piece`` of
         ``translation``'s best candidate; ``alternatives_found`` brings them."""
         if self.model_info is not None:
-            self._alternatives_id = self._new_id()
-            self.worker.alternatives(AlternativesRequest(self._alternatives_id, translation, piece))
+            request = AlternativesRequest(self._new_id("alternatives"), translation, piece)
+            self.worker.alternatives(request)
 
     def _on_alternatives(self, result: AlternativesResult) -> None:
-        if self.model_info is not None and result.model_path == self.model_info.path:
+        if self._current(result.request_id, result.model_path) == "alternatives":
             self.alternatives_found.emit(result.translation, result.piece, result.candidates)
 
     def _on_failed(self, failure: Failure) -> None:
-        """Shown only where it answers what the user waits for: the current text or
-        explanation (a stale request's failure is as stale as its result)."""
-        if self._wanted(failure.request_id):
+        """Shown only where it answers what the user waits for: the current text's
+        translation, explanation or word menu (a stale request's failure is as stale as
+        its result; a failed check leaves the English as shown)."""
+        channel = self._current(failure.request_id)
+        if channel == "text" and self._pending:
             self._finish()
             self.failed.emit(failure)
-        elif failure.request_id in (self._explain_id, self._alternatives_id):
+        elif channel in ("explain", "alternatives"):
             self.failed.emit(failure)
 
     def cancel(self) -> None:
+        """Drop the text's request and whatever follows it (its check included)."""
         self.worker.cancel()
-        self._check_id = -1
+        self._ids["text"] = -1
         self._finish()
 
     def clear(self) -> None:
@@ -281,18 +291,22 @@ class TranslationSession(QObject):
         self.worker.shutdown()
 
     # ---------------------------------------------------------------- helpers
-    def _wanted(self, request_id: int, model_path: str | None = None) -> bool:
-        """Whether a reply answers the latest load, or the latest text request for the
-        model in use: the one place that drops stale replies (ids come from one counter,
-        so a load's and a text's never meet)."""
-        if request_id == self._load_id:
-            return True
-        if request_id != self._wanted_id or self.model_info is None:
-            return False
-        return model_path is None or model_path == self.model_info.path
+    def _current(self, request_id: int, model_path: str | None = None) -> str | None:
+        """The channel whose latest request a reply answers, or None for a stale reply:
+        the one place that decides. A load's reply is current while no newer load was
+        asked for; any other reply only for the model in use (ids come from one counter,
+        so two channels never share one)."""
+        channel = next((c for c, i in self._ids.items() if i == request_id), None)
+        if channel is None or channel == "load":
+            return channel
+        if self.model_info is None or model_path not in (None, self.model_info.path):
+            return None
+        return channel
 
-    def _new_id(self) -> int:
+    def _new_id(self, channel: str) -> int:
+        """A new request on ``channel``: its replies are the ones wanted from now on."""
         self._last_id += 1
+        self._ids[channel] = self._last_id
         return self._last_id
 
     def _glossary(self) -> Glossary | None:
@@ -306,7 +320,8 @@ class TranslationSession(QObject):
         return (self._model_id(), self.beam, self.nbest, g.key() if g else ())
 
     def _finish(self) -> None:
-        self._wanted_id = -1
+        """The text's translation is done (its check may follow under the same id)."""
+        self._pending = False
         self.progress.emit(0, 0)
         self._set_busy(False)
 

@@ -2,8 +2,10 @@
 
 "Latest request wins" (as in translateLocally): a new translation request replaces any
 queued one, and a decode that is running for an older request is abandoned through the
-engine's ``should_stop`` callback. Every result carries its request id so that the window
-can drop stale ones. Only immutable values (frozen dataclasses, tuples, strings) cross the
+engine's ``should_stop`` callback. A translation's follow-ups are the worker's own: it
+splits a long text before translating it and checks the new translations for dropped
+content after reporting them, under the request's id. Every result carries its request
+id so that the session can drop stale ones. Only immutable values (frozen dataclasses, tuples, strings) cross the
 thread boundary; the engine objects live in the worker thread alone.
 
 The engine (PyTorch, CTranslate2) is imported by the worker thread when it loads the first
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 import translator_app.core as engine  # its names import PyTorch on first use
-from translator_app.core.engine.text_document import split_document
+from translator_app.core.engine.text_document import find_missing, split_document
 from translator_app.core.engine.translation import Translation
 from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,
@@ -39,7 +41,6 @@ from translator_app.gui.translating.worker_messages import (
     FailureKind,
     LoadRequest,
     ModelInfo,
-    SplitRequest,
     SplitResult,
     TranslateRequest,
     TranslateResult,
@@ -81,19 +82,18 @@ class TranslationWorker(QObject):
 
     model_loaded = Signal(object)  # ModelInfo
     load_failed = Signal(object)  # Failure
-    split_done = Signal(object)  # SplitResult
+    split_done = Signal(object)  # SplitResult, before a long text's translation
     translated = Signal(object)  # TranslateResult
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
     explained = Signal(object)  # ExplainResult
     alternatives_found = Signal(object)  # AlternativesResult
-    checked = Signal(object)  # CheckResult
+    checked = Signal(object)  # CheckResult, after a translation (the worker's follow-up)
     failed = Signal(object)  # Failure
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cond = threading.Condition()
         self._load: LoadRequest | None = None
-        self._split: SplitRequest | None = None
         self._translate: TranslateRequest | None = None
         self._explain: ExplainRequest | None = None
         self._alternatives: AlternativesRequest | None = None
@@ -113,17 +113,12 @@ class TranslationWorker(QObject):
             self._load = request
             self._cond.notify()
 
-    def split(self, request: SplitRequest) -> None:
-        """Split a text; the text changed, so a queued or running translation is dropped."""
-        with self._cond:
-            self._split = request
-            self._translate = None
-            self._latest_translate_id = -1
-            self._cond.notify()
-
     def translate(self, request: TranslateRequest) -> None:
+        """Translate (splitting a long text first); replaces any queued translation and
+        the check of an older one."""
         with self._cond:
-            self._translate = request  # replaces any queued request
+            self._translate = request
+            self._check = None
             self._latest_translate_id = request.id
             self._cond.notify()
 
@@ -141,17 +136,9 @@ class TranslationWorker(QObject):
             self._alternatives = request
             self._cond.notify()
 
-    def check(self, request: CheckRequest) -> None:
-        """Check translations for content they drop, when nothing else waits; replaces
-        a queued check."""
-        with self._cond:
-            self._check = request
-            self._cond.notify()
-
     def cancel(self) -> None:
         """Drop the queued request and stop the running one."""
         with self._cond:
-            self._split = None
             self._translate = None
             self._check = None
             self._latest_translate_id = -1
@@ -181,8 +168,6 @@ class TranslationWorker(QObject):
             try:
                 if isinstance(job, LoadRequest):
                     self._do_load(job)
-                elif isinstance(job, SplitRequest):
-                    self.split_done.emit(SplitResult(job.id, job.text, split_document(job.text)))
                 elif isinstance(job, ExplainRequest):
                     self._do_explain(job)
                 elif isinstance(job, AlternativesRequest):
@@ -201,10 +186,10 @@ class TranslationWorker(QObject):
                     self.failed.emit(failure)
 
     # The queued requests in the order they are served: loads first (the requests that
-    # follow are for the new model), then the text that translations are for, its
-    # translation, a word menu's alternatives, the panel's explanation and last the check
-    # for dropped content (the English is already shown).
-    _ORDER = ("_load", "_split", "_translate", "_alternatives", "_explain", "_check")
+    # follow are for the new model), then the text's translation, a word menu's
+    # alternatives, the panel's explanation and last the check for dropped content (the
+    # English is already shown).
+    _ORDER = ("_load", "_translate", "_alternatives", "_explain", "_check")
 
     def _next_job_ready(self) -> bool:
         return any(getattr(self, slot) is not None for slot in self._ORDER)
@@ -268,24 +253,42 @@ class TranslationWorker(QObject):
             return self._closing or self._latest_translate_id != job.id
 
         start = time.perf_counter()
-        total = len(job.sentences)
+        sentences = job.sentences
+        if job.text:  # a long text: split here, off the GUI thread, and say what is asked
+            segments = split_document(job.text)
+            _, missing = find_missing(segments, lambda s: s if s in job.cached else None)
+            sentences = tuple(missing)
+            if stale():
+                return
+            self.split_done.emit(SplitResult(job.id, job.text, segments, sentences))
         results: list[Translation] = []
         try:
-            for group in sentence_groups(total):
+            for group in sentence_groups(len(sentences)):
                 results += translator.translate(
-                    [job.sentences[i] for i in group],
+                    [sentences[i] for i in group],
                     beam=job.beam,
                     nbest=job.nbest,
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
                     glossary=job.glossary if translator.follows_glossary else None,
                 )
-                if len(results) < total and not stale():
-                    self.progressed.emit(self._result(job, results, start, total))
+                if len(results) < len(sentences) and not stale():
+                    self.progressed.emit(self._result(job, sentences, results, start))
         except engine.SearchCancelled:
             return  # a newer request is waiting; nothing to report
-        if not stale():
-            self.translated.emit(self._result(job, results, start, total))
+        if stale():
+            return
+        self.translated.emit(self._result(job, sentences, results, start))
+        if results:
+            self._queue_check(CheckRequest(job.id, sentences, tuple(results)))
+
+    def _queue_check(self, job: CheckRequest) -> None:
+        """The translation's follow-up: its check for dropped content, served when
+        nothing else waits (replaces a queued check; a newer translation drops it)."""
+        with self._cond:
+            if job.id == self._latest_translate_id:
+                self._check = job
+                self._cond.notify()
 
     def _do_explain(self, job: ExplainRequest) -> None:
         translator = self._translator
@@ -361,14 +364,15 @@ class TranslationWorker(QObject):
                 self._check = rest
             return waiting
 
-    def _result(self, job: TranslateRequest, results, start: float, total: int):
+    def _result(self, job: TranslateRequest, sentences: tuple[str, ...], results, start: float):
         return TranslateResult(
             job.id,
             self._model_path,
             tuple(results),
             time.perf_counter() - start,
             done=len(results),
-            total=total,
+            total=len(sentences),
+            sentences=sentences[: len(results)],
         )
 
 

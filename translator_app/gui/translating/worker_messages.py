@@ -1,7 +1,11 @@
 """The values that cross between the window and its worker thread (worker.py): requests
 one way, results and failures the other. Each is immutable (frozen dataclasses, tuples,
 strings, read-only arrays), so no lock guards them; each carries its request id, so that
-the window can drop the answer to a request that a newer one replaced.
+the session can drop the answer to a request that a newer one replaced.
+
+Four requests: load a model, translate (a text's split and the check for dropped content
+follow on the worker under the same id, with no round trip), explain one translation's
+attention, find one word's alternatives.
 """
 
 from __future__ import annotations
@@ -15,28 +19,31 @@ from translator_app.core.text.segment import Segment
 
 
 @dataclass(frozen=True)
-class SplitRequest:
-    """Split a large text into sentences off the GUI thread."""
-
-    id: int
-    text: str
-
-
-@dataclass(frozen=True)
 class SplitResult:
+    """A long text's sentences, split on the worker before it translates them: the
+    ``sentences`` it is translating (the distinct ones its request's ``cached`` lacked)."""
+
     request_id: int
     text: str
     segments: tuple[Segment, ...]
+    sentences: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class TranslateRequest:
+    """Translate ``sentences``; or, given a (long) ``text``, split it on the worker first
+    (a :class:`SplitResult`) and translate its distinct sentences that ``cached`` lacks.
+    The worker then checks the new translations for dropped content on its own (a
+    :class:`CheckResult` under the same id)."""
+
     id: int
     sentences: tuple[str, ...]
     beam: int | None = None  # None: the model's (see core/engine/search.with_choices)
     nbest: int | None = None
     prefix: tuple[int, ...] = ()  # forced target ids (only with a single sentence)
     glossary: Glossary | None = None  # for a model that follows one (immutable)
+    text: str = ""
+    cached: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -78,9 +85,10 @@ class AlternativesResult:
 
 @dataclass(frozen=True)
 class CheckRequest:
-    """Which content words do a request's translations not carry (issue 48 §3)? Asked
-    once their English shows, and served after everything else: one teacher-forced pass
-    per sentence; a newer translation abandons it."""
+    """Which content words do a request's translations not carry (issue 48 §3)? The
+    worker queues it itself once the translations are reported, and serves it after
+    everything else: one teacher-forced pass per sentence; a newer translation abandons
+    it."""
 
     id: int
     sentences: tuple[str, ...]
@@ -147,3 +155,4 @@ class TranslateResult:
     seconds: float
     done: int = 0  # sentences finished so far (a progress report: fewer than total)
     total: int = 0
+    sentences: tuple[str, ...] = ()  # the German of ``translations``, one each

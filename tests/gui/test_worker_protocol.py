@@ -1,0 +1,169 @@
+"""The worker's protocol (issue 62 §3): four requests; a translation's split and its check
+for dropped content follow on the worker under the request's id, with no round trip
+through the session; the session decides in one place (``_current``) which replies are
+still wanted. Stand-in translators: the protocol, not the model, is under test."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from translator_app.core.engine.text_document import TranslationCache  # noqa: E402
+from translator_app.core.engine.translation import Translation  # noqa: E402
+from translator_app.core.faithful.dropped import SourceWord  # noqa: E402
+from translator_app.gui.translating.session import TranslationSession  # noqa: E402
+from translator_app.gui.translating.worker import TranslationWorker  # noqa: E402
+from translator_app.gui.translating.worker_messages import (  # noqa: E402
+    AlternativesResult,
+    ExplainResult,
+    ModelInfo,
+    TranslateRequest,
+)
+
+
+def _translation(german: str) -> Translation:
+    return Translation(german, (3,), ("</s>",), ((0, 0),), ())
+
+
+class StandIn:
+    """Translates every sentence to nothing; its check marks each as dropping a word."""
+
+    model_ready = True
+    follows_glossary = False
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def translate(self, sentences, **_options):
+        self.asked += sentences
+        return [_translation(s) for s in sentences]
+
+    def check_dropped(self, translations):
+        word = SourceWord("x", (0, 1), (0,))
+        return [replace(t, not_carried=(word,)) for t in translations]
+
+
+def _worker(qtbot) -> tuple[TranslationWorker, StandIn, dict]:
+    worker = TranslationWorker()
+    translator = StandIn()
+    worker._translator, worker._model_path = translator, "stand-in"
+    replies: dict[str, list] = {"split": [], "translated": [], "checked": []}
+    worker.split_done.connect(replies["split"].append)
+    worker.translated.connect(replies["translated"].append)
+    worker.checked.connect(replies["checked"].append)
+    return worker, translator, replies
+
+
+def test_the_worker_checks_its_own_translation_under_the_same_id(qtbot):
+    worker, _, replies = _worker(qtbot)
+    worker.translate(TranslateRequest(5, ("Eins.", "Zwei.")))
+    qtbot.waitUntil(lambda: bool(replies["checked"]), timeout=5000)
+    worker.shutdown()
+    (translated,), (checked,) = replies["translated"], replies["checked"]
+    assert translated.request_id == checked.request_id == 5
+    assert translated.sentences == checked.sentences == ("Eins.", "Zwei.")
+    assert all(t.not_carried for t in checked.translations)
+
+
+def test_a_long_text_is_split_and_translated_in_one_request(qtbot):
+    worker, translator, replies = _worker(qtbot)
+    text = "Schon da. Neu eins. Schon da. Neu zwei."
+    worker.translate(TranslateRequest(9, (), text=text, cached=frozenset({"Schon da."})))
+    qtbot.waitUntil(lambda: bool(replies["translated"]), timeout=5000)
+    worker.shutdown()
+    (split,) = replies["split"]
+    assert split.request_id == 9 and [s.text for s in split.segments][:2] == [
+        "Schon da.",
+        "Neu eins.",
+    ]
+    assert split.sentences == ("Neu eins.", "Neu zwei.") == tuple(translator.asked)
+    assert replies["translated"][0].sentences == split.sentences
+
+
+def test_a_newer_translation_drops_the_check_of_the_older(qtbot):
+    """The older text's check is under way (0.1 s a sentence) when a newer text comes:
+    it stops at the next sentence, reports nothing, and the newer text is checked."""
+    import time
+
+    worker, translator, replies = _worker(qtbot)
+    started = []
+
+    def slow_check(translations):
+        started.append(translations[0].source)
+        time.sleep(0.1)
+        return StandIn.check_dropped(translator, translations)
+
+    translator.check_dropped = slow_check
+    worker.translate(TranslateRequest(1, ("Alt eins.", "Alt zwei.", "Alt drei.")))
+    qtbot.waitUntil(lambda: bool(started), timeout=5000)
+    worker.translate(TranslateRequest(2, ("Neu.",)))
+    qtbot.waitUntil(lambda: bool(replies["checked"]), timeout=5000)
+    worker.shutdown()
+    assert [r.request_id for r in replies["translated"]] == [1, 2]
+    assert [r.request_id for r in replies["checked"]] == [2]
+    assert started == ["Alt eins.", "Neu."]
+
+
+def _session_with_model(qtbot) -> TranslationSession:
+    session = TranslationSession()
+    session.worker.shutdown()  # replies are played in by hand below
+    session._on_model_loaded(
+        ModelInfo(
+            session._new_id("load"), "model-a", "a", "cpu", "transformer", 1, 1, 0, -1, 3, "",
+            1, 1, (), 0.0,
+        )
+    )  # fmt: skip
+    return session
+
+
+def test_stale_replies_of_every_kind_are_dropped_in_one_place(qtbot):
+    session = _session_with_model(qtbot)
+    shown = {"explained": [], "alternatives": []}
+    session.explained.connect(lambda o, e: shown["explained"].append(e))
+    session.alternatives_found.connect(lambda t, p, c: shown["alternatives"].append(p))
+    t = _translation("Hallo.")
+    old = session._new_id("explain")
+    new = session._new_id("explain")
+    session._on_explained(ExplainResult(old, "model-a", t, t))  # an older explanation
+    session._on_explained(ExplainResult(new, "model-b", t, t))  # another model's
+    assert shown["explained"] == []
+    session._on_explained(ExplainResult(new, "model-a", t, t))
+    assert len(shown["explained"]) == 1
+    wanted = session._new_id("alternatives")
+    session._on_alternatives(AlternativesResult(wanted - 1, "model-a", t, 4, ()))
+    session._on_alternatives(AlternativesResult(wanted, "model-a", t, 7, ()))
+    assert shown["alternatives"] == [7]
+    assert session._current(wanted) == "alternatives" and session._current(old) is None
+
+
+def test_sentences_the_cache_let_go_meanwhile_are_asked_for_again(qtbot, monkeypatch):
+    """A long text's request names what the cache held when it was sent; a sentence the
+    cache evicted before the split came back is asked for once the rest is in."""
+    session = _session_with_model(qtbot)
+    session.cache = TranslationCache()
+    session.document.cache = session.cache
+    asked = []
+    monkeypatch.setattr(session.worker, "translate", asked.append)
+    context = session._context()
+    session.cache.put((*context, "Alt."), _translation("Alt."))
+    session.translate("Alt. Neu.", 1, 1)  # short: planned here; only „Neu.“ is missing
+    assert [r.sentences for r in asked] == [("Neu.",)]
+    session.cache.clear()  # „Alt.“ evicted before the answer came
+    session.document.found = [None, None]
+    request_id = session._ids["text"]
+    from translator_app.gui.translating.worker_messages import TranslateResult
+
+    done = []
+    session.updated.connect(lambda doc, s, final: final and done.append(doc))
+    session._on_translated(
+        TranslateResult(request_id, "model-a", (_translation("Neu."),), 0.1, 1, 1, ("Neu.",))
+    )
+    assert [r.sentences for r in asked] == [("Neu.",), ("Alt.",)] and done == []
+    session._on_translated(
+        TranslateResult(request_id, "model-a", (_translation("Alt."),), 0.1, 1, 1, ("Alt.",))
+    )
+    assert len(done) == 1 and not session.pending
