@@ -8,7 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from translator_app.core import Translator, bundled_model_dir, load_bundle
+from translator_app.core import Translator, bundled_model_dir
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.engine.search import SearchOptions
 from translator_app.core.platform.hardware import describe_machine, facts
 from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search

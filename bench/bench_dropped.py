@@ -29,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from translator_app.core import bundled_model_dir, load_bundle  # noqa: E402
+from translator_app.core import bundled_model_dir  # noqa: E402
+from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.engine.support import content_supports  # noqa: E402
 from translator_app.core.faithful.dropped import SUPPORT_THRESHOLD  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402

@@ -33,8 +33,9 @@ import torch
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_translate import load_sentences, percentile  # noqa: E402
 
-from translator_app.core import Translator, bundled_model_dir, load_bundle  # noqa: E402
+from translator_app.core import Translator, bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
+from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 from translator_app.core.platform.paths import write_atomic  # noqa: E402
 from translator_app.gui.shared.settings import Settings  # noqa: E402  (Qt-free)

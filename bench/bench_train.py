@@ -33,9 +33,10 @@ from trainer.allocator import allocator_in_use, restart_with_jemalloc  # noqa: E
 from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, encode_pairs, make_batches, padding_fraction  # noqa: E402
 from trainer.train import make_optimizer, token_loss  # noqa: E402
-from translator_app.core import Tokenizer, build_model  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
+from translator_app.core.models.model import build_model  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, has_fast_bf16_training  # noqa: E402
+from translator_app.core.text.tokenizer import Tokenizer  # noqa: E402
 
 
 def sample_pairs(path: Path, n: int, seed: int) -> list[tuple[str, str]]:

@@ -27,19 +27,15 @@ from pathlib import Path
 
 import torch
 
-from translator_app.core import (
-    ModelConfig,
-    Tokenizer,
-    Translator,
-    build_model,
-    bundled_model_dir,
-    load_bundle,
-    save_bundle,
-    train_sentencepiece,
-)
+from translator_app.core import Translator, bundled_model_dir
+from translator_app.core.engine.bundle import load_bundle
+from translator_app.core.engine.bundle_torch import save_bundle
 from translator_app.core.engine.search import SearchOptions
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.model import build_model
 from translator_app.core.platform.hardware import describe_machine, facts
 from translator_app.core.platform.paths import write_atomic
+from translator_app.core.text.tokenizer import Tokenizer, train_sentencepiece
 from translator_app.gui.shared.settings import Settings  # Qt-free: the app's default search
 
 HERE = Path(__file__).parent

@@ -32,9 +32,10 @@ import sacrebleu
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from trainer.shortlist import ALWAYS, PER_PIECE, build_shortlist, training_sample  # noqa: E402
-from translator_app.core import bundled_model_dir, load_bundle  # noqa: E402
+from translator_app.core import bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine import ct2  # noqa: E402
+from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 DATA = Path(__file__).parents[2] / "shared/data"

@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_trust import read_items  # noqa: E402
 
-from translator_app.core import Translator, bundled_model_dir, load_bundle  # noqa: E402
+from translator_app.core import Translator, bundled_model_dir  # noqa: E402
+from translator_app.core.engine.bundle import load_bundle  # noqa: E402
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
 from translator_app.gui.shared.settings import Settings  # noqa: E402
 

@@ -43,7 +43,7 @@ def dev_pairs(stage: dict) -> int | None:
     """How many dev pairs the stage's evaluations translated ([train] eval_sentences of
     its config, at most the dev set's size)."""
     from trainer.config import TrainConfig, read_config_chain
-    from translator_app.core import ConfigError
+    from translator_app.core.models.config import ConfigError
 
     try:
         raw = read_config_chain(ROOT / stage["config"])  # a recipe stage: its base chain
@@ -347,7 +347,7 @@ _NOT_TRAINED = {
 def stage_data(stages: list[dict]) -> list[dict]:
     """Each stage's [data] table as its config (with its base chain) says today."""
     from trainer.config import read_config_chain
-    from translator_app.core import ConfigError
+    from translator_app.core.models.config import ConfigError
 
     tables = []
     for st in stages:

@@ -38,7 +38,7 @@ def joined(folders: list[Path]) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)

@@ -87,7 +87,7 @@ def tiny_pairs() -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="session")
 def spm_bytes() -> bytes:
-    from translator_app.core import train_sentencepiece
+    from translator_app.core.text.tokenizer import train_sentencepiece
 
     text = [side for pair in tiny_pairs() for side in pair]
     return train_sentencepiece(text * 5, vocab_size=360)
@@ -95,7 +95,7 @@ def spm_bytes() -> bytes:
 
 @pytest.fixture(scope="session")
 def tokenizer(spm_bytes):
-    from translator_app.core import Tokenizer
+    from translator_app.core.text.tokenizer import Tokenizer
 
     return Tokenizer(spm_bytes)
 
@@ -125,7 +125,7 @@ def translate_in(qtbot, window, text: str, timeout: int = 20_000) -> str:
 
 
 def tiny_config(tokenizer, variant: str = "transformer", **overrides):
-    from translator_app.core import ModelConfig
+    from translator_app.core.models.config import ModelConfig
 
     return ModelConfig(
         **{"vocab_size": tokenizer.vocab_size, **TINY, **VARIANTS[variant], **overrides}
@@ -133,7 +133,7 @@ def tiny_config(tokenizer, variant: str = "transformer", **overrides):
 
 
 def tiny_model(tokenizer, variant: str = "transformer", seed: int = 0, **overrides):
-    from translator_app.core import build_model
+    from translator_app.core.models.model import build_model
 
     torch.manual_seed(seed)
     return build_model(tiny_config(tokenizer, variant, **overrides)).eval()
@@ -143,8 +143,8 @@ def train_tiny(tokenizer, steps: int, *, eos: bool = True, **overrides):
     """A tiny RNN (gru-bahdanau-additive changed by ``overrides``) trained with Adam for
     ``steps`` full-batch steps on four fixture pairs (targets end with EOS when ``eos``).
     Returns (model in eval mode, config, src, src_mask, target id lists, losses)."""
-    from translator_app.core import build_model
     from translator_app.core.engine.batching import pad_rows
+    from translator_app.core.models.model import build_model
 
     torch.manual_seed(0)
     cfg = tiny_config(tokenizer, "gru-bahdanau-additive", **overrides)
@@ -172,7 +172,7 @@ def train_tiny(tokenizer, steps: int, *, eos: bool = True, **overrides):
 @pytest.fixture
 def make_bundle(tmp_path, spm_bytes, tokenizer):
     """make_bundle(variant="transformer", name="tiny", **config) -> bundle directory."""
-    from translator_app.core import save_bundle
+    from translator_app.core.engine.bundle_torch import save_bundle
 
     counter = iter(range(1000))
 

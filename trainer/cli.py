@@ -373,7 +373,7 @@ def run_recipe_command(args) -> int:
 
 
 def run_spm(args) -> int:
-    from translator_app.core import Tokenizer, train_sentencepiece
+    from translator_app.core.text.tokenizer import Tokenizer, train_sentencepiece
 
     if args.vocab_size < 300:
         raise ValueError("--vocab-size must be at least 300 (byte fallback alone needs 256 pieces)")
@@ -455,8 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     bound_native_caches()  # before any tensor operation (issue 47 §6)
     if argv is None and sys.argv[1:2] in (["train"], ["finetune"], ["compare"]):
         restart_with_jemalloc(["-m", "trainer", *sys.argv[1:]])  # returns where it cannot
-    from translator_app.core import BundleError, ConfigError
+    from translator_app.core import BundleError
     from translator_app.core.importers.marian import MarianImportError
+    from translator_app.core.models.config import ConfigError
 
     expected = (DataError, ConfigError, BundleError, MarianImportError, ValueError, OSError)
     return run_main(build_parser(), COMMANDS, argv, expected)

@@ -28,26 +28,22 @@ from trainer.distributed import is_main_process
 from trainer.evaluate import evaluate_translator, read_kinds, signatures, write_report
 from trainer.prepare import prepare_data
 from trainer.train import train
-from translator_app.core import (
-    ModelConfig,
-    Tokenizer,
-    Translator,
-    build_model,
-    load_bundle,
-    save_bundle,
-    train_sentencepiece,
-)
+from translator_app.core import Translator
 from translator_app.core.cli_common import protect_mode
 from translator_app.core.data.corpus import (
     read_all,
 )
-from translator_app.core.engine.bundle import write_shortlist
+from translator_app.core.engine.bundle import load_bundle, write_shortlist
 from translator_app.core.engine.bundle_format import SHORTLIST_FILE, SearchDefaults
+from translator_app.core.engine.bundle_torch import save_bundle
 from translator_app.core.engine.model_card import architecture_lines, config_block, render
 from translator_app.core.faithful.german_left import GermanLeftCheck
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
+from translator_app.core.models.config import ModelConfig
+from translator_app.core.models.model import build_model
 from translator_app.core.platform.hardware import describe_machine
+from translator_app.core.text.tokenizer import Tokenizer, train_sentencepiece
 
 
 # --------------------------------------------------------------------------- train

@@ -20,8 +20,9 @@ import json
 from pathlib import Path
 
 from trainer.evaluate import evaluate_translator, signatures, write_report
-from translator_app.core import Translator, load_bundle
+from translator_app.core import Translator
 from translator_app.core.data.corpus import read_all
+from translator_app.core.engine.bundle import load_bundle
 
 HEATMAP_WORDS = (8, 16)  # the alignment sentence: the first test source of this many words
 

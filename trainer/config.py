@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from translator_app.core import ConfigError, ModelConfig
 from translator_app.core.data.corpus import MAX_LENGTH_RATIO, MAX_PAIR_CHARS
+from translator_app.core.models.config import ConfigError, ModelConfig
 from translator_app.core.models.from_dict import from_dict
 from translator_app.core.platform.hardware import BF16_SETTINGS
 

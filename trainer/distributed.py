@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as torch_dist
 
-from translator_app.core import resolve_device
+from translator_app.core.engine.bundle_torch import resolve_device
 
 
 def is_main_process() -> bool:

@@ -32,8 +32,9 @@ from trainer.teach_recipe import (
     terms_verdict,
 )
 from trainer.train import train
-from translator_app.core import Translator, load_bundle
+from translator_app.core import Translator
 from translator_app.core.data.corpus import Pair, read_all
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.engine.bundle_files import (
     BundleError,
     check_free_space,

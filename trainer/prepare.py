@@ -16,7 +16,6 @@ from trainer.augment import augment_pairs
 from trainer.config import DataConfig
 from trainer.dataset import Encoded, encode_pairs
 from trainer.term_data import annotate_facts, annotate_pairs, load_dictionary
-from translator_app.core import Tokenizer
 from translator_app.core.data.corpus import (
     FilterReport,
     Pair,
@@ -28,6 +27,7 @@ from translator_app.core.data.corpus import (
     split_heldout,
     test_sentences,
 )
+from translator_app.core.text.tokenizer import Tokenizer
 
 # How each kind of augmented copy is named in the log.
 _AUGMENTED = {

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.config import load_config, read_config_chain
-from translator_app.core import ConfigError
 from translator_app.core.limits import PROTECT_MODES
+from translator_app.core.models.config import ConfigError
 
 _STAGE_FILE = re.compile(r"^(\d{2})-[a-z0-9-]+\.toml$")
 _START = re.compile(r"^(scratch|previous|previous:average-[1-9]\d*)$")

@@ -36,10 +36,12 @@ from trainer.evaluate import score_translations
 from trainer.loss_guard import check_loss
 from trainer.memory_guard import after_step
 from trainer.progress import Progress
-from translator_app.core import Tokenizer, Translator, build_model
+from translator_app.core import Translator
+from translator_app.core.models.model import build_model
 from translator_app.core.platform.hardware import facts as hardware_facts
 from translator_app.core.platform.hardware import has_fast_bf16_training
 from translator_app.core.platform.paths import write_atomic
+from translator_app.core.text.tokenizer import Tokenizer
 
 
 @dataclass

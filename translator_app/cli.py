@@ -240,7 +240,8 @@ def _write_lines(translator, lines: list[str], args, out: TextIO) -> int:
 
 
 def _load(args):
-    from translator_app.core import BundleError, Translator, bundled_model_dir, load_bundle
+    from translator_app.core import BundleError, Translator, bundled_model_dir
+    from translator_app.core.engine.bundle import load_bundle
     from translator_app.core.limits import check_search
 
     path = args.model or bundled_model_dir()

@@ -10,10 +10,9 @@ import pytest
 import torch
 
 from conftest import train_tiny
-from translator_app.core import ModelConfig
 from translator_app.core.engine.search import SearchOptions, beam_search, greedy_search
 from translator_app.core.models.attention import CosineScorer, LocalWindow, build_scorer
-from translator_app.core.models.config import ConfigError
+from translator_app.core.models.config import ConfigError, ModelConfig
 
 
 def _softmax(xs: list[float]) -> list[float]:

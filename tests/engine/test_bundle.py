@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from translator_app.core import BundleError, SearchDefaults, load_bundle, save_bundle
-from translator_app.core.engine.bundle_format import BUNDLE_FILES
+from translator_app.core import BundleError
+from translator_app.core.engine.bundle import load_bundle
+from translator_app.core.engine.bundle_format import BUNDLE_FILES, SearchDefaults
+from translator_app.core.engine.bundle_torch import save_bundle
 
 
 def logits_of(model, tokenizer):

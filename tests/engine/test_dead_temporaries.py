@@ -12,8 +12,8 @@ import sys
 import torch
 
 from conftest import tiny_model
-from translator_app.core import save_bundle
 from translator_app.core.dictionary.index import build_index
+from translator_app.core.engine.bundle_torch import save_bundle
 from translator_app.core.platform.paths import write_atomic
 
 

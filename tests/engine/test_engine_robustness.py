@@ -9,8 +9,7 @@ import pytest
 import torch
 
 from conftest import encode_batch, peak_rss_mb, tiny_model
-from translator_app.core import beam_search
-from translator_app.core.engine.search import SearchOptions
+from translator_app.core.engine.search import SearchOptions, beam_search
 from translator_app.core.limits import MAX_BEAM, MAX_SEGMENT_CHARS, check_search, parse_json
 from translator_app.core.text.segment import split_sentences
 
@@ -67,7 +66,7 @@ def test_search_settings_are_capped(settings):
 
 
 def test_bundle_search_defaults_are_capped():
-    from translator_app.core import SearchDefaults
+    from translator_app.core.engine.bundle_format import SearchDefaults
 
     with pytest.raises(ValueError, match="max_len_a"):
         SearchDefaults(max_len_a=math.nan)
@@ -226,7 +225,8 @@ def _edit_config(bundle, **changes):
 def test_huge_config_is_refused_before_anything_is_allocated(make_bundle):
     """d_model 16,384 x 64 layers allocated gigabytes before failing; the shapes are now
     compared with the weights file's header on the meta device first."""
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, model=dict(d_model=16384, ff_dim=16384, enc_layers=64, dec_layers=64))
@@ -237,7 +237,8 @@ def test_huge_config_is_refused_before_anything_is_allocated(make_bundle):
 
 
 def test_config_beyond_the_limits_names_the_field(make_bundle):
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, model=dict(enc_layers=10**6))
@@ -246,7 +247,8 @@ def test_config_beyond_the_limits_names_the_field(make_bundle):
 
 
 def test_files_as_a_list_is_a_clear_error(make_bundle):
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, files=["model.safetensors"])
@@ -255,7 +257,8 @@ def test_files_as_a_list_is_a_clear_error(make_bundle):
 
 
 def test_deeply_nested_config_is_a_clear_error(make_bundle):
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     (bundle / "config.json").write_text("[" * 100_000 + "]" * 100_000)
@@ -264,7 +267,8 @@ def test_deeply_nested_config_is_a_clear_error(make_bundle):
 
 
 def test_card_linked_outside_the_bundle_is_refused(make_bundle, tmp_path):
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     secret = tmp_path / "secret.txt"
@@ -279,7 +283,8 @@ def test_card_linked_outside_the_bundle_is_refused(make_bundle, tmp_path):
 def test_oversized_bundle_files_are_not_read_whole(make_bundle, name):
     import os
 
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, files={})
@@ -292,7 +297,8 @@ def test_oversized_bundle_files_are_not_read_whole(make_bundle, name):
 
 
 def test_empty_spm_model_is_one_clear_error(make_bundle, capfd):
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, files={})
@@ -305,7 +311,8 @@ def test_empty_spm_model_is_one_clear_error(make_bundle, capfd):
 def test_finite_but_absurd_weights_are_refused_at_load(make_bundle):
     from safetensors.torch import load_file, save_file
 
-    from translator_app.core import BundleError, load_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = make_bundle()
     _edit_config(bundle, files={})

@@ -56,9 +56,10 @@ SENTENCES = [
 
 def search_results() -> dict:
     """Every variant x search: per sentence, the hypotheses' ids and scores."""
-    from translator_app.core import ModelConfig, beam_search, build_model
     from translator_app.core.engine.batching import pad_rows
-    from translator_app.core.engine.search import SearchOptions
+    from translator_app.core.engine.search import SearchOptions, beam_search
+    from translator_app.core.models.config import ModelConfig
+    from translator_app.core.models.model import build_model
 
     results = {}
     for variant, arch in VARIANTS.items():
@@ -87,7 +88,8 @@ def bundle_results(ids: bool = False) -> dict:
 
 @functools.cache
 def _bundle_outputs() -> dict:
-    from translator_app.core import Translator, load_bundle
+    from translator_app.core import Translator
+    from translator_app.core.engine.bundle import load_bundle
     from translator_app.core.engine.bundle_format import WEIGHTS_FILE
 
     bundle = load_bundle(BUNDLE, "cpu")
@@ -118,9 +120,10 @@ def test_seeded_tiny_models_give_the_golden_search_results():
 
 def test_greedy_is_beam_one_in_the_golden_values():
     """Beam size 1 equals greedy (the golden file's greedy entries come from beam_search)."""
-    from translator_app.core import ModelConfig, build_model, greedy_search
     from translator_app.core.engine.batching import pad_rows
-    from translator_app.core.engine.search import SearchOptions
+    from translator_app.core.engine.search import SearchOptions, greedy_search
+    from translator_app.core.models.config import ModelConfig
+    from translator_app.core.models.model import build_model
 
     expected = json.loads(SEARCH_FILE.read_text("utf-8"))
     for variant, arch in VARIANTS.items():
@@ -154,7 +157,8 @@ def test_ctranslate2_gives_pytorchs_ids_in_fp32():
     the sentence may become (v19: "Where's the station?" by a hair over "Where is the
     station?" with it, the other way round without), CTranslate2 finds what the PyTorch
     search finds, ranked by the same GNMT score."""
-    from translator_app.core import Translator, load_bundle
+    from translator_app.core import Translator
+    from translator_app.core.engine.bundle import load_bundle
 
     bundle = load_bundle(BUNDLE, "cpu")
     reference = Translator.from_bundle(bundle, "fp32", "torch")

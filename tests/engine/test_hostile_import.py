@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core import load_bundle
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.importers.marian import import_marian
 from translator_app.core.importers.marian_common import WHAT_TO_DO, MarianImportError
 from translator_app.core.platform.paths import remove_orphans

@@ -229,7 +229,8 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
     """The whole path a user takes: import, translate with alignments, fine-tune a few
     steps (the imported tokenizers and architecture kept), and load the result."""
     from trainer import cli
-    from translator_app.core import Translator, load_bundle
+    from translator_app.core import Translator
+    from translator_app.core.engine.bundle import load_bundle
     from translator_app.core.text.pair_tokenizer import PairTokenizer
 
     monkeypatch.setenv("TRANSLATOR_DATA_DIR", str(tmp_path / "userdata"))
@@ -283,7 +284,7 @@ def test_import_translate_finetune_export_load(tmp_path, monkeypatch):
 
 
 def test_old_bundles_keep_loading_as_version_1(make_bundle):
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
 
     tiny_bundle = make_bundle()
     info = json.loads((tiny_bundle / "config.json").read_text())
@@ -343,7 +344,7 @@ def write_opus_release(hf, vocab: dict, hf_folder: Path, folder: Path) -> Path:
 def test_an_opus_mt_release_imports_to_the_same_model(tmp_path, shape, zipped):
     import shutil
 
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
     from translator_app.core.importers.marian import import_marian
 
     hf, vocab = make_hf_model(tmp_path / "hf", shape)
@@ -381,7 +382,7 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
     the one in use; a broken download is one status-bar message."""
     from PySide6.QtWidgets import QFileDialog
 
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
 
     hf_folder = tmp_path / "opus-mt-de-en"
     make_hf_model(hf_folder, CONFIGS[0])
@@ -410,7 +411,7 @@ def test_the_app_imports_a_model_and_uses_it(qtbot, open_window, tmp_path, monke
 def test_the_sharpest_head_becomes_the_alignment(tmp_path):
     """OPUS-MT puts its alignment into one head (guided alignment); the import finds the
     sharpest head and shows it. Here decoder layer 1, head 2 is made sharp."""
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
     from translator_app.core.importers.marian import head_entropies, import_marian
 
     hf, _ = make_hf_model(tmp_path / "hf", CONFIGS[0])

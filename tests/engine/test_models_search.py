@@ -5,15 +5,16 @@ import torch
 
 from conftest import VARIANTS, tiny_config, tiny_model
 from conftest import encode_batch as batch
-from translator_app.core import (
-    ConfigError,
-    ModelConfig,
-    SearchCancelled,
+from translator_app.core import SearchCancelled
+from translator_app.core.engine.bundle_format import SearchDefaults
+from translator_app.core.engine.search import (
+    SearchOptions,
     beam_search,
     greedy_search,
+    length_penalty,
+    with_choices,
 )
-from translator_app.core.engine.bundle_format import SearchDefaults
-from translator_app.core.engine.search import SearchOptions, length_penalty, with_choices
+from translator_app.core.models.config import ConfigError, ModelConfig
 
 SOURCES = ["Das Haus ist groß.", "Guten Morgen!", "Wir treffen uns am 3. Oktober in Berlin."]
 

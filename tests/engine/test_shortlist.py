@@ -10,9 +10,9 @@ import pytest
 from conftest import tiny_pairs
 from trainer import cli
 from trainer.shortlist import build_shortlist
-from translator_app.core import BundleError, Translator, load_bundle
+from translator_app.core import BundleError, Translator
 from translator_app.core.engine import ct2
-from translator_app.core.engine.bundle import write_shortlist
+from translator_app.core.engine.bundle import load_bundle, write_shortlist
 from translator_app.core.engine.bundle_format import SHORTLIST_FILE
 
 

@@ -1,7 +1,7 @@
 import pytest
 
-from translator_app.core import Tokenizer, split_sentences
-from translator_app.core.text.segment import join_with_spans
+from translator_app.core.text.segment import join_with_spans, split_sentences
+from translator_app.core.text.tokenizer import Tokenizer
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import time
 import numpy as np
 import pytest
 
-from translator_app.core import SearchCancelled, Translator, load_bundle
+from translator_app.core import SearchCancelled, Translator
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
 
 

@@ -14,7 +14,6 @@ import pytest
 from trainer.augment import augment_pairs, name_words, swap_entities, swap_numbers
 from trainer.config import parse_config
 from translator_app import cli
-from translator_app.core import ConfigError
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.text_document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
@@ -24,6 +23,7 @@ from translator_app.core.faithful.number_check import (
     source_facts,
     target_keys,
 )
+from translator_app.core.models.config import ConfigError
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import bench_faithful  # noqa: E402
@@ -137,7 +137,8 @@ def test_a_number_written_twice_counts_as_lost():
 
 
 def test_translator_reports_missing_numbers(make_bundle):
-    from translator_app.core import Translator, load_bundle
+    from translator_app.core import Translator
+    from translator_app.core.engine.bundle import load_bundle
 
     translator = Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
     (t,) = translator.translate(["Das Haus kostet 480.000 Euro."], beam=3, nbest=3)

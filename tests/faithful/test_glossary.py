@@ -10,16 +10,10 @@ import pytest
 
 from conftest import tiny_model
 from translator_app import cli
-from translator_app.core import (
-    Candidate,
-    Tokenizer,
-    Translation,
-    Translator,
-    load_bundle,
-    save_bundle,
-)
+from translator_app.core import Candidate, Translation, Translator
 from translator_app.core.data.corpus import DataError
-from translator_app.core.engine.bundle import BundleError
+from translator_app.core.engine.bundle import BundleError, load_bundle
+from translator_app.core.engine.bundle_torch import save_bundle
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import (
     Glossary,
@@ -33,6 +27,7 @@ from translator_app.core.faithful.glossary import (
     write_glossary,
 )
 from translator_app.core.faithful.terms import MARKERS, with_term_markers
+from translator_app.core.text.tokenizer import Tokenizer
 
 TSV = "# kitchen\nZauberpfanne\tMagicPan\neine Prise Salz\ta pinch of salt\n\nTopf\tpot\n"
 

@@ -13,7 +13,7 @@ from trainer import cli
 from trainer.config import parse_config
 from trainer.term_data import annotate_pair, annotate_pairs, load_dictionary
 from trainer.train import load_weights
-from translator_app.core import ConfigError, Tokenizer, load_bundle
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.faithful.terms import (
     MARKERS,
     TERM_MEANS,
@@ -23,6 +23,8 @@ from translator_app.core.faithful.terms import (
     mask_markers,
     with_term_markers,
 )
+from translator_app.core.models.config import ConfigError
+from translator_app.core.text.tokenizer import Tokenizer
 
 
 def test_markers_become_pieces_of_their_own(spm_bytes):

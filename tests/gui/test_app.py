@@ -69,7 +69,7 @@ def test_a_burst_of_edits_shows_only_the_last_and_leaves_no_backlog(qtbot, open_
 
 
 def w_bundle(window):
-    from translator_app.core import load_bundle
+    from translator_app.core.engine.bundle import load_bundle
 
     return load_bundle(window.model_info.path, "cpu")
 

@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from conftest import translate_in  # noqa: E402
-from translator_app.core import bundled_rnn_model_dir  # noqa: E402
+from translator_app.core.platform.paths import bundled_rnn_model_dir  # noqa: E402
 from translator_app.gui.dialogs.compare_dialog import default_panes, sentence_at  # noqa: E402
 from translator_app.gui.shared.model_list import ModelEntry, discover  # noqa: E402
 

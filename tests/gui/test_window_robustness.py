@@ -209,7 +209,8 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
 
 
 def test_a_superseded_load_is_abandoned(make_bundle):
-    from translator_app.core import LoadCancelled, load_bundle
+    from translator_app.core import LoadCancelled
+    from translator_app.core.engine.bundle import load_bundle
 
     with pytest.raises(LoadCancelled):
         load_bundle(make_bundle(), "cpu", should_stop=lambda: True)

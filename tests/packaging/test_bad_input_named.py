@@ -99,7 +99,8 @@ def test_a_history_of_another_kind_is_moved_aside_and_history_works(tmp_path):
 
 def test_a_full_disk_is_named_before_an_export_writes(tmp_path, tokenizer, spm_bytes, monkeypatch):
     from conftest import tiny_model
-    from translator_app.core import BundleError, save_bundle
+    from translator_app.core import BundleError
+    from translator_app.core.engine.bundle_torch import save_bundle
 
     full = shutil.disk_usage(tmp_path)._replace(free=1000)
     monkeypatch.setattr(shutil, "disk_usage", lambda path: full)

@@ -132,3 +132,26 @@ def test_readme_names_every_room_of_the_core():
     rooms = sorted(p.name for p in (ROOT / "translator_app" / "core").iterdir()
                    if (p / "__init__.py").is_file())  # fmt: skip
     assert rooms and [r for r in rooms if f"`{r}/`" not in row] == []
+
+
+def test_the_readme_api_example_runs_and_gives_words_and_attention():
+    """README's "The engine's API" example, run as it stands in a fresh process with the
+    bundled model (issue 62 §4): it prints the English, the German and English words and
+    an [English words, German words] attention."""
+    import subprocess
+    import sys
+    from ast import literal_eval
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme[readme.index("## The engine's API") :]
+    code = section[section.index("```python\n") + 10 : section.index("\n```", 10)]
+    assert len(code.strip().splitlines()) <= 6  # the example stays small
+    shown = code.replace("print(", "print(repr(words.attention.shape),", 1)
+    done = subprocess.run(
+        [sys.executable, "-c", shown], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    shape, english, german, english_words = done.stdout.splitlines()[:4]
+    assert "Schneider" in german and "Mai" in german and "<term>" not in german
+    assert "May" in english and "Schneider" in english_words
+    assert shape == repr((len(literal_eval(english_words)), len(literal_eval(german))))

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from conftest import tiny_model
-from translator_app.core import BundleError, load_bundle, save_bundle
+from translator_app.core import BundleError
 from translator_app.core.engine import bundle_torch as bundle_module
+from translator_app.core.engine.bundle import load_bundle
 from translator_app.core.engine.bundle_files import claim_folder
+from translator_app.core.engine.bundle_torch import save_bundle
 
 
 def _save(out: Path, model, spm_bytes: bytes, name: str) -> None:
@@ -45,7 +47,7 @@ def test_a_claimed_empty_folder_takes_the_bundle_and_a_second_claim_is_refused(
 
 
 def _export(out: str, spm_bytes: bytes, seed: int, start, results) -> None:
-    from translator_app.core import Tokenizer
+    from translator_app.core.text.tokenizer import Tokenizer
 
     model = tiny_model(Tokenizer(spm_bytes), seed=seed)
     start.wait()

@@ -10,7 +10,7 @@ import pytest
 from trainer.cli import main as train_main
 from trainer.config import load_config
 from trainer.recipe import run_recipe, stages
-from translator_app.core import ConfigError
+from translator_app.core.models.config import ConfigError
 
 ROOT = Path(__file__).parents[2]
 RECIPE = ROOT / "recipes" / "de-en-base"

@@ -13,7 +13,8 @@ import torch
 from conftest import DATA, tiny_pairs, write_config
 from trainer import cli
 from trainer.train import load_checkpoint
-from translator_app.core import Translator, load_bundle
+from translator_app.core import Translator
+from translator_app.core.engine.bundle import load_bundle
 
 
 @pytest.fixture(scope="module")

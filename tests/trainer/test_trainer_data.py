@@ -78,7 +78,7 @@ def test_spm_command_trains_a_tokenizer(tmp_path, capsys):
         ["spm", "--data", str(DATA / "tiny_pairs.tsv"), "--vocab-size", "350", "--out", str(out)]
     )
     assert code == 0, capsys.readouterr().err
-    from translator_app.core import Tokenizer
+    from translator_app.core.text.tokenizer import Tokenizer
 
     tok = Tokenizer.from_file(out)
     assert tok.special_ids() == {"pad_id": 0, "unk_id": 1, "bos_id": 2, "eos_id": 3}

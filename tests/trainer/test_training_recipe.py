@@ -12,7 +12,9 @@ from trainer.checkpoints import load_checkpoint, snapshots
 from trainer.config import load_config
 from trainer.dataset import Encoded, padding_fraction
 from trainer.train import drop_words, lr_factor, use_bf16
-from translator_app.core import ConfigError, Translator, load_bundle
+from translator_app.core import Translator
+from translator_app.core.engine.bundle import load_bundle
+from translator_app.core.models.config import ConfigError
 
 
 def config_with(tmp_path, extra: str, **kwargs):
@@ -148,7 +150,8 @@ def test_warm_start_from_a_model_of_another_shape_is_one_clear_error(tmp_path, o
 
 
 def _tiny_transformer(**changes):
-    from translator_app.core import ModelConfig, build_model
+    from translator_app.core.models.config import ModelConfig
+    from translator_app.core.models.model import build_model
 
     cfg = ModelConfig.from_dict(
         {"arch": "transformer", "vocab_size": 40, "d_model": 16, "n_heads": 2, "ff_dim": 32}

@@ -1,34 +1,27 @@
 """Qt-free translation engine: tokenizer, models, attention, search and bundles.
 
-The app, the trainer and the command line all import from here; nothing in this
-package imports Qt. The names below load their module (and PyTorch) on first use, so a
-command line that only parses its arguments (``--help``) answers at once.
+Nothing in this package imports Qt. Its public API is the few names below (README, "The
+engine's API"); they load their module (and PyTorch) on first use, so a command line
+that only parses its arguments (``--help``) answers at once.
 """
 
 from __future__ import annotations
 
 import importlib
 
+# The public API, kept small (issue 62 §4): load a model, translate, explain (a
+# translation's words and attention), and the values and errors these give. Everything
+# else (bundles, models, search, tokenizer) is imported from its own module.
 # Public name -> the module that defines it.
 _EXPORTS = {
-    **dict.fromkeys(("Bundle", "load_bundle"), ".engine.bundle"),
-    "BundleError": ".engine.bundle_files",
-    **dict.fromkeys(
-        ("DeviceFallbackWarning", "LoadCancelled", "SearchDefaults"), ".engine.bundle_format"
-    ),
-    **dict.fromkeys(("resolve_device", "save_bundle"), ".engine.bundle_torch"),
-    **dict.fromkeys(("ConfigError", "ModelConfig"), ".models.config"),
-    "DocumentTranslation": ".engine.text_document",
-    "build_model": ".models.model",
-    **dict.fromkeys(("bundled_model_dir", "bundled_rnn_model_dir"), ".platform.paths"),
-    **dict.fromkeys(
-        ("Hypothesis", "SearchCancelled", "SearchOptions", "beam_search", "greedy_search"),
-        ".engine.search",
-    ),
-    **dict.fromkeys(("Segment", "split_sentences"), ".text.segment"),
-    **dict.fromkeys(("Tokenizer", "train_sentencepiece"), ".text.tokenizer"),
-    **dict.fromkeys(("Candidate", "Translation"), ".engine.translation"),
     "Translator": ".engine.translator",
+    **dict.fromkeys(("Candidate", "Translation", "WordAlignment"), ".engine.translation"),
+    "DocumentTranslation": ".engine.text_document",
+    "Glossary": ".faithful.glossary",
+    **dict.fromkeys(("SearchCancelled", "SearchOptions"), ".engine.search_types"),
+    "BundleError": ".engine.bundle_files",
+    "LoadCancelled": ".engine.bundle_format",
+    "bundled_model_dir": ".platform.paths",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -3,7 +3,9 @@ processes (translation files) unchanged.
 
 A :class:`Translation` holds a source sentence's pieces and spans and its n-best
 :class:`Candidate` list (best first); attention matrices are read-only NumPy arrays over
-immutable bytes, so no receiver can change what another one sees.
+immutable bytes, so no receiver can change what another one sees. :meth:`Translation.words`
+gives the reader's view: German and English words with the attention between them (the
+alignment panel's), the model pieces behind each.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 from translator_app.core.faithful.dropped import SourceWord
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.number_check import Fact
+from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import Span
 
 
@@ -34,6 +37,43 @@ class Candidate:
     score: float
     logprob: float
     layers: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class WordAlignment:
+    """German and English words and the attention between them: ``attention[e, g]`` is
+    how much English word ``e`` attended to German word ``g`` (a German word's column adds
+    up its pieces', an English word's row averages its pieces', so a row still sums to
+    at most 1). ``german_pieces[g]`` and ``english_pieces[e]`` are the model pieces of each
+    word (a glossary's or a protected fact's annotation belongs to its German word)."""
+
+    german: tuple[str, ...]
+    english: tuple[str, ...]
+    attention: np.ndarray  # [len(english), len(german)]
+    german_pieces: tuple[tuple[int, ...], ...]
+    english_pieces: tuple[tuple[int, ...], ...]
+
+
+def word_alignment(
+    source: str, source_pieces, source_spans, cand: Candidate, matrix: np.ndarray
+) -> WordAlignment:
+    """``matrix`` ([target pieces, source pieces], the candidate's attention or one
+    layer's and head's) merged into words of ``source`` and of ``cand.text``."""
+    src = piece_words(source_pieces, source_spans, source)
+    tgt = piece_words(cand.target_pieces, cand.target_spans, cand.text)
+    if src and tgt:
+        cols = np.stack([matrix[:, list(m)].sum(axis=1) for _, m in src], axis=1)
+        merged = np.stack([cols[list(m)].mean(axis=0) for _, m in tgt])
+    else:
+        merged = np.zeros((len(tgt), len(src)), dtype=np.float32)
+    merged.setflags(write=False)
+    return WordAlignment(
+        tuple(source[a:b] for (a, b), _ in src),
+        tuple(cand.text[a:b] for (a, b), _ in tgt),
+        merged,
+        tuple(m for _, m in src),
+        tuple(m for _, m in tgt),
+    )
 
 
 @dataclass(frozen=True)
@@ -79,3 +119,11 @@ class Translation:
     @property
     def score(self) -> float:
         return self.nbest[0].score if self.nbest else 0.0
+
+    def words(self) -> WordAlignment:
+        """The best candidate as words: the German and English words and the attention
+        between them, as the window's alignment panel shows them."""
+        empty = Candidate("", (), (), (), self.attention, 0.0, 0.0)
+        return word_alignment(
+            self.source, self.source_pieces, self.source_spans, self.best or empty, self.attention
+        )

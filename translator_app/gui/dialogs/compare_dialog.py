@@ -30,13 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from translator_app.core import split_sentences
+from translator_app.core.text.segment import split_sentences
 from translator_app.gui.shared.model_list import ModelEntry
 from translator_app.gui.shared.screen import available_size, fit_resize, scrolling
 from translator_app.gui.views.heatmap import attention_matrix, heatmap_view, plot_heatmap
 
 if TYPE_CHECKING:  # the engine (PyTorch, CTranslate2) loads on the dialog's thread, on use
-    from translator_app.core import ModelConfig, Translation, Translator
+    from translator_app.core import Translation, Translator
+    from translator_app.core.models.config import ModelConfig
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ class CompareWorker(QObject):
         start = time.perf_counter()
         try:
             if path not in self.loaded:
-                from translator_app.core import Translator, load_bundle
+                from translator_app.core import Translator
+                from translator_app.core.engine.bundle import load_bundle
 
                 bundle = load_bundle(path, self.device, lazy=True)
                 # "auto": the precision the main window loads with (int8 on the CPU)

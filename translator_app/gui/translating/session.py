@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from translator_app.core import Segment, Translation
+from translator_app.core import Translation
 from translator_app.core.engine.text_document import (
     IncrementalDocument,
     TranslationCache,
     split_document,
 )
 from translator_app.core.faithful.glossary import Glossary
+from translator_app.core.text.segment import Segment
 from translator_app.gui.translating.worker import GROUP_SIZES, TranslationWorker, release_memory
 from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,

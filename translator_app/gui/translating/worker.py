@@ -204,6 +204,8 @@ class TranslationWorker(QObject):
         raise LookupError("no request is queued")
 
     def _do_load(self, job: LoadRequest) -> None:
+        from translator_app.core.engine.bundle import load_bundle
+
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -212,7 +214,7 @@ class TranslationWorker(QObject):
             def should_stop() -> bool:
                 return self._closing or self._load is not None
 
-            bundle = engine.load_bundle(job.path, job.device, should_stop, lazy=True)
+            bundle = load_bundle(job.path, job.device, should_stop, lazy=True)
             translator = engine.Translator.from_bundle(bundle, job.precision)
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)

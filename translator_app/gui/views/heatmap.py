@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
-from translator_app.core import Translation
+from translator_app.core.engine.translation import Translation, word_alignment
+from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
-from translator_app.gui.views.piece_words import piece_words
 
 AVERAGE = -1  # the heads' mean, as a head
 
@@ -22,7 +22,7 @@ def display_piece(piece: str) -> str:
 
 
 def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
-    """(word, its piece indices) for each word of ``text`` (gui/views/piece_words.py): a heatmap's
+    """(word, its piece indices) for each word of ``text`` (core/text/piece_words.py): a heatmap's
     row or column labels, once per word."""
     return [(text[a:b], members) for (a, b), members in piece_words(pieces, spans, text)]
 
@@ -51,27 +51,19 @@ def heatmap_view(t: Translation, matrix: np.ndarray, words: bool = True) -> Heat
             tuple(range(n_t)),
             tuple(range(n_s)),
         )
-    src = word_groups(t.source_pieces, t.source_spans, t.source)
-    tgt = word_groups(cand.target_pieces, cand.target_spans, cand.text)
-    # Columns add up (a word gets all the attention its pieces got); rows average (a
-    # word's attention is that of its pieces, each a distribution over the source).
-    cols = np.stack([matrix[:, list(m)].sum(axis=1) for _, m in src], axis=1) if src else None
-    if cols is None or not tgt:
-        merged = np.zeros((len(tgt), len(src)), dtype=np.float32)
-    else:
-        merged = np.stack([cols[list(m)].mean(axis=0) for _, m in tgt])
+    words = word_alignment(t.source, t.source_pieces, t.source_spans, cand, matrix)
     return HeatmapView(
-        merged,
-        tuple(w for w, _ in tgt),
-        tuple(w for w, _ in src),
-        _owner(tgt, len(cand.target_pieces)),
-        _owner(src, len(t.source_pieces)),
+        words.attention,
+        words.english,
+        words.german,
+        _owner(words.english_pieces, len(cand.target_pieces)),
+        _owner(words.german_pieces, len(t.source_pieces)),
     )
 
 
-def _owner(groups, n: int) -> tuple[int, ...]:
+def _owner(groups: tuple[tuple[int, ...], ...], n: int) -> tuple[int, ...]:
     owner = [-1] * n
-    for g, (_, members) in enumerate(groups):
+    for g, members in enumerate(groups):
         for i in members:
             owner[i] = g
     return tuple(owner)
