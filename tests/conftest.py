@@ -321,3 +321,31 @@ def real_window(qtbot, tmp_path, monkeypatch):
     qtbot.waitUntil(lambda: w.model_info is not None, timeout=60_000)
     yield w
     w.session.worker.shutdown()
+
+
+def secondary_dialogs(qtbot, w) -> list:
+    """The main window ``w``'s modal dialogs, built (not shown) with its own settings and
+    stores: for the tests that look at every dialog (size, accessible names)."""
+    from translator_app.core.faithful.glossary import Glossary
+    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
+    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
+    from translator_app.gui.dialogs.secondary_dialogs import (
+        AboutDialog,
+        HistoryDialog,
+        ModelCardDialog,
+        SettingsDialog,
+        ShortcutsDialog,
+    )
+
+    dialogs = [
+        GlossaryDialog(Glossary(), False, w),
+        SettingsDialog(w.settings, w, (4, 4)),
+        HistoryDialog(w.history, w),
+        ShortcutsDialog(w.actions(), w),
+        ModelCardDialog("Model", "# A card\n" + "A line of the card.\n" * 80, w),
+        AboutDialog("model", "cpu", w),
+        CorrectionsDialog(w.corrections, w),
+    ]
+    for d in dialogs:
+        qtbot.addWidget(d)
+    return dialogs

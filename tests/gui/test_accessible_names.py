@@ -10,36 +10,22 @@ import pytest
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
+from PySide6 import QtWidgets as qw  # noqa: E402
 from PySide6.QtGui import QAccessible  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
-    QAbstractButton,
-    QAbstractItemView,
-    QAbstractSlider,
-    QAbstractSpinBox,
-    QComboBox,
-    QLineEdit,
-    QPlainTextEdit,
-    QScrollBar,
-    QTabBar,
-    QTextEdit,
-    QWidget,
-)
 
-CONTROLS = (
-    QAbstractButton,
-    QAbstractItemView,
-    QAbstractSlider,
-    QAbstractSpinBox,
-    QComboBox,
-    QLineEdit,
-    QPlainTextEdit,
-    QTextEdit,
-)
+# Every kind of widget a user operates or reads with a screen reader.
+CONTROLS = tuple(
+    getattr(qw, f"Q{kind}")
+    for kind in (
+        "AbstractButton", "AbstractItemView", "AbstractSlider", "AbstractSpinBox",
+        "ComboBox", "LineEdit", "PlainTextEdit", "TextEdit",
+    )
+)  # fmt: skip
 # Parts that a composite control draws for itself and names through it.
-COMPOSITES = (QAbstractSpinBox, QComboBox, QTabBar, QScrollBar, QAbstractItemView)
+COMPOSITES = (qw.QAbstractSpinBox, qw.QComboBox, qw.QTabBar, qw.QScrollBar, qw.QAbstractItemView)
 
 
-def _part_of_a_composite(widget: QWidget) -> bool:
+def _part_of_a_composite(widget: qw.QWidget) -> bool:
     if widget.objectName().startswith("qt_"):  # Qt's own parts: a menu bar's » button
         return True
     parent = widget.parentWidget()
@@ -47,10 +33,10 @@ def _part_of_a_composite(widget: QWidget) -> bool:
         if isinstance(parent, COMPOSITES):
             return True
         parent = parent.parentWidget()
-    return isinstance(widget, QScrollBar)
+    return isinstance(widget, qw.QScrollBar)
 
 
-def unnamed_controls(top: QWidget) -> list[str]:
+def unnamed_controls(top: qw.QWidget) -> list[str]:
     found = []
     for kind in CONTROLS:
         for widget in top.findChildren(kind):
@@ -69,40 +55,24 @@ def test_every_control_of_the_main_window_has_a_name(qtbot, open_window):
     assert unnamed_controls(w) == []
 
 
-def test_every_control_of_each_dialog_has_a_name(qtbot, open_window, tmp_path):
-    from translator_app.core.faithful.glossary import Glossary
+def test_every_control_of_each_dialog_has_a_name(qtbot, open_window):
+    from conftest import secondary_dialogs
     from translator_app.gui.dialogs.compare_dialog import CompareDialog
-    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
-    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
-    from translator_app.gui.dialogs.history import History
-    from translator_app.gui.dialogs.secondary_dialogs import (
-        AboutDialog,
-        HistoryDialog,
-        ModelCardDialog,
-        SettingsDialog,
-        ShortcutsDialog,
-    )
     from translator_app.gui.shared.model_list import discover
     from translator_app.gui.views.dictionary_view import DictionaryDialog
 
     w = open_window()
-    info = w.model_info
+    compare = CompareDialog("Guten Morgen.", discover([]), "cpu", w)
     dialogs = [
-        SettingsDialog(w.settings, w, (info.beam, info.nbest)),
-        HistoryDialog(History(tmp_path / "history.sqlite"), w),
-        ShortcutsDialog(w.dialogs.commands.actions(), w),
-        ModelCardDialog(info.name, info.card, w),
-        AboutDialog(info.name, info.device, w),
-        CorrectionsDialog(w.corrections, w),
-        GlossaryDialog(Glossary(), True, w),
+        *secondary_dialogs(qtbot, w),
         DictionaryDialog(lambda _de, _en: None, w),
-        CompareDialog("Guten Morgen.", discover([]), "cpu", w),
+        compare,
         w.dialogs.teach_dialog(),
     ]
     try:
         unnamed = [name for d in dialogs for name in unnamed_controls(d)]
     finally:
-        dialogs[-2].stop()
+        compare.stop()
         for d in dialogs:
             d.close()
     assert unnamed == []

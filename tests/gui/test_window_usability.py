@@ -424,30 +424,11 @@ def test_the_window_and_its_dialogs_fit_a_small_screen(qtbot, open_window):
     every dialog can be made as small as 1400x900 at QT_SCALE_FACTOR=2 leaves (700x450
     logical pixels) with its buttons in sight (issue 48 §7: Teach asked for 764x476
     and its Start and Close were off screen)."""
-    from translator_app.core.faithful.glossary import Glossary
-    from translator_app.gui.dialogs.corrections_dialog import CorrectionsDialog
-    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
-    from translator_app.gui.dialogs.secondary_dialogs import (
-        AboutDialog,
-        HistoryDialog,
-        ModelCardDialog,
-        SettingsDialog,
-        ShortcutsDialog,
-    )
+    from conftest import secondary_dialogs
 
     w = open_window()
     available = w.screen().availableGeometry()
-    dialogs = [
-        GlossaryDialog(Glossary(), False, w),
-        SettingsDialog(w.settings, w, (4, 4)),
-        HistoryDialog(w.history, w),
-        ShortcutsDialog(w.actions(), w),
-        ModelCardDialog("Model", "# A card\n" + "A line of the card.\n" * 80, w),
-        AboutDialog("model", "cpu", w),
-        CorrectionsDialog(w.corrections, w),
-    ]
-    for d in dialogs:
-        qtbot.addWidget(d)
+    dialogs = secondary_dialogs(qtbot, w)
     teach = w.dialogs.teach_dialog()
     for widget in (w, teach, *dialogs):
         assert widget.width() <= available.width() and widget.height() <= available.height()
