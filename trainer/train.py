@@ -1,9 +1,9 @@
 """The training loop, shared by ``train`` (from scratch) and ``finetune``.
 
-Read top to bottom: set up (device, distributed, optimiser, schedule, resume), then one
-loop of steps with evaluation, checkpoints and early stopping. Checkpoints (plain tensors
-and numbers, written atomically, checked when read) let an interrupted and resumed run end
-with the same weights as an uninterrupted one (on the CPU); a NaN loss stops the run.
+Read top to bottom: set up (device, distributed, optimiser, schedule, resume), then one loop
+of steps with evaluation, checkpoints and early stopping. Checkpoints (plain tensors and
+numbers, written atomically, checked when read) let an interrupted and resumed run end with
+the same weights as an uninterrupted one (on the CPU); a NaN loss stops the run.
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from trainer.memory_guard import after_step
 from trainer.progress import Progress
 from translator_app.core import Translator
 from translator_app.core.models.model import build_model
-from translator_app.core.platform.hardware import facts as hardware_facts
-from translator_app.core.platform.hardware import has_fast_bf16_training
+from translator_app.core.platform import hardware
 from translator_app.core.platform.paths import write_atomic
 from translator_app.core.text.tokenizer import Tokenizer
 
@@ -82,7 +81,7 @@ def use_bf16(setting: str, device: torch.device) -> bool:
         return setting == "on"
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
-    return has_fast_bf16_training()  # emulated bf16 on other CPUs is slower than fp32
+    return hardware.has_fast_bf16_training()  # emulated bf16 on other CPUs is slower than fp32
 
 
 def make_optimizer(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.AdamW:
@@ -144,8 +143,7 @@ def load_weights(model: torch.nn.Module, weights: dict, grow: bool = False) -> N
                 param.zero_()
 
 
-# Parameters with one row per vocabulary entry.
-VOCAB_ROWS = ("embedding.weight", "output.weight", "output.bias")
+VOCAB_ROWS = ("embedding.weight", "output.weight", "output.bias")  # a row per vocabulary entry
 
 
 def grow_vocabulary(weights: dict, own: dict) -> dict:
@@ -438,13 +436,13 @@ def _write_run_files(run: Run, log, data_text: str) -> None:
     for file_name, content in run.tokenizer.files().items():
         write_atomic(out / file_name, content)
     write_atomic(out / "run_config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
-    hardware = {
-        **hardware_facts(),
+    machine = {
+        **hardware.facts(),
         "processes": dist.world,
         "device": str(dist.device),
         "malloc": malloc,
     }
-    write_atomic(out / "hardware.json", json.dumps(hardware, indent=2) + "\n")
+    write_atomic(out / "hardware.json", json.dumps(machine, indent=2) + "\n")
     log(
         f"training {cfg.model.arch} ({run.model.num_parameters / 1e6:.1f} M parameters) on "
         f"{dist.device}{' with bf16 autocast' if run.bf16 else ''}, malloc: {malloc}, "

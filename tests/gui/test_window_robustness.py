@@ -185,7 +185,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
 ):
     """Closing while a model loaded blocked the GUI for 5 s and the thread lived on."""
     from translator_app.core import LoadCancelled
-    from translator_app.gui.translating import worker as worker_module
+    from translator_app.core.engine import bundle as bundle_module
 
     w = open_window()
     started = []
@@ -199,7 +199,7 @@ def test_closing_during_a_model_load_returns_at_once_and_ends_the_thread(
             time.sleep(0.01)
         raise AssertionError("the load was never told to stop")
 
-    monkeypatch.setattr(worker_module.engine, "load_bundle", slow_load)
+    monkeypatch.setattr(bundle_module, "load_bundle", slow_load)  # the worker's, at load time
     w.models.load(w.model_info.path)
     qtbot.waitUntil(lambda: bool(started), timeout=5000)
     start = time.perf_counter()

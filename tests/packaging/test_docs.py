@@ -144,7 +144,8 @@ def test_the_readme_api_example_runs_and_gives_words_and_attention():
 
     readme = (ROOT / "README.md").read_text("utf-8")
     section = readme[readme.index("## The engine's API") :]
-    code = section[section.index("```python\n") + 10 : section.index("\n```", 10)]
+    start = section.index("```python\n") + 10
+    code = section[start : section.index("\n```", start)]
     assert len(code.strip().splitlines()) <= 6  # the example stays small
     shown = code.replace("print(", "print(repr(words.attention.shape),", 1)
     done = subprocess.run(
