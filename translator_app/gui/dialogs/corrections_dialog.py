@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.data.corrections import CorrectionsStore, Pair, write_tsv
 from translator_app.gui.shared.places import documents_dir
-from translator_app.gui.shared.screen import fit_resize, pair_table
+from translator_app.gui.shared.screen import fit_resize, pair_table, save_cancel_buttons
 
 
 class CorrectionsDialog(QDialog):
@@ -37,9 +36,7 @@ class CorrectionsDialog(QDialog):
         delete.clicked.connect(self.delete_selected)
         export = QPushButton("&Export TSV…")
         export.clicked.connect(self.export_dialog)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.save_and_close)
-        buttons.rejected.connect(self.reject)
+        buttons = save_cancel_buttons(self, self.save_and_close)
         row = QHBoxLayout()
         row.addWidget(delete)
         row.addWidget(export)

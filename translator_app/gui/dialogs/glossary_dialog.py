@@ -12,7 +12,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -30,7 +29,7 @@ from translator_app.core.faithful.glossary import (
     write_glossary,
 )
 from translator_app.core.platform.paths import user_data_dir
-from translator_app.gui.shared.screen import fit_resize, pair_table
+from translator_app.gui.shared.screen import fit_resize, pair_table, save_cancel_buttons
 
 GLOSSARY_FILE = "glossary.tsv"
 
@@ -84,9 +83,7 @@ class GlossaryDialog(QDialog):
         load.clicked.connect(self.import_dialog)
         export = QPushButton("&Export TSV…")
         export.clicked.connect(self.export_dialog)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.save_and_close)
-        buttons.rejected.connect(self.reject)
+        buttons = save_cancel_buttons(self, self.save_and_close)
         row = QHBoxLayout()
         for b in (add, remove, load, export):
             row.addWidget(b)

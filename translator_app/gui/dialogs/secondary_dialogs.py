@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.engine.model_card import for_users
 from translator_app.gui.dialogs.history import History
-from translator_app.gui.shared.screen import fit_resize
+from translator_app.gui.shared.screen import close_buttons, fit_resize
 from translator_app.gui.shared.settings import (
     BEAM_RANGE,
     DEBOUNCE_RANGE_MS,
@@ -219,8 +219,7 @@ class ShortcutsDialog(QDialog):
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         table.resizeColumnToContents(1)
         self.table = table
-        close = QDialogButtonBox(QDialogButtonBox.Close)
-        close.rejected.connect(self.reject)
+        close = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(table)
         layout.addWidget(close)
@@ -237,8 +236,7 @@ class ModelCardDialog(QDialog):
         view.setOpenExternalLinks(True)
         # The users' part: the developer details stay in the bundle's MODEL_CARD.md.
         view.setMarkdown(for_users(card) if card else "This model has no model card.")
-        close = QDialogButtonBox(QDialogButtonBox.Close)
-        close.rejected.connect(self.reject)
+        close = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(view)
         layout.addWidget(close)
@@ -294,8 +292,7 @@ class AboutDialog(QDialog):
         # At the top: a label centres itself in spare height, which left an empty band
         # above the title.
         self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        close = QDialogButtonBox(QDialogButtonBox.Close)
-        close.rejected.connect(self.reject)
+        close = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text)
         layout.addStretch(1)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -64,6 +66,21 @@ def scrolling_page(page: QWidget, body: QLayout, buttons: QLayout) -> QWidget:
     outer.addWidget(scroll, 1)
     outer.addLayout(buttons)
     return page
+
+
+def close_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """A Close button that closes ``dialog`` (more buttons may be added to the box)."""
+    box = QDialogButtonBox(QDialogButtonBox.Close)
+    box.rejected.connect(dialog.reject)
+    return box
+
+
+def save_cancel_buttons(dialog: QDialog, save) -> QDialogButtonBox:
+    """Save (calls ``save``) and Cancel (closes ``dialog`` without saving)."""
+    box = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+    box.accepted.connect(save)
+    box.rejected.connect(dialog.reject)
+    return box
 
 
 def pair_table(name: str, headers: tuple[str, str], first_width: int) -> QTableWidget:

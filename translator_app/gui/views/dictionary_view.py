@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from translator_app.core.dictionary.ding import WORD, forms, plain
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import ATTRIBUTION, Dictionary, LookupResult, Sense
+from translator_app.gui.shared.screen import close_buttons
 
 
 class DictionaryLookups(QObject):
@@ -117,11 +118,10 @@ class DictionaryDialog(QDialog):
         credit = QLabel(ATTRIBUTION)
         credit.setWordWrap(True)
         credit.setStyleSheet("color: palette(mid); font-size: small")
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons = close_buttons(self)
         self.add_button = QPushButton("Add to &glossary")
         self.add_button.setEnabled(False)
         buttons.addButton(self.add_button, QDialogButtonBox.ActionRole)
-        buttons.rejected.connect(self.reject)
         self.add_button.clicked.connect(self.add_chosen)
         self.senses.currentRowChanged.connect(self._on_row)
         self.senses.itemDoubleClicked.connect(lambda _item: self.add_chosen())
