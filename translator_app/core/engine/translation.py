@@ -123,7 +123,7 @@ class Translation:
     def words(self) -> WordAlignment:
         """The best candidate as words: the German and English words and the attention
         between them, as the window's alignment panel shows them."""
-        empty = Candidate("", (), (), (), self.attention, 0.0, 0.0)
+        cand = self.best or Candidate("", (), (), (), self.attention, 0.0, 0.0)
         return word_alignment(
-            self.source, self.source_pieces, self.source_spans, self.best or empty, self.attention
+            self.source, self.source_pieces, self.source_spans, cand, self.attention
         )

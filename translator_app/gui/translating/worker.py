@@ -5,8 +5,9 @@ queued one, and a decode that is running for an older request is abandoned throu
 engine's ``should_stop`` callback. A translation's follow-ups are the worker's own: it
 splits a long text before translating it and checks the new translations for dropped
 content after reporting them, under the request's id. Every result carries its request
-id so that the session can drop stale ones. Only immutable values (frozen dataclasses, tuples, strings) cross the
-thread boundary; the engine objects live in the worker thread alone.
+id so that the session can drop stale ones. Only immutable values (frozen dataclasses,
+tuples, strings) cross the thread boundary; the engine objects live in the worker thread
+alone.
 
 The engine (PyTorch, CTranslate2) is imported by the worker thread when it loads the first
 model, never by this module: the window shows itself at once and the 1-2 s that PyTorch

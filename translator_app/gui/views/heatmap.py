@@ -11,7 +11,6 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from translator_app.core.engine.translation import Translation, word_alignment
-from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_PIECE, PIECE_MARK
 
 AVERAGE = -1  # the heads' mean, as a head
@@ -19,12 +18,6 @@ AVERAGE = -1  # the heads' mean, as a head
 
 def display_piece(piece: str) -> str:
     return piece.replace(PIECE_MARK, "\u2423") if piece != EOS_PIECE else EOS_PIECE
-
-
-def word_groups(pieces, spans, text: str) -> list[tuple[str, tuple[int, ...]]]:
-    """(word, its piece indices) for each word of ``text`` (core/text/piece_words.py): a heatmap's
-    row or column labels, once per word."""
-    return [(text[a:b], members) for (a, b), members in piece_words(pieces, spans, text)]
 
 
 @dataclass(frozen=True)
