@@ -5,8 +5,12 @@
 # the warm machine between commands; then the latest weights come back as an fp16 bundle,
 # packed and cut into parts of at most 15 MiB under $OUT (a command brings back at most
 # 64 MiB: PARTS_FROM=N asks for the parts from N on, without training, in a later call).
+# AVERAGE=N brings back the mean of the run's last N snapshots ([train] keep_snapshots)
+# instead of the last weights. TRAIN_WALL=S stops the training S seconds after it starts,
+# data preparation included, as Ctrl-C would (the step finishes, a checkpoint is written),
+# so that the export still fits in the command's time.
 #
-#   OUT=dir [DEVICE=cuda] [PYTHON=python3] bash scripts/lease_train.sh CONFIG TOTAL_MINUTES
+#   OUT=dir [DEVICE=cuda] [PYTHON=python3] [AVERAGE=N] bash scripts/lease_train.sh CONFIG TOTAL_MINUTES
 #   python scripts/lease_join.py FOLDER_OF_PARTS... --out BUNDLE    # here, afterwards
 #
 # What travels must stay under 64 MiB: the tracked tree is about 54 MB, so move
@@ -28,13 +32,21 @@ if [ -z "$parts_from" ]; then
     resume=()
     [ -f "$run/checkpoints/last.pt" ] && resume=(--resume)
     status=0
-    "$python" -m trainer train "$config" --device "$device" --max-minutes "$total" \
+    wall=()
+    [ -n "${TRAIN_WALL:-}" ] && wall=(timeout -s INT -k 60 "$TRAIN_WALL")
+    "${wall[@]}" "$python" -m trainer train "$config" --device "$device" --max-minutes "$total" \
         "${resume[@]}" >"$out/train.log" 2>&1 || status=$?
     tail -n 3 "$out/train.log"
     [ -f "$run/checkpoints/last.pt" ] || exit "${status:-1}"
     rm -rf "$pack" && mkdir -p "$pack"
-    "$python" -m trainer export "$run/checkpoints/last.pt" --out "$pack/bundle" --fp16 \
+    weights="$run/checkpoints/last.pt"
+    if [ -n "${AVERAGE:-}" ]; then
+        "$python" -m trainer average "$run/checkpoints" --last "$AVERAGE" --out "$pack/mean.pt"
+        weights="$pack/mean.pt"
+    fi
+    "$python" -m trainer export "$weights" --out "$pack/bundle" --fp16 \
         --overwrite --name "$(basename "$run")" >/dev/null
+    rm -f "$pack/mean.pt"
     tar -C "$pack" -cf - bundle | split -b 15M -d -a 2 - "$pack/bundle.tar.part-"
     parts_from=0
 fi

@@ -258,13 +258,20 @@ def rewrite_money(de: str, en: str, rng: random.Random) -> Pair:
 
 # ------------------------------------------------------------------------- the pass
 def augment_pairs(
-    pairs: Sequence[Pair], entities: float, numbers: float, seed: int
+    pairs: Sequence[Pair],
+    entities: float,
+    numbers: float,
+    seed: int,
+    known: frozenset[str] | None = None,
 ) -> tuple[list[Pair], Counter]:
     """New pairs to add to ``pairs``: for each pair with shared names or places, an
     entity-swapped copy with probability ``entities``; for each pair whose numbers pair
-    up, a number-swapped copy with probability ``numbers``. Returns (copies, counts)."""
+    up, a number-swapped copy with probability ``numbers``. Returns (copies, counts).
+    ``known``: the names to swap in (default: :func:`name_words` of ``pairs``; a shard of
+    the data passes the names of the whole)."""
     rng = random.Random(seed * 7919 + 17)
-    known = name_words(pairs) if entities > 0 else frozenset()
+    if known is None:
+        known = name_words(pairs) if entities > 0 else frozenset()
     out: list[Pair] = []
     counts: Counter = Counter()
     for pair in pairs:

@@ -53,6 +53,10 @@ class DataConfig:
     # The share of the pairs (augmented copies included) that get a copy with the facts
     # the translator protects annotated (numbers, dates, names, places; term_data.py).
     facts_share: float = 0.0
+    # Shards the repeated and augmented copies are made in, in parallel processes (each
+    # shard with random draws of its own; the result does not depend on the cores). 0: one
+    # pass in one process, as every recipe before the GPU teacher (issue 63).
+    prepare_shards: int = 0
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,8 @@ def parse_config(data: dict[str, Any], base: Path, vocab_size: int | None = None
     for key in ("augment_entities", "augment_numbers", "terms_share", "terms_swap", "facts_share"):
         if not 0.0 <= getattr(d, key) <= 1.0:
             raise ConfigError(f"[data] {key} must be between 0 and 1")
+    if d.prepare_shards < 0:
+        raise ConfigError(f"[data] prepare_shards must not be negative: {d.prepare_shards}")
     if any(r < 1 for r in d.repeat):
         raise ConfigError(f"[data] repeat counts must be whole numbers of at least 1: {d.repeat}")
 

@@ -28,12 +28,20 @@ class Encoded:
         return len(self.src)
 
 
+def _encode_once(tokenizer, texts: list[str], side: str) -> list[list[int]]:
+    """Each distinct text encoded once (``[data] repeat`` makes most of a mix copies);
+    equal texts share one id list, which callers copy before changing."""
+    distinct = list(dict.fromkeys(texts))
+    ids = dict(zip(distinct, tokenizer.encode_ids(distinct, side=side), strict=True))
+    return [ids[t] for t in texts]
+
+
 def encode_pairs(pairs: Sequence[Pair], tokenizer, max_tokens: int) -> tuple[Encoded, int]:
     """Encode both sides (batch encoding in SentencePiece's C++ threads); pairs with a
     side longer than ``max_tokens`` are dropped. Returns the data and the number dropped."""
     eos = tokenizer.eos_id
-    src_ids = tokenizer.encode_ids([de for de, _ in pairs])
-    tgt_ids = tokenizer.encode_ids([en for _, en in pairs], side="target")
+    src_ids = _encode_once(tokenizer, [de for de, _ in pairs], "source")
+    tgt_ids = _encode_once(tokenizer, [en for _, en in pairs], "target")
     src, tgt, dropped = [], [], 0
     for s, t in zip(src_ids, tgt_ids, strict=True):
         if len(s) + 1 > max_tokens or len(t) + 1 > max_tokens:

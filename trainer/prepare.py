@@ -8,11 +8,14 @@ verdict reports on, which play no part in training or in choosing the checkpoint
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trainer.augment import augment_pairs
+from trainer.augment import augment_pairs, name_words
 from trainer.config import DataConfig
 from trainer.dataset import Encoded, encode_pairs
 from trainer.term_data import annotate_facts, annotate_pairs, load_dictionary
@@ -95,27 +98,74 @@ def read_filtered(files, d: DataConfig, log) -> tuple[list[Pair], dict, FilterRe
     return pairs, owner, report
 
 
+def _augment_part(
+    pairs: list[Pair], owner: dict, d: DataConfig, seed: int, dictionary, known=None
+) -> tuple[list[Pair], Counter, int]:
+    """``pairs`` with ``[data] repeat``'s copies and the augmented copies (entities and
+    numbers swapped, terms and facts annotated), in that order. Returns (pairs, counts of
+    each kind of copy, pairs repeated)."""
+    pairs = list(pairs)
+    copies, counts = augment_pairs(pairs, d.augment_entities, d.augment_numbers, seed, known)
+    repeated = repeat_pairs(pairs, owner, d.repeat)
+    out = pairs + copies
+    terms: list[Pair] = []
+    if dictionary is not None:
+        terms, more = annotate_pairs(pairs, dictionary, d.terms_share, d.terms_swap, seed)
+        counts.update(more)
+    facts: list[Pair] = []
+    if d.facts_share > 0:
+        facts, more = annotate_facts(out, d.facts_share, seed)
+        counts.update(more)
+    return out + terms + facts, counts, repeated
+
+
+# What the forked processes of a sharded preparation read (set only while they run):
+# (pairs, owner, data config, seed, dictionary, names, shards).
+_SHARED: tuple | None = None
+
+
+def _shard(k: int) -> tuple[list[Pair], Counter, int]:
+    """Shard ``k`` of ``_SHARED``'s pairs (every shards-th pair, so each shard holds every
+    corpus), augmented with a seed of its own."""
+    pairs, owner, d, seed, dictionary, known, shards = _SHARED
+    return _augment_part(pairs[k::shards], owner, d, seed * shards + k, dictionary, known)
+
+
+def _run_shards(shards: int) -> list[tuple[list[Pair], Counter, int]]:
+    """Every shard, in forked processes where the platform forks, else one after another
+    here: the same result either way, whatever the number of cores."""
+    processes = min(shards, os.cpu_count() or 1)
+    if processes < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_shard(k) for k in range(shards)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        return pool.map(_shard, range(shards))
+
+
 def augmented(train_pairs: list[Pair], owner: dict, d: DataConfig, seed: int, log):
     """The training pairs with ``[data] repeat``'s copies and the augmented copies
     (entities and numbers swapped, terms and facts annotated). Returns (pairs, counts of
-    each kind of copy, pairs repeated)."""
-    copies, counts = augment_pairs(train_pairs, d.augment_entities, d.augment_numbers, seed)
-    repeated = repeat_pairs(train_pairs, owner, d.repeat)
-    if repeated:
-        log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
-    pairs = train_pairs + copies
+    each kind of copy, pairs repeated). With ``[data] prepare_shards`` = N the pairs are
+    cut into N shards augmented in parallel, each with random draws of its own (for a GPU
+    lease, whose minutes cannot wait for one core); 0 keeps one pass here."""
+    global _SHARED
+    dictionary = None
     if d.terms and d.terms_share > 0:
         dictionary = load_dictionary(d.terms)
         log(f"  dictionary {len(dictionary):>6}  German nouns with English ({d.terms})")
-        annotated, more = annotate_pairs(
-            pairs[: len(pairs) - len(copies)], dictionary, d.terms_share, d.terms_swap, seed
-        )
-        pairs += annotated
-        counts.update(more)
-    if d.facts_share > 0:
-        annotated, more = annotate_facts(pairs[: len(pairs) - counts["terms"]], d.facts_share, seed)
-        pairs += annotated
-        counts.update(more)
+    if d.prepare_shards:
+        known = name_words(train_pairs) if d.augment_entities > 0 else frozenset()
+        _SHARED = (train_pairs, owner, d, seed, dictionary, known, d.prepare_shards)
+        try:
+            parts = _run_shards(d.prepare_shards)
+        finally:
+            _SHARED = None
+        pairs = [p for part, _, _ in parts for p in part]
+        counts = sum((c for _, c, _ in parts), Counter())
+        repeated = sum(r for _, _, r in parts)
+    else:
+        pairs, counts, repeated = _augment_part(train_pairs, owner, d, seed, dictionary)
+    if repeated:
+        log(f"  repeated {repeated:>8}  extra uses of pairs ([data] repeat)")
     for kind, n in sorted(counts.items()):
         log(
             f"  augmented {n:>7}  {_AUGMENTED.get(kind, f'copies with other {kind} ([data] augment_{kind})')}"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Issue 63 §2, the first command of a GPU lease: the app on CUDA (§2.1,
+# scripts/lease_cuda_checks.sh) on four cores while the teacher (§2.2,
+# recipes/de-en-teacher/) prepares its data on the others and then trains on the GPU;
+# its weights (the mean of its last four snapshots) come back in parts.
+#
+#   OUT=dir bash scripts/lease_gpu.sh [TEACHER_MINUTES] [TRAIN_WALL_SECONDS]
+#   # the next call, for the rest of the parts (a call brings back at most four):
+#   PARTS_FROM=4 OUT=dir/teacher bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml 5
+#   # here, afterwards:
+#   python scripts/lease_join.py FETCHED_TEACHER_FOLDERS... --out runs/teacher-01-bundle
+#
+# What travels (64 MiB a call): the tree without resources/rnn-model and
+# resources/dictionary, and carried: data/prepared/corpora, data/prepared/valid.tsv,
+# data/prepared/ding-terms.tsv.xz (a copy of the Ding term list) and .whl (platformdirs and
+# pysbd, which the lent machines lack). $OUT gets eight files: the checks' log and two
+# JSON files, and teacher/ with the training log and four parts.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:?set OUT to the folder whose files come back}"
+minutes="${1:-5}"
+wall="${2:-500}"
+last_core=$(($(nproc) - 1))
+OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" taskset -c "0-$((last_core - 4))" \
+    bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml "$minutes" &
+teacher=$!
+OUT="$out" taskset -c "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
+wait "$teacher"
+echo "teacher: exit $?"
