@@ -21,9 +21,18 @@ out="${OUT:?set OUT to the folder whose files come back}"
 minutes="${1:-5}"
 wall="${2:-500}"
 last_core=$(($(nproc) - 1))
-OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" taskset -c "0-$((last_core - 4))" \
+pin() {  # pin CORES COMMAND...: run on those cores where taskset is there
+    local cores="$1"
+    shift
+    if command -v taskset >/dev/null && [ "$last_core" -ge 7 ]; then
+        taskset -c "$cores" "$@"
+    else
+        "$@"
+    fi
+}
+OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" pin "0-$((last_core - 4))" \
     bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml "$minutes" &
 teacher=$!
-OUT="$out" taskset -c "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
+OUT="$out" pin "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
 wait "$teacher"
 echo "teacher: exit $?"
