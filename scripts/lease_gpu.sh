@@ -4,7 +4,7 @@
 # recipes/de-en-teacher/) prepares its data on the others and then trains on the GPU;
 # its weights (the mean of its last four snapshots) come back in parts.
 #
-#   OUT=dir bash scripts/lease_gpu.sh [TEACHER_MINUTES] [TRAIN_WALL_SECONDS]
+#   OUT=dir [CHECKS=0] [DISTILL_MINUTES=M] bash scripts/lease_gpu.sh [TEACHER_MINUTES] [TRAIN_WALL_SECONDS]
 #   # the next call, for the rest of the parts (a call brings back at most four):
 #   PARTS_FROM=4 OUT=dir/teacher bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml 5
 #   # here, afterwards:
@@ -15,6 +15,9 @@
 # data/prepared/ding-terms.tsv.xz (a copy of the Ding term list) and .whl (platformdirs and
 # pysbd, which the lent machines lack). $OUT gets eight files: the checks' log and two
 # JSON files, and teacher/ with the training log and four parts.
+# CHECKS=0 leaves the checks out (the first lease ran them). DISTILL_MINUTES=M then has
+# the new teacher translate the corpora's German for M minutes (translator-train distill,
+# beam 4, shortest sentences first) into $OUT/distilled.tsv.xz, beside its log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:?set OUT to the folder whose files come back}"
@@ -33,6 +36,16 @@ pin() {  # pin CORES COMMAND...: run on those cores where taskset is there
 OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" pin "0-$((last_core - 4))" \
     bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml "$minutes" &
 teacher=$!
-OUT="$out" pin "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
+if [ "${CHECKS:-1}" != 0 ]; then
+    OUT="$out" pin "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
+fi
 wait "$teacher"
 echo "teacher: exit $?"
+bundle=runs/teacher-01/lease-pack/bundle
+if [ -n "${DISTILL_MINUTES:-}" ] && [ -d "$bundle" ]; then
+    python3 -m trainer distill --model "$bundle" --data data/prepared/corpora/*.tsv.xz \
+        --out runs/teacher-01/distilled.tsv --device cuda --max-minutes "$DISTILL_MINUTES" \
+        >"$out/distill.log" 2>&1
+    tail -n 2 "$out/distill.log"
+    xz -T0 -6 -c runs/teacher-01/distilled.tsv >"$out/distilled.tsv.xz"
+fi

@@ -21,7 +21,7 @@ from translator_app.core.cli_common import add_protect_arguments, run_main
 from translator_app.core.data.corpus import MAX_HELDOUT, DataError, read_all
 from translator_app.core.ipc.translation_file import SHOWN_SENTENCES
 from translator_app.core.limits import PROTECT_MODES
-from translator_app.core.platform.hardware import BF16_SETTINGS, DEVICES
+from translator_app.core.platform.hardware import BF16_SETTINGS, DEVICES, PRECISIONS
 from translator_app.core.platform.paths import write_atomic
 
 
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_export,
         _add_compare,
         _add_recipe,
+        _add_distill,
     ):
         add_command(sub)
     return parser
@@ -271,6 +272,18 @@ def _add_average(sub) -> None:
     av.add_argument("--out", type=Path, required=True, help="the averaged checkpoint to write")
 
 
+def _add_distill(sub) -> None:
+    from trainer.distill import add_arguments
+
+    ds = sub.add_parser(
+        "distill",
+        help="translate the German of training corpora with a teacher model (distillation)",
+        description="Translate each distinct German sentence of the files with a larger "
+        "model and write German<TAB>English lines, resumable (trainer/distill.py).",
+    )
+    add_arguments(ds, DEVICES, PRECISIONS)
+
+
 def _add_shortlist(sub) -> None:
     sl = sub.add_parser(
         "shortlist",
@@ -431,6 +444,12 @@ def run_finetune(args) -> int:
     return cmd_finetune(args)
 
 
+def run_distill(args) -> int:
+    from trainer.distill import cmd_distill
+
+    return cmd_distill(args)
+
+
 def run_compare(args) -> int:
     from trainer.compare import cmd_compare
 
@@ -448,6 +467,7 @@ COMMANDS = {
     "shortlist": _imported_on_use("cmd_shortlist"),
     "recipe": run_recipe_command,
     "compare": run_compare,
+    "distill": run_distill,
 }
 
 
