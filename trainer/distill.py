@@ -67,8 +67,8 @@ def distill(
     log=print,
 ) -> int:
     """Translate ``sentences`` after those ``out`` holds into ``out``; returns how many it
-    holds at the end. Stops after the first chunk that ends past ``max_minutes`` (0: no
-limit), so every run writes at least one chunk."""
+        holds at the end. Stops after the first chunk that ends past ``max_minutes`` (0: no
+    limit), so every run writes at least one chunk."""
     start = time.perf_counter()
     done = done_lines(out, sentences)
     if done:
@@ -78,7 +78,9 @@ limit), so every run writes at least one chunk."""
         while done < len(sentences):
             some = sentences[done : done + chunk]
             english = translator.translate(some, beam=beam, nbest=1, batch_tokens=batch_tokens)
-            f.writelines(f"{de}\t{' '.join(t.text.split())}\n" for de, t in zip(some, english))
+            f.writelines(
+                f"{de}\t{' '.join(t.text.split())}\n" for de, t in zip(some, english, strict=True)
+            )
             f.flush()
             os.fsync(f.fileno())
             done += len(some)

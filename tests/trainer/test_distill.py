@@ -5,6 +5,7 @@ ends, as a GPU lease's commands need."""
 from __future__ import annotations
 
 import pytest
+
 from conftest import DATA
 from trainer import cli
 from trainer.distill import distill, done_lines, german_sentences
