@@ -181,6 +181,19 @@ def test_a_doubled_stop_after_a_clock_time_is_written_once(tokenizer):
         assert tokenizer.decode(list(tokenizer.encode(text).ids)).text == text
 
 
+def test_a_doubled_the_is_written_once(tokenizer):
+    """A model adding its own article to a glossary term asked for with "the" writes
+    "the the"; the second goes, its piece keeps an empty span."""
+    ids = list(tokenizer.encode("The the fee is in the the agreement. Then there.").ids)
+    dec = tokenizer.decode(ids)
+    assert dec.text == "The fee is in the agreement. Then there."
+    assert len(dec.spans) == len(ids)
+    assert dec.spans == tuple(sorted(dec.spans))
+    assert all(0 <= b <= e <= len(dec.text) for b, e in dec.spans)
+    for text in ("the theatre", "Bathe the dog."):  # left as they are
+        assert tokenizer.decode(list(tokenizer.encode(text).ids)).text == text
+
+
 def test_valid_byte_pieces_still_decode(tokenizer):
     ids = list(tokenizer.encode("Das kostet 5 €.").ids)
     assert tokenizer.decode(ids).text == "Das kostet 5 €."

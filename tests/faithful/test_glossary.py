@@ -369,3 +369,41 @@ def test_the_bundled_model_writes_a_plural_term_in_the_plural(tmp_path):
     assert "bicycle helmets" in out[0].text and "delivery notes" in out[1].text, [
         t.text for t in out
     ]
+
+
+def test_a_term_after_a_fused_article_is_asked_for_with_the():
+    from translator_app.core.faithful.glossary import Glossary, Term
+
+    g = Glossary((Term("Schwimmbad", "swimming pool"), Term("Angebot", "a quote")))
+    asked = {
+        text: [u.english for u in g.find(text)]
+        for text in (
+            "Wir gehen ins Schwimmbad.",
+            "Treffpunkt im Schwimmbad",
+            "Das Schwimmbad ist zu.",  # a plain article: the model writes "the" itself
+            "ein Schwimmbad",
+            "zum Angebot",  # the glossary's English has its article already
+        )
+    }
+    assert asked == {
+        "Wir gehen ins Schwimmbad.": ["the swimming pool"],
+        "Treffpunkt im Schwimmbad": ["the swimming pool"],
+        "Das Schwimmbad ist zu.": ["swimming pool"],
+        "ein Schwimmbad": ["swimming pool"],
+        "zum Angebot": ["a quote"],
+    }
+
+
+def test_the_bundled_model_keeps_the_article_a_fused_preposition_holds():
+    """„ins Schwimmbad“ with Schwimmbad -> swimming pool gave "to swimming pool" (issue
+    61 §3); „im Vertrag“ with Vertrag -> agreement must not become "the the agreement"."""
+    from translator_app.core import Translator
+    from translator_app.core.faithful.glossary import Glossary, Term
+
+    translator = Translator.load(Path(__file__).parents[2] / "resources" / "model")
+    glossary = Glossary((Term("Schwimmbad", "swimming pool"), Term("Vertrag", "agreement")))
+    out = translator.translate(
+        ["Wir gehen morgen ins Schwimmbad.", "Die Gebühr steht im Vertrag."], glossary=glossary
+    )
+    assert "the swimming pool" in out[0].text, out[0].text
+    assert "the agreement" in out[1].text and "the the" not in out[1].text, out[1].text

@@ -42,11 +42,14 @@ class TermUse:
     target: str
     kept: bool = False
     plural: bool = False  # the German is the term's plural: the English is asked in it
+    definite: bool = False  # after „ins“, „zum“, „im“ …: the English is asked with "the"
 
     @property
     def english(self) -> str:
-        """The English as the sentence needs it: the term's, in the German's number."""
-        return english_plural(self.target) if self.plural else self.target
+        """The English as the sentence needs it: the term's, in the German's number, with
+        "the" where the German fused its article into a preposition."""
+        english = english_plural(self.target) if self.plural else self.target
+        return with_the(english) if self.definite else english
 
 
 _UMLAUTS = {
@@ -85,6 +88,26 @@ def is_plural(term: str, written: str, before: str = "") -> bool:
     umlauted = sum(c in "äöü" for c in form) > sum(c in "äöü" for c in base)
     ending = form[len(base) :] if form.startswith(base) else ""
     return umlauted or ending in _PLURAL_ENDINGS
+
+
+# Prepositions fused with the definite article: before a term the model dropped the
+# article („ins Schwimmbad“ -> "to swimming pool"; issue 61 §3); asked for "the swimming
+# pool" it writes "to the swimming pool" (a doubled "the" is undone in the tokenizer's
+# decode).
+# fmt: off
+FUSED_ARTICLES = frozenset([
+    "ins", "im", "zum", "zur", "am", "ans", "beim", "vom", "aufs", "durchs", "fürs", "übers",
+    "ums", "unters", "vors", "hinters", "hinterm", "überm", "unterm", "vorm",
+])
+# fmt: on
+_ENGLISH_DETERMINERS = ("the ", "a ", "an ")
+
+
+def with_the(english: str) -> str:
+    """``english`` with "the" in front, unless it starts with an article already."""
+    if english.casefold().startswith(_ENGLISH_DETERMINERS):
+        return english
+    return f"the {english}"
 
 
 def english_plural(english: str) -> str:
@@ -162,7 +185,10 @@ class Glossary:
             term = self.terms[number]
             before = text[:start].split()[-1:] or [""]
             plural = is_plural(term.source, written, before[0])
-            found.append(TermUse(start, end, written, term.target, plural=plural))
+            definite = before[0].casefold() in FUSED_ARTICLES
+            found.append(
+                TermUse(start, end, written, term.target, plural=plural, definite=definite)
+            )
         return sorted(found, key=lambda u: u.start)
 
     def _pattern(self, number: int) -> re.Pattern:

@@ -67,12 +67,18 @@ def _pieces_from_proto(proto, text: str) -> Pieces:
 # A full stop right after "a.m." / "p.m.": English writes one ("at 2 p.m."), while a model
 # copying the annotated time "2 p.m." and then ending the sentence or clause writes two.
 _CLOCK_DOUBLE_STOP = re.compile(r"(?<=\b[ap]\.m\.)\.")
+# "the the": a model writing its own article before a glossary term that was asked for
+# with one („im Vertrag“ -> "in the the agreement"; core/faithful/glossary.py). English
+# never doubles it, so the second goes (the first keeps a sentence's capital).
+_DOUBLE_THE = re.compile(r"\b[Tt]he( the)\b")
 
 
 def _tidied(p: Pieces) -> Pieces:
-    """``p`` with every U+FFFD and every doubled stop after a.m./p.m. removed from its
-    text, and its spans shifted to match."""
+    """``p`` with every U+FFFD, every doubled stop after a.m./p.m. and the second of a
+    doubled "the" removed from its text, and its spans shifted to match."""
     drop = {m.start() for m in _CLOCK_DOUBLE_STOP.finditer(p.text)}
+    for m in _DOUBLE_THE.finditer(p.text):
+        drop.update(range(m.start(1), m.end(1)))
     if REPLACEMENT in p.text:  # rare: the common decode skips the per-character scan
         drop.update(i for i, ch in enumerate(p.text) if ch == REPLACEMENT)
     if not drop:
