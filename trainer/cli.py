@@ -273,15 +273,21 @@ def _add_average(sub) -> None:
 
 
 def _add_distill(sub) -> None:
-    from trainer.distill import add_arguments
-
     ds = sub.add_parser(
         "distill",
         help="translate the German of training corpora with a teacher model (distillation)",
         description="Translate each distinct German sentence of the files with a larger "
         "model and write German<TAB>English lines, resumable (trainer/distill.py).",
     )
-    add_arguments(ds, DEVICES, PRECISIONS)
+    ds.add_argument("--model", type=Path, required=True, help="the teacher's bundle")
+    ds.add_argument("--data", type=Path, nargs="+", required=True, metavar="FILE")
+    ds.add_argument("--out", type=Path, required=True, help="German<TAB>English lines")
+    ds.add_argument("--beam", type=int, default=4)
+    ds.add_argument("--device", choices=DEVICES, default="auto")
+    ds.add_argument("--precision", choices=PRECISIONS, default="auto")
+    ds.add_argument("--max-minutes", type=float, default=0.0, help="stop after this long")
+    ds.add_argument("--chunk", type=int, default=4096, help="sentences written at a time")
+    ds.add_argument("--batch-tokens", type=int, default=16000, help="tokens a batch")
 
 
 def _add_shortlist(sub) -> None:

@@ -14,7 +14,6 @@ line cut short by a kill is dropped. That is what a GPU lease's 10-minute comman
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from pathlib import Path
@@ -67,7 +66,7 @@ def distill(
     log=print,
 ) -> int:
     """Translate ``sentences`` after those ``out`` holds into ``out``; returns how many it
-        holds at the end. Stops after the first chunk that ends past ``max_minutes`` (0: no
+    holds at the end. Stops after the first chunk that ends past ``max_minutes`` (0: no
     limit), so every run writes at least one chunk."""
     start = time.perf_counter()
     done = done_lines(out, sentences)
@@ -89,18 +88,6 @@ def distill(
             if time.perf_counter() - start >= budget:
                 break
     return done
-
-
-def add_arguments(ds: argparse.ArgumentParser, devices, precisions) -> None:
-    ds.add_argument("--model", type=Path, required=True, help="the teacher's bundle")
-    ds.add_argument("--data", type=Path, nargs="+", required=True, metavar="FILE")
-    ds.add_argument("--out", type=Path, required=True, help="German<TAB>English lines")
-    ds.add_argument("--beam", type=int, default=4)
-    ds.add_argument("--device", choices=devices, default="auto")
-    ds.add_argument("--precision", choices=precisions, default="auto")
-    ds.add_argument("--max-minutes", type=float, default=0.0, help="stop after this long")
-    ds.add_argument("--chunk", type=int, default=4096, help="sentences written at a time")
-    ds.add_argument("--batch-tokens", type=int, default=16000, help="tokens a batch")
 
 
 def cmd_distill(args) -> int:
