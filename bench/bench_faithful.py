@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from app_search import add_arguments, app_translator  # noqa: E402
 
-from translator_app.core.cli_common import add_protect_arguments, protect_mode  # noqa: E402
+from translator_app.core.cli_common import add_protect_arguments, apply_protect_arguments  # noqa: E402
 from translator_app.core.platform.paths import write_atomic  # noqa: E402
 
 SET = Path(__file__).with_name("faithful.jsonl")
@@ -95,8 +95,7 @@ def main(argv: list[str] | None = None) -> int:
 
     items = load_set(args.set)
     translator, searches, header = app_translator(args, "bench_faithful.py", argv)
-    if protect_mode(args):
-        translator.protect_facts = protect_mode(args)
+    apply_protect_arguments(translator, args)
     header["protect_facts"] = translator.protect_facts
     report = {**header, "sentences": len(items), "searches": {}}
     print(f"{len(items)} sentences")

@@ -29,7 +29,7 @@ from trainer.evaluate import evaluate_translator, read_kinds, signatures, write_
 from trainer.prepare import prepare_data
 from trainer.train import train
 from translator_app.core import Translator
-from translator_app.core.cli_common import protect_mode
+from translator_app.core.cli_common import apply_protect_arguments
 from translator_app.core.data.corpus import (
     read_all,
 )
@@ -151,8 +151,7 @@ def cmd_eval(args) -> int:
     for path in models:
         bundle = load_bundle(path, args.device)
         translator = Translator.from_bundle(bundle)
-        if protect_mode(args):
-            translator.protect_facts = protect_mode(args)
+        apply_protect_arguments(translator, args)
         scores = evaluate_translator(
             translator, pairs, args.beam, args.beam_limit, german_left=german_left, kinds=kinds
         )
@@ -163,7 +162,8 @@ def cmd_eval(args) -> int:
             print(
                 f"{label:<30} {search:<7} BLEU {res['bleu']:6.2f}  chrF {res['chrf']:6.2f}  "
                 f"German words left {left['per_100']:5.2f}/100 sentences "
-                f"(any: {left.get('per_100_any', left['per_100']):.2f})  "
+                f"(any: {left.get('per_100_any', left['per_100']):.2f}; "
+                f"from the dictionary: {res['dictionary_words_per_100']:.2f})  "
                 f"({res['pairs']} pairs, {res['seconds']} s)"
             )
             for kind, k in res.get("by_kind", {}).items():

@@ -104,12 +104,17 @@ def evaluate_translator(
         sources = [pairs[i][0] for i in idx]
         refs = [pairs[i][1] for i in idx]
         start = time.perf_counter()
-        hyps = [t.text for t in translator.translate(sources, beam=b)]
+        translations = translator.translate(sources, beam=b)
         seconds = time.perf_counter() - start
+        hyps = [t.text for t in translations]
+        # German words the model copied, said with the dictionary's English instead
+        # (core/faithful/copied_words.py; the bundle's search setting).
+        filled = sum(u.dictionary and u.kept for t in translations for u in t.terms)
         result[name] = {
             **{k: round(v, 2) for k, v in score_translations(hyps, refs).items()},
             "seconds": round(seconds, 1),
             "pairs": len(idx),
+            "dictionary_words_per_100": round(100 * filled / max(len(idx), 1), 2),
             "by_length": bleu_by_length(sources, hyps, refs),
             "examples": [
                 {"source": s, "reference": r, "translation": h}

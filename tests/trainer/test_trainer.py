@@ -335,7 +335,7 @@ def test_beam_subset_is_spread_and_greedy_scored_on_the_same_pairs():
 
     class Echo:  # greedy echoes the source; beam echoes it upper-cased
         def translate(self, sources, beam):
-            return [SimpleNamespace(text=s if beam == 1 else s.upper()) for s in sources]
+            return [SimpleNamespace(text=s if beam == 1 else s.upper(), terms=()) for s in sources]
 
     # An ordered set: the first half is translated right by greedy, the second half wrong.
     pairs = [(f"the word{i} is here today", f"the word{i} is here today") for i in range(20)]
@@ -373,7 +373,7 @@ def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
 
     class CopiesNouns:  # writes "Teig" where the reference has "dough"
         def translate(self, sources, beam):
-            return [SimpleNamespace(text=s) for s in ["Knead the Teig.", NIGHT]]
+            return [SimpleNamespace(text=s, terms=()) for s in ["Knead the Teig.", NIGHT]]
 
     NIGHT = "Good night and sleep well, my dear friend."
     pairs = [("Den Teig kneten.", "Knead the dough."), ("Gute Nacht, schlaf gut.", NIGHT)]
@@ -389,3 +389,17 @@ def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
     assert greedy["by_kind"]["recipes"]["bleu"] < 100.0
     with pytest.raises(ValueError, match="mini-test.kinds.txt: 2 kinds for 3 test pairs"):
         read_kinds(test, 3)
+    assert greedy["dictionary_words_per_100"] == 0.0
+
+    from translator_app.core.faithful.glossary import TermUse
+
+    class FillsFromDictionary:  # said „Teig“ with the dictionary's English
+        def translate(self, sources, beam):
+            filled = TermUse(4, 8, "Teig", "dough", kept=True, dictionary=True)
+            return [
+                SimpleNamespace(text="Knead the dough.", terms=(filled,)),
+                SimpleNamespace(text=NIGHT, terms=()),
+            ]
+
+    greedy = evaluate_translator(FillsFromDictionary(), pairs, 1, german_left=check)["greedy"]
+    assert greedy["dictionary_words_per_100"] == 50.0 and greedy["german_left"]["count"] == 0

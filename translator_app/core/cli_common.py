@@ -55,10 +55,27 @@ def add_protect_arguments(parser: argparse.ArgumentParser) -> None:
         "search settings)",
     )
     parser.add_argument(
-        "--no-protect", action="store_true", help="the model alone (the same as --protect off)"
+        "--no-protect",
+        action="store_true",
+        help="the model alone (--protect off and --no-dictionary-words)",
+    )
+    parser.add_argument(
+        "--no-dictionary-words",
+        action="store_true",
+        help="keep German words the model copied into the English (default: a word that "
+        "reads as a common word is translated again with the dictionary's English)",
     )
 
 
 def protect_mode(args: argparse.Namespace) -> str | None:
     """The mode the arguments ask for; None keeps the bundle's."""
     return "off" if getattr(args, "no_protect", False) else getattr(args, "protect", None)
+
+
+def apply_protect_arguments(translator, args: argparse.Namespace) -> None:
+    """Set ``translator``'s protect mode and dictionary words as the arguments of
+    :func:`add_protect_arguments` ask; what they leave unsaid stays the bundle's."""
+    if protect_mode(args):
+        translator.protect_facts = protect_mode(args)
+    if getattr(args, "no_protect", False) or getattr(args, "no_dictionary_words", False):
+        translator.dictionary = None

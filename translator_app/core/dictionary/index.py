@@ -2,9 +2,10 @@
 into the user's cache, then each look-up is a few indexed queries (milliseconds) and
 nothing of the dictionary stays in memory.
 
-Tables: ``lines`` (line number -> Ding's line) and ``forms`` (casefolded word -> line,
+Tables: ``lines`` (line number -> Ding's line), ``forms`` (casefolded word -> line,
 sub-entry, kind: 0 a headword, 1 another single-word sub-entry such as an inflected form
-or a compound, 2 a word of a phrase). ``meta`` records the source's size and SHA-256 and
+or a compound, 2 a word of a phrase) and ``english`` (each casefolded word of an English
+side: what tells a German word left in the English from an English word). ``meta`` records the source's size and SHA-256 and
 the schema: a changed source or schema rebuilds the index.
 """
 
@@ -16,11 +17,11 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from translator_app.core.dictionary.ding import forms, parse_line, phrase_words
+from translator_app.core.dictionary.ding import WORD, forms, parse_line, phrase_words, plain
 from translator_app.core.platform.checksums import sha256_file
 from translator_app.core.platform.paths import remove_dead_temporaries
 
-SCHEMA = "2"  # bump when ding.py reads entries differently
+SCHEMA = "3"  # bump when ding.py reads entries differently
 HEADWORD, FORM, PHRASE = 0, 1, 2
 
 
@@ -37,14 +38,16 @@ def source_stamp(source: Path) -> str:
     return f"{SCHEMA}:{source.stat().st_size}:{digest}"
 
 
-def _rows(source: Path) -> Iterator[tuple[int, str, list[tuple[str, int, int]]]]:
-    """(line number, line, [(form, sub-entry, kind)]) for each entry of the source."""
+def _rows(source: Path, english: set[str]) -> Iterator[tuple[int, str, list[tuple[str, int, int]]]]:
+    """(line number, line, [(form, sub-entry, kind)]) for each entry of the source; the
+    casefolded words of its English sides are added to ``english``."""
     try:
         with lzma.open(source, "rt", encoding="utf-8") as f:
             for n, line in enumerate(f, start=1):
                 subs = parse_line(line)
                 keys: dict[tuple[str, int], int] = {}
                 for s, sub in enumerate(subs):
+                    english.update(w.casefold() for w in WORD.findall(plain(sub.english)))
                     for form in forms(sub.german):
                         kind = HEADWORD if s == 0 else FORM
                         key = (form.casefold(), s)
@@ -71,11 +74,14 @@ def build_index(source: Path, target: Path, stamp: str) -> None:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
         db.execute("CREATE TABLE lines (id INTEGER PRIMARY KEY, text TEXT)")
         db.execute("CREATE TABLE forms (form TEXT, line INTEGER, sub INTEGER, kind INTEGER)")
-        for n, line, keys in _rows(source):
+        db.execute("CREATE TABLE english (word TEXT PRIMARY KEY) WITHOUT ROWID")
+        english: set[str] = set()
+        for n, line, keys in _rows(source, english):
             db.execute("INSERT INTO lines VALUES (?, ?)", (n, line))
             db.executemany(
                 "INSERT INTO forms VALUES (?, ?, ?, ?)", [(f, n, s, k) for f, s, k in keys]
             )
+        db.executemany("INSERT INTO english VALUES (?)", ((w,) for w in sorted(english)))
         db.execute("CREATE INDEX forms_form ON forms (form, kind)")
         db.execute("INSERT INTO meta VALUES ('stamp', ?)", (stamp,))
         db.commit()
@@ -93,9 +99,8 @@ def read_only(target: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{target.absolute().as_uri()}?mode=ro", uri=True)
 
 
-_TABLES = (
-    "SELECT count(*) FROM sqlite_master WHERE name IN ('meta', 'lines', 'forms', 'forms_form')"
-)
+_NAMES = ("meta", "lines", "forms", "forms_form", "english")
+_TABLES = f"SELECT count(*) FROM sqlite_master WHERE name IN {_NAMES}"
 
 
 def index_stamp(target: Path) -> str:
@@ -106,7 +111,7 @@ def index_stamp(target: Path) -> str:
     try:
         db = read_only(target)
         try:
-            if db.execute(_TABLES).fetchone()[0] != 4:
+            if db.execute(_TABLES).fetchone()[0] != len(_NAMES):
                 return ""
             row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
         finally:

@@ -24,6 +24,7 @@ from translator_app.core.dictionary.ding import (
 )
 from translator_app.core.dictionary.index import (
     FORM,
+    HEADWORD,
     PHRASE,
     DictionaryError,
     build_index,
@@ -111,12 +112,20 @@ class Dictionary:
         self._checked = False
         self._generation = 0  # the index built anew after damage: reconnect every thread
         self.notice = ""  # a one-line notice for the user where the index was repaired
+        self._builder: threading.Thread | None = None  # ready(wait=False)'s build
+        self._build_error = ""
 
     @classmethod
     def bundled(cls) -> Dictionary:
         from translator_app.core.platform.paths import resources_dir, user_cache_dir
 
         return cls(resources_dir() / "dictionary" / SOURCE_NAME, user_cache_dir())
+
+    @classmethod
+    def shipped(cls) -> Dictionary | None:
+        """The app's dictionary where the app was installed with it, else None."""
+        dictionary = cls.bundled()
+        return dictionary if dictionary.source.is_file() else None
 
     def ensure_index(self) -> bool:
         """Build the index where it is missing or stale; True where it was built now."""
@@ -137,6 +146,32 @@ class Dictionary:
                     ) from None
             self._checked = True
             return built
+
+    def ready(self, wait: bool = True) -> bool:
+        """Whether look-ups answer now. ``wait``: build a missing or stale index first
+        (about ten seconds, once per dictionary file); else build it on a thread of its
+        own and answer False until it is there, so that nobody waits for it (the window's
+        translations meanwhile go without). A build that failed raises DictionaryError."""
+        if self._checked:
+            return True
+        if wait:
+            self.ensure_index()
+            return True
+        with self._ready:
+            if self._builder is None:
+                self._builder = threading.Thread(
+                    target=self._build_quietly, name="dictionary-index", daemon=True
+                )
+                self._builder.start()
+        if self._build_error:
+            raise DictionaryError(self._build_error)
+        return self._checked
+
+    def _build_quietly(self) -> None:
+        try:
+            self.ensure_index()
+        except DictionaryError as e:
+            self._build_error = str(e)
 
     def _db(self) -> sqlite3.Connection:
         db, generation = getattr(self._local, "db", None), getattr(self._local, "generation", -1)
@@ -173,10 +208,24 @@ class Dictionary:
             f"SELECT f.line, f.sub, f.kind, l.text FROM forms f JOIN lines l ON l.id = f.line "
             f"WHERE f.form = ? AND f.kind IN ({marks}) ORDER BY f.kind, length(l.text) LIMIT 200"
         )
+        return self._fetch(query, (form.casefold(), *kinds))
+
+    def is_german_word(self, word: str) -> bool:
+        """Whether ``word`` is a single-word German form of an entry (a headword, an
+        inflected form, a compound), compared case-folded."""
+        query = "SELECT 1 FROM forms WHERE form = ? AND kind IN (?, ?) LIMIT 1"
+        return bool(self._fetch(query, (word.casefold(), HEADWORD, FORM)))
+
+    def is_english_word(self, word: str) -> bool:
+        """Whether ``word`` stands in any English side (case-folded)."""
+        return bool(self._fetch("SELECT 1 FROM english WHERE word = ?", (word.casefold(),)))
+
+    def _fetch(self, query: str, params: tuple) -> list[tuple]:
+        """The rows of ``query``; a damaged index is built again once."""
         for attempt in (1, 2):
             generation = self._generation
             try:
-                return self._db().execute(query, (form.casefold(), *kinds)).fetchall()
+                return self._db().execute(query, params).fetchall()
             except sqlite3.Error as e:  # malformed, another schema, deleted meanwhile
                 if attempt == 2:
                     raise DictionaryError(

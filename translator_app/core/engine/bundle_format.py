@@ -56,6 +56,10 @@ class SearchDefaults:
     # dates, names and places of a sentence (core/faithful/protect.py): "retry" where the plain
     # decode lost a number, time, date, name, place or currency, "always", or "off".
     protect: str = "retry"
+    # For a model trained on term annotations: a German word it copied into the English
+    # that reads as a common word („Den Teig …“ -> "The Teig …") is decoded once more
+    # with the dictionary's English annotated as a term (core/faithful/copied_words.py).
+    dictionary_words: bool = True
 
     def __post_init__(self) -> None:
         check_protect(self.protect)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.faithful.copied_words import Lexicon, copied_common_words
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import TermUse, check_uses
 from translator_app.core.faithful.number_check import Fact, repeated_numbers
@@ -25,6 +26,13 @@ from translator_app.core.faithful.protect import lost_protected
 PENALTY = {"number": 3.0, "added": 3.0, "negation": 1.5}
 WORD_FACT_PENALTY = 0.6
 TERM_PENALTY = 3.0  # a glossary term not used, or a number written twice
+# The dictionary's English for a word the model copied (core/faithful/copied_words.py) is
+# one sense of several: a candidate that says it otherwise is not garbled.
+DICTIONARY_TERM_PENALTY = 1.0
+# A German word copied into the English where the German reads as a common word ("The
+# sessel is …"; core/faithful/copied_words.py): the n-best often holds the translated
+# word at a slightly lower score.
+COPIED_WORD_PENALTY = 0.5
 
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
@@ -35,17 +43,27 @@ def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple
 
 
 def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
-    """The numbers the candidate writes twice and the glossary terms it does not use."""
+    """The numbers the candidate writes twice and the user's glossary terms it does not
+    use."""
     return repeated_numbers(source, cand.text) + sum(
-        not u.kept for u in check_uses(terms, cand.text)
+        not u.kept for u in check_uses(terms, cand.text) if not u.dictionary
     )
 
 
-def _cost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[float, tuple[Fact, ...]]:
-    """The candidate's cost: minus its score, plus what its lost facts and terms cost."""
+def _cost(
+    source: str, cand: Candidate, terms: Sequence[TermUse], lexicon: Lexicon | None = None
+) -> tuple[float, tuple[Fact, ...]]:
+    """The candidate's cost: minus its score, plus what its lost facts and terms cost,
+    and, with a ``lexicon``, the common German words it copies."""
     facts = tuple(missing_facts(source, cand.text))
     penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts)
     penalty += TERM_PENALTY * _slips(source, cand, terms)
+    from_dictionary = [u for u in terms if u.dictionary]
+    if from_dictionary:
+        unused = sum(not u.kept for u in check_uses(from_dictionary, cand.text))
+        penalty += DICTIONARY_TERM_PENALTY * unused
+    if lexicon is not None:
+        penalty += COPIED_WORD_PENALTY * len(copied_common_words(lexicon, source, cand.text))
     return penalty - cand.score, facts
 
 
@@ -60,7 +78,7 @@ def facts_lost(t: Translation) -> tuple[int, int]:
         # facts in words (a negation, a unit) are not annotated: a retry cannot help them
         sum(f.kind in ("number", "added") for f in t.missing_numbers)
         + repeated_numbers(t.source, t.text)
-        + sum(not u.kept for u in t.terms)
+        + sum(not u.kept for u in t.terms if not u.dictionary)
     )
     return lenient + strict, strict
 
@@ -71,12 +89,16 @@ def n_lost(source: str, cand: Candidate, terms: Sequence[TermUse] = ()) -> int:
 
 
 def prefer_faithful(
-    source: str, cands: tuple[Candidate, ...], terms: Sequence[TermUse] = ()
+    source: str,
+    cands: tuple[Candidate, ...],
+    terms: Sequence[TermUse] = (),
+    lexicon: Lexicon | None = None,
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
     """Put first the candidate of least cost (:func:`_cost`: the model's score with a
-    penalty for each fact of ``source`` and glossary term of ``terms`` it loses), so that
-    a complete, fluent candidate wins where there is one; return the candidates and the
-    facts the first one still misses (marked in the window)."""
+    penalty for each fact of ``source`` and glossary term of ``terms`` it loses, and
+    with a ``lexicon`` each common German word it copies), so that a complete, fluent
+    candidate wins where there is one; return the candidates and the facts the first
+    one still misses (marked in the window)."""
     if not cands:
         return cands, ()
     # A candidate costs at least minus its score: one that cannot beat the best so far is
@@ -85,7 +107,7 @@ def prefer_faithful(
     for i in sorted(range(len(cands)), key=lambda i: -cands[i].score):
         if -cands[i].score >= best_cost:
             break
-        cost, missing = _cost(source, cands[i], terms)
+        cost, missing = _cost(source, cands[i], terms, lexicon)
         if cost < best_cost:
             best, best_cost, best_missing = i, cost, missing
     order = (cands[best],) + cands[:best] + cands[best + 1 :]

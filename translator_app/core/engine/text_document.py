@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.glossary import find_target
+from translator_app.core.faithful.glossary import TermUse, find_target
 from translator_app.core.faithful.number_check import Fact
 from translator_app.core.text.segment import Segment, join_with_spans, split_sentences
 
@@ -67,8 +67,8 @@ class DocumentTranslation:
         return [(start, end, f.text) for start, end, f in self.lost_facts()]
 
     def glossary_marks(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """(spans in ``source`` of glossary terms the English does not use, spans in
-        ``output`` of the English of those it does)."""
+        """(spans in ``source`` of the user's glossary terms the English does not use,
+        spans in ``output`` of the English of those it does)."""
         missed, used = [], []
         for seg, t, (o_start, o_end) in zip(
             self.segments, self.translations, self.output_spans, strict=True
@@ -77,11 +77,32 @@ class DocumentTranslation:
                 continue
             english = self.output[o_start:o_end]
             for u in t.terms:
+                if u.dictionary:
+                    continue  # not the user's: :meth:`dictionary_words`
                 if not u.kept:
                     missed.append((seg.start + u.start, seg.start + u.end))
                 elif m := find_target(u.english, english) or find_target(u.target, english):
                     used.append((o_start + m.start(), o_start + m.end()))
         return missed, used
+
+    def dictionary_words(self) -> list[tuple[tuple[int, int], tuple[int, int], TermUse]]:
+        """(span in ``source``, span in ``output``, term) of each German word the model
+        copied that the English now says with the dictionary's English
+        (core/faithful/copied_words.py)."""
+        out = []
+        for seg, t, (o_start, o_end) in zip(
+            self.segments, self.translations, self.output_spans, strict=True
+        ):
+            if t is None:
+                continue
+            english = self.output[o_start:o_end]
+            for u in t.terms:
+                if u.dictionary and u.kept:
+                    m = find_target(u.english, english) or find_target(u.target, english)
+                    if m:
+                        spans = (seg.start + u.start, seg.start + u.end)
+                        out.append((spans, (o_start + m.start(), o_start + m.end()), u))
+        return out
 
     def sentence_at_output(self, pos: int) -> int | None:
         for i, (start, end) in enumerate(self.output_spans):

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from translator_app.core.dictionary.index import DictionaryError
+from translator_app.core.dictionary.lookup import Dictionary
 from translator_app.core.engine import ct2
 from translator_app.core.engine.backends import Backend, Ct2Backend, Job, TorchBackend
 from translator_app.core.engine.batching import frozen_array, length_batches
@@ -30,7 +32,11 @@ from translator_app.core.engine.candidates import (
     with_tail,
 )
 from translator_app.core.engine.faithful_choice import prefer_faithful
-from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
+from translator_app.core.engine.faithful_passes import (
+    retry_lost_facts,
+    with_dictionary_terms,
+    with_placeholders,
+)
 from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
 from translator_app.core.engine.search_types import (
     Hypothesis,
@@ -108,6 +114,7 @@ class Translator:
         taught: Glossary | None = None,
         shortlist: str = "",
         weights_key: str = "",
+        dictionary: Dictionary | None = None,
     ) -> None:
         if precision not in PRECISIONS:
             raise ValueError(f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}")
@@ -163,6 +170,10 @@ class Translator:
         # Terms a fine-tune taught (the bundle's terms.tsv): applied to every sentence,
         # under the user's glossary.
         self.taught = taught if taught and self.follows_glossary else Glossary()
+        # The dictionary's English for a word it copies (core/faithful/copied_words.py);
+        # the window never waits for its index (built on first use, in the background).
+        self.dictionary = dictionary if self.follows_glossary else None
+        self.wait_for_dictionary, self.dictionary_problem = True, ""
         reference = TorchBackend(
             lambda: self.model, tokenizer.pad_id, self.device, precision, self.max_positions
         )
@@ -216,6 +227,7 @@ class Translator:
             taught=bundle.terms,
             shortlist=bundle.shortlist,
             weights_key=bundle.weights_key,
+            dictionary=Dictionary.shipped() if bundle.search.dictionary_words else None,
         )
 
     @classmethod
@@ -271,15 +283,28 @@ class Translator:
         options = options or self.search_options(**choices)
         glossary = merged(self.taught, glossary) or None
 
-        def decode(some: list[str], their_prefixes, protect: bool) -> list[Translation]:
+        def decode(
+            some: list[str], their_prefixes, protect: bool, terms: Glossary | None = glossary
+        ) -> list[Translation]:
             return self._translate(
-                some, options, their_prefixes, should_stop, batch_tokens, glossary, protect
+                some, options, their_prefixes, should_stop, batch_tokens, terms, protect
             )
 
-        if self.protect_facts == "off":
-            return decode(list(texts), prefixes, False)
-        out = retry_lost_facts(list(texts), prefixes, decode, self.protect_facts == "always")
-        return with_placeholders(list(texts), out, prefixes, decode, glossary)
+        texts, protect = list(texts), self.protect_facts
+        if protect == "off":
+            out = decode(texts, prefixes, False)
+        else:
+            out = retry_lost_facts(texts, prefixes, decode, protect == "always")
+            out = with_placeholders(texts, out, prefixes, decode, glossary)
+        if self.dictionary is not None:
+            try:
+                if self.dictionary.ready(self.wait_for_dictionary):
+                    out = with_dictionary_terms(
+                        texts, out, prefixes, decode, glossary, protect, self.dictionary
+                    )
+            except DictionaryError as e:  # its index cannot be built: the model's words
+                self.dictionary, self.dictionary_problem = None, str(e)
+        return out
 
     def _translate(
         self, texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False

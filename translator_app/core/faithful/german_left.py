@@ -10,7 +10,9 @@ A word of the output counts as German left in the English when it
   and "Bus" are, so they do not count);
 
 and it is not a name: a word that stands after a title or a first name in the source
-(„Frau Schneider“, „Anna Koch“) is a surname, whatever it means as a noun.
+(„Frau Schneider“, „Anna Koch“) is a surname, whatever it means as a noun. This check
+holds the dictionary's words in memory, for counting over whole test sets; the
+translator asks the dictionary's index (core/dictionary/index.py) the same questions.
 
     check = GermanLeftCheck.bundled()
     check.words("Den Teig gehen lassen.", "Let the Teig rise.")   # ("Teig",)
@@ -25,21 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.dictionary.ding import WORD, forms, parse_line, plain
-from translator_app.core.faithful.entity_lists import FIRST_NAMES
-
-# Words after which a capitalised word is a surname.
-_TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulein"})
-_FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
-
-
-def _names(source_words: Sequence[str]) -> set[str]:
-    """The case-folded words of the source that follow a title or a first name."""
-    names = set()
-    for before, word in zip(source_words, source_words[1:], strict=False):
-        b = before.casefold()
-        if b in _TITLES or b in _FIRST_NAMES:
-            names.add(word.casefold())
-    return names
+from translator_app.core.faithful.copied_words import copied_words
 
 
 @dataclass(frozen=True)
@@ -78,16 +66,16 @@ class GermanLeftCheck:
                 _bundled = cls.from_file(resources_dir() / "dictionary" / SOURCE_NAME)
             return _bundled
 
+    def is_german_word(self, word: str) -> bool:
+        return word.casefold() in self.german
+
+    def is_english_word(self, word: str) -> bool:
+        return word.casefold() in self.english
+
     def words(self, source: str, output: str) -> tuple[str, ...]:
         """The words of ``output`` that are German left in the English, in order, as the
-        output writes them (each occurrence)."""
-        source_words = WORD.findall(source)
-        in_source = {w.casefold() for w in source_words} - _names(source_words)
-        return tuple(
-            w
-            for w in WORD.findall(output)
-            if (f := w.casefold()) in in_source and f in self.german and f not in self.english
-        )
+        output writes them (each occurrence; core/faithful/copied_words.py)."""
+        return copied_words(self, source, output)
 
 
 _lock = threading.Lock()

@@ -29,6 +29,7 @@ MAX_TERM_CHARS = 200
 class Term:
     source: str  # German
     target: str  # English
+    dictionary: bool = False  # not the user's: the dictionary's, for a word the model copied
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class TermUse:
     kept: bool = False
     plural: bool = False  # the German is the term's plural: the English is asked in it
     definite: bool = False  # after „ins“, „zum“, „im“ …: the English is asked with "the"
+    dictionary: bool = False  # the dictionary's English for a German word the model copied
 
     @property
     def english(self) -> str:
@@ -187,7 +189,15 @@ class Glossary:
             plural = is_plural(term.source, written, before[0])
             definite = before[0].casefold() in FUSED_ARTICLES
             found.append(
-                TermUse(start, end, written, term.target, plural=plural, definite=definite)
+                TermUse(
+                    start,
+                    end,
+                    written,
+                    term.target,
+                    plural=plural,
+                    definite=definite,
+                    dictionary=term.dictionary,
+                )
             )
         return sorted(found, key=lambda u: u.start)
 

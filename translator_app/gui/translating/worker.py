@@ -217,6 +217,9 @@ class TranslationWorker(QObject):
 
             bundle = load_bundle(job.path, job.device, should_stop, lazy=True)
             translator = engine.Translator.from_bundle(bundle, job.precision)
+        # Typing is translated at once; the dictionary's index (for words the model
+        # copies) is built on a thread of its own the first time.
+        translator.wait_for_dictionary = False
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         layers, heads, alignment_layer, alignment_head = cfg.attention_shape

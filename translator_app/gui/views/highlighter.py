@@ -289,10 +289,15 @@ FACT_UNDERLINE = "#a05a00"
 # A German word no English word seems to carry (issue 48 §3): lilac, German side only.
 DROPPED_BACKGROUND = "#e8dcff"
 DROPPED_UNDERLINE = "#6a3fb0"
+# A word the model copied, said with the dictionary's English (issue 60): pale blue,
+# both sides.
+DICTIONARY_BACKGROUND = "#d6ecff"
+DICTIONARY_UNDERLINE = "#1f5fa0"
 MARK_TEXT = "#1a1a1a"
 CHECK_STYLES = {
     "fact": (FACT_BACKGROUND, FACT_UNDERLINE),
     "dropped": (DROPPED_BACKGROUND, DROPPED_UNDERLINE),
+    "dictionary": (DICTIONARY_BACKGROUND, DICTIONARY_UNDERLINE),
 }
 
 
@@ -301,7 +306,7 @@ def _selection(
 ):
     """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``;
     ``wavy``: True for the coverage hint's underline, or a colour name; ``fact``: the
-    kind of a mark to check ("fact" or "dropped", :data:`CHECK_STYLES`)."""
+    kind of a mark to check ("fact", "dropped" or "dictionary", :data:`CHECK_STYLES`)."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
     cursor.setPosition(to_qt(text, start))

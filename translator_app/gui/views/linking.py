@@ -14,6 +14,7 @@ import numpy as np
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe_fact
+from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
 from translator_app.gui.views.positions import piece_at
@@ -283,7 +284,9 @@ class FactMark:
     source: tuple[int, int]
     output: tuple[int, int] | None
     message: str
-    kind: str = "fact"  # or "dropped": a content word no English word seems to carry
+    # or "dropped": a content word no English word seems to carry; or "dictionary": a
+    # word the model copied, said with the dictionary's English
+    kind: str = "fact"
 
 
 def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
@@ -309,11 +312,20 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
         if any(s < end and start < e for s, e in facts):
             continue  # a lost fact says more
         marks.append(FactMark((start, end), None, dropped_message(word), kind="dropped"))
+    for source, output, use in rendered.dictionary_words():
+        marks.append(FactMark(source, output, dictionary_message(use), kind="dictionary"))
     return marks
 
 
 def _has_word(text: str) -> bool:
     return any(c.isalnum() for c in text)
+
+
+def dictionary_message(use: TermUse) -> str:
+    return (
+        f"From the dictionary: „{use.source}“ → {use.english} (the model did not know the "
+        "word and copied it; this is the dictionary's first sense)"
+    )
 
 
 def dropped_message(word: str) -> str:

@@ -1,0 +1,221 @@
+"""German words the model copied into the English, filled in from the dictionary
+(issue 60): which copies read as common words, which English the dictionary gives, and
+the bundled model translating again with it."""
+
+from __future__ import annotations
+
+import lzma
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from translator_app.core import Translator
+from translator_app.core.dictionary.index import DictionaryError
+from translator_app.core.dictionary.lookup import Dictionary
+from translator_app.core.engine.faithful_choice import prefer_faithful
+from translator_app.core.engine.translation import Candidate
+from translator_app.core.faithful.copied_words import (
+    copied_common_words,
+    copied_words,
+    dictionary_terms,
+    reads_as_common_word,
+)
+from translator_app.core.faithful.german_left import GermanLeftCheck
+
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
+DING = [
+    "Teig {m} [cook.] :: dough",
+    "Lampe {f} | Lampen {pl} :: lamp | lamps",
+    "Pyramide {f} | Pyramiden {pl} :: pyramid | pyramids",
+    "Müll {m} :: refuse; rubbish [Br.]",
+    "Mehl {n} [cook.] :: flour",
+    "Maas {n} :: measure",
+    "Sieg {m} :: victory",
+    "Liga {f} [sport] :: league; division",
+    "frech {adj} [ugs.] :: cheeky",
+    "Pfarrer {m} :: vicar",
+    "Koch {m} :: cook",
+    "Hefe {f} :: yeast",
+    "Zuckerrohr {n} :: sugar cane",
+    "Rohr {n} :: pipe; tube",
+]
+
+
+@pytest.fixture(scope="module")
+def ding(tmp_path_factory) -> Dictionary:
+    folder = tmp_path_factory.mktemp("ding")
+    source = folder / "de-en.ding.txt.xz"
+    with lzma.open(source, "wt", encoding="utf-8") as f:
+        f.write("\n".join(DING) + "\n")
+    return Dictionary(source, folder / "cache")
+
+
+def _common(sentence: str, word: str) -> bool:
+    words = sentence.replace(".", " ").replace(",", " ").split()
+    return reads_as_common_word(words, words.index(word))
+
+
+def test_a_noun_after_a_determiner_number_or_measure_reads_as_common():
+    assert _common("Den Teig gehen lassen.", "Teig")
+    assert _common("Die 3 Lampen brennen.", "Lampen")
+    assert _common("250 Gramm Mehl dazugeben.", "Mehl")
+    assert _common("Er kam ins Pfarrhaus zum Pfarrer.", "Pfarrer")
+    # an attributive adjective after a preposition or a determiner, and „oder“
+    assert _common("Mit frischer Hefe backen.", "Hefe")
+    assert _common("Der eine große Sieg zählt.", "Sieg")
+    assert _common("Fragen Sie Ihren Arzt oder Apotheker.", "Apotheker")
+    # lower case: an adjective, an adverb
+    assert _common("Das Kind war frech.", "frech")
+
+
+def test_a_capitalised_word_alone_may_be_a_name_and_is_not_filled_in():
+    assert not _common("Maas kritisierte die Pläne.", "Maas")  # first word
+    assert not _common("Das sei falsch, sagte Maas heute.", "Maas")  # „sagte“ is no adjective
+    assert not _common("Fußball: Reus und Zorc fordern Ruhe für Götze.", "Götze")
+    assert not _common("Der Koch kocht.", "Koch")  # a surname that is a word too
+
+
+def test_the_english_is_the_first_plain_sense_in_the_number_of_the_german(ding):
+    terms = dictionary_terms(ding, "Den Teig eine Stunde gehen lassen.", "Let the Teig rest.")
+    assert [(t.source, t.target, t.dictionary) for t in terms] == [("Teig", "dough", True)]
+    # Ding's plural entry gives the plural English
+    terms = dictionary_terms(ding, "Die Pyramiden sind alt.", "The Pyramiden are old.")
+    assert [(t.source, t.target) for t in terms] == [("Pyramiden", "pyramids")]
+    # a lower-case word: an adjective's sense, not a noun's
+    terms = dictionary_terms(ding, "Das Kind war frech.", "The child was frech.")
+    assert [(t.source, t.target) for t in terms] == [("frech", "cheeky")]
+
+
+def test_names_and_translated_words_are_left_alone(ding):
+    assert dictionary_terms(ding, "Maas kritisierte die Pläne.", "Maas criticised.") == ()
+    assert dictionary_terms(ding, "Den Teig gehen lassen.", "Let the dough rest.") == ()
+    # a compound Ding lists whole is asked for whole
+    terms = dictionary_terms(ding, "Das Zuckerrohr wächst.", "The Zuckerrohr grows.")
+    assert [(t.source, t.target) for t in terms] == [("Zuckerrohr", "sugar cane")]
+
+
+def test_the_index_and_the_in_memory_check_agree_on_copied_words(ding):
+    check = GermanLeftCheck.from_ding(DING)
+    for source, output in [
+        ("Den Teig gehen lassen.", "Let the Teig rise."),
+        ("Die Lampe ist an.", "The lampe is on."),
+        ("Die Lampe ist an.", "The lamp is on."),
+        ("Sieg für die Liga.", "Sieg for the Liga."),
+    ]:
+        assert copied_words(ding, source, output) == check.words(source, output)
+    assert check.words("Sieg für die Liga.", "Sieg for the Liga.") == ("Sieg", "Liga")
+    assert ding.is_english_word("Dough") and not ding.is_german_word("dough")
+
+
+def _candidate(text: str, score: float) -> Candidate:
+    return Candidate(text, (), (), (), np.zeros((0, 0), np.float32), score, score)
+
+
+def test_the_n_best_choice_prefers_a_candidate_that_translates_a_common_word(ding):
+    source = "Der Teig ist in Grau."
+    copied = _candidate("The Teig is gray.", -2.0)
+    translated = _candidate("The dough is gray.", -2.2)
+    cands, _ = prefer_faithful(source, (copied, translated), (), ding)
+    assert cands[0] is translated
+    # without the dictionary the model's score decides, and a name is no penalty
+    assert prefer_faithful(source, (copied, translated))[0][0] is copied
+    named = (_candidate("Maas said no.", -2.0), _candidate("Measure said no.", -2.2))
+    assert prefer_faithful("Maas sagte nein.", named, (), ding)[0][0].text == "Maas said no."
+
+
+def test_a_missing_or_damaged_dictionary_leaves_the_models_words(tmp_path):
+    missing = Dictionary(tmp_path / "none.txt.xz", tmp_path)
+    with pytest.raises(DictionaryError):
+        missing.is_german_word("Teig")
+    translator = Translator.load(BUNDLE, device="cpu")
+    translator.dictionary = missing
+    out = translator.translate(["Ich habe die Thermoskanne vergessen."])
+    assert out[0].text  # translated all the same
+    assert translator.dictionary is None and "missing" in translator.dictionary_problem
+
+
+@pytest.fixture(scope="module")
+def translator() -> Translator:
+    return Translator.load(BUNDLE, device="cpu")
+
+
+def test_the_bundled_model_translates_a_word_it_copied_with_the_dictionarys_english(
+    translator,
+):
+    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    dictionary = translator.dictionary
+    assert dictionary is not None  # the bundle's setting: on
+    try:
+        translator.dictionary = None
+        plain = translator.translate([sentence])[0]
+    finally:
+        translator.dictionary = dictionary
+    # the model alone copies the word (if it learns it, choose another for this test)
+    copied = copied_common_words(dictionary, sentence, plain.text)
+    assert [w.casefold() for w in copied] == ["thermoskanne"]
+    filled = translator.translate([sentence])[0]
+    assert copied_common_words(dictionary, sentence, filled.text) == ()
+    assert "flask" in filled.text
+    (use,) = [u for u in filled.terms if u.dictionary]
+    assert (use.source, use.kept) == ("Thermoskanne", True)
+
+
+def test_a_copied_name_stays_and_the_users_glossary_wins(translator):
+    from translator_app.core.faithful.glossary import Glossary, Term
+
+    out = translator.translate(["Maas kritisierte erneut die Gewerkschaften."])[0]
+    assert out.text.startswith("Maas")
+    assert not [u for u in out.terms if u.dictionary]
+    mine = Glossary((Term("Thermoskanne", "thermos"),))
+    out = translator.translate(["Ich habe die Thermoskanne vergessen."], glossary=mine)[0]
+    assert "thermos" in out.text and not [u for u in out.terms if u.dictionary]
+
+
+def test_a_translator_that_may_not_wait_builds_the_index_on_a_thread(tmp_path):
+    source = tmp_path / "de-en.ding.txt.xz"
+    with lzma.open(source, "wt", encoding="utf-8") as f:
+        f.write("\n".join(DING) + "\n")
+    ding = Dictionary(source, tmp_path / "cache")
+    ready = ding.ready(wait=False)  # the build has begun on its own thread
+    for _ in range(300):
+        if ready:
+            break
+        time.sleep(0.1)
+        ready = ding.ready(wait=False)
+    assert ready and ding.index_path.is_file()
+    assert ding.is_german_word("Teig")
+    # a file that is not there: said, not raised into the translation
+    missing = Dictionary(tmp_path / "gone.txt.xz", tmp_path / "cache2")
+    with pytest.raises(DictionaryError):
+        for _ in range(300):
+            missing.ready(wait=False)
+            time.sleep(0.1)
+
+
+# ----------------------------------------------------------------- the window
+def test_the_window_says_a_copied_word_with_the_dictionarys_english(qtbot, real_window):
+    """Typed into the window with the bundled model: the translation is shown at once
+    (the dictionary's index is built on a thread of its own the first time, about ten
+    seconds), and once the index is there the word the model copied is said with the
+    dictionary's English, marked on both sides, its tooltip naming the dictionary."""
+    from translator_app.gui.views.linking import fact_marks
+    from translator_app.gui.views.positions import to_qt
+
+    w = real_window
+    translator = w.session.worker._translator
+    assert translator.wait_for_dictionary is False  # typing never waits for the index
+    with qtbot.waitSignal(w.session.worker.translated, timeout=60_000):
+        w.source_edit.setPlainText("Guten Morgen!")
+    qtbot.waitUntil(lambda: translator.dictionary.ready(wait=False), timeout=120_000)
+    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    with qtbot.waitSignal(w.session.worker.translated, timeout=60_000):
+        w.source_edit.setPlainText(sentence)
+    qtbot.waitUntil(lambda: "flask" in w.output_edit.toPlainText(), timeout=60_000)
+    english = w.output_edit.toPlainText()
+    (mark,) = [m for m in fact_marks(w.highlighter.shown) if m.kind == "dictionary"]
+    assert sentence[mark.source[0] : mark.source[1]] == "Thermoskanne"
+    assert "flask" in english[mark.output[0] : mark.output[1]]
+    tip = w.highlighter.fact_tip("output", to_qt(english, mark.output[0] + 1))
+    assert tip.startswith("From the dictionary: „Thermoskanne“")

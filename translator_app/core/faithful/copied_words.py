@@ -1,0 +1,220 @@
+"""German words the model copied into the English, and their English from the dictionary
+(issue 60).
+
+The model copies a German word it cannot translate („Teig“, „Liga“, „Apotheke“) as it has
+learned to copy names. A word of the output is *copied* when it also stands in the
+source (compared case-folded), is a German word of the dictionary and no English word,
+and is not a name: a word after a title or a first name („Frau Schneider“) is a
+surname. :func:`copied_words` says which; the metric (german_left.py) counts them.
+
+:func:`dictionary_terms` gives such words their English, for the translator to decode
+the sentence once more with them annotated as terms (engine/faithful_passes.py), as
+Luong et al. (2015, "Addressing the rare word problem") replaced an unknown word by a
+dictionary translation of the source word it was aligned to. Only a word that reads as
+a common word in the German is filled in: written in lower case (an adjective, an
+adverb), or a noun after a determiner, a number, a measure or an attributive adjective
+(„den Teig“, „250 Gramm Mehl“, „die grüne Lampe“). A capitalised word without one may
+be a name („sagte Maas“, „Lahm soll …“, „Bayern gewinnt“), and a name is right to copy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from translator_app.core.dictionary.ding import WORD, plain
+from translator_app.core.faithful.entity_lists import FIRST_NAMES, OTHER_SURNAMES, WORD_SURNAMES
+from translator_app.core.faithful.glossary import Term
+
+# Words after which a capitalised word is a surname.
+_TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulein"})
+_FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
+# Surnames that are German words too (Koch, Schneider, Müller): never filled in.
+_SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Before a common noun: articles, possessives, demonstratives, quantifiers and the
+# prepositions fused with an article.
+_DETERMINERS = _words(
+    """der die das den dem des ein eine einen einem einer eines kein keine keinen keinem
+    keiner keines mein meine meinen meinem meiner meines dein deine deinen deinem deiner
+    deines sein seine seinen seinem seiner seines ihr ihre ihren ihrem ihrer ihres unser
+    unsere unseren unserem unserer unseres euer eure euren eurem eurer eures dieser diese
+    diesen diesem dieses jeder jede jeden jedem jedes jener jene jenen jenem jenes welcher
+    welche welchen welchem welches alle allen aller viele vielen vieler einige einigen
+    einiger wenige wenigen mehrere mehreren manche manchen etwas viel wenig mehr
+    im ins zum zur vom beim am ans aufs durchs fürs ums"""
+)
+# Measures before a mass noun („250 Gramm Mehl“, „eine Prise Salz“).
+_MEASURES = _words(
+    """gramm g kilo kilogramm kg liter l milliliter ml stück prise tasse tassen esslöffel
+    teelöffel el tl packung packungen dose dosen glas gläser flasche flaschen scheibe
+    scheiben becher paar"""
+)
+# Lower-case words ending like an inflected adjective that are not adjectives.
+_NOT_ADJECTIVES = _words(
+    """gegen unter über hinter wegen seiner seinem seinen ihrer ihrem ihren unserer
+    unserem unseren eurer eurem euren einer einem einen oder aber sondern wieder immer
+    unter nieder außer innen oben unten hier denen deren dessen wessen welcher welchem
+    welchen jener jenem jenen jeder jedem jeden dieser diesem diesen aller allen vielen
+    wenigen einigen mehreren manchen beiden anderen andere anderer anderem"""
+)
+_TOKEN = re.compile(r"\w[\w-]*")  # words and numbers („3. Liga“: the number before)
+_AND = frozenset({"und", "oder", "sowie", "bzw"})
+_PREPOSITIONS = _words(
+    """mit ohne aus bei nach von zu für in an auf unter über vor hinter neben zwischen
+    durch gegen um seit ab bis trotz wegen während"""
+)
+_ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
+_NUMBER = re.compile(r"\d[\d.,]*\.?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf")
+
+_NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
+_MODIFIER_TAGS = frozenset({"adj", "adv"})
+# Senses not to offer as the plain English of a word (colloquial ones are: Ding marks
+# whole entries so, „Thermoskanne“ among them).
+_UNFIT = frozenset(
+    {
+        "übtr.",
+        "fig.",
+        "veraltet",
+        "archaic",
+        "dated",
+        "poet.",
+        "selten",
+        "rare",
+        "obs.",
+        "slang",
+        "vulg.",
+        "pej.",
+        "in Zusammensetzungen",
+    }
+)
+_MAX_ENGLISH_WORDS = 3
+
+
+class Lexicon(Protocol):
+    """What tells a copied German word: the dictionary's German and English words."""
+
+    def is_german_word(self, word: str) -> bool: ...
+
+    def is_english_word(self, word: str) -> bool: ...
+
+
+def _names(source_words: Sequence[str]) -> set[str]:
+    """The case-folded words of the source that follow a title or a first name."""
+    names = set()
+    for before, word in zip(source_words, source_words[1:], strict=False):
+        b = before.casefold()
+        if b in _TITLES or b in _FIRST_NAMES:
+            names.add(word.casefold())
+    return names
+
+
+def copied_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
+    """The words of ``output`` that are German left in the English, in order, as the
+    output writes them (each occurrence)."""
+    source_words = WORD.findall(source)
+    in_source = {w.casefold() for w in source_words} - _names(source_words)
+    return tuple(
+        w
+        for w in WORD.findall(output)
+        if (f := w.casefold()) in in_source
+        and lexicon.is_german_word(f)
+        and not lexicon.is_english_word(f)
+    )
+
+
+def reads_as_common_word(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]`` of a German sentence reads as a common word, not a name:
+    lower case, or a noun after a determiner, a number or a measure, after an
+    attributive adjective that itself follows one of those or a preposition („mit
+    frischer Hefe“; not „sagte Maas“: „sagte“ ends like an adjective), or after „und“ or
+    „oder“ that joins it to such a noun („Ihren Arzt oder Apotheker“)."""
+    word = words[i]
+    if word.casefold() in _SURNAMES:
+        return False
+    if word[:1].islower():
+        return True
+    if i == 0:
+        return False
+    before = words[i - 1]
+    b = before.casefold()
+    if b in _AND:
+        return i >= 2 and words[i - 2][:1].isupper() and reads_as_common_word(words, i - 2)
+    if _introduces_noun(b):
+        return True
+    if before[:1].islower() and b not in _NOT_ADJECTIVES and _ADJECTIVE.fullmatch(b):
+        first = words[i - 2].casefold() if i >= 2 else ""
+        return i == 1 or _introduces_noun(first) or first in _PREPOSITIONS
+    return False
+
+
+def _introduces_noun(word: str) -> bool:
+    """A determiner, a measure or a number (case-folded ``word``)."""
+    return word in _DETERMINERS or word in _MEASURES or bool(_NUMBER.fullmatch(word))
+
+
+def copied_common_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
+    """The :func:`copied_words` of ``output`` that read as common words in ``source``
+    (:func:`reads_as_common_word` where the source has them): the copies that are
+    errors, where a copied name is right."""
+    copied = copied_words(lexicon, source, output)
+    if not copied:
+        return ()
+    words = _TOKEN.findall(source)
+    common = {w.casefold() for i, w in enumerate(words) if reads_as_common_word(words, i)}
+    return tuple(w for w in copied if w.casefold() in common)
+
+
+def plain_english(senses, noun: bool):
+    """(English, sense) to ask for: the first variant (of at most three words) of the
+    first sense of the right word class (a noun's for a capitalised word, else an
+    adjective's or an adverb's) that is neither figurative, rare nor colloquial; None
+    where no sense is."""
+    tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
+    for sense in senses:
+        if not tags & set(sense.tags) or _UNFIT & set(sense.register):
+            continue
+        for variant in plain(sense.english).split(";"):
+            english = variant.strip()
+            words = english.split()
+            if english and len(words) <= _MAX_ENGLISH_WORDS and not _vague(words):
+                return english, sense
+    return None
+
+
+def _vague(words: list[str]) -> bool:
+    """A variant that is no translation to insert: "sth.", "sb.", "to …", "…"."""
+    return words[0] == "to" or any(w in ("sth.", "sb.", "sb.'s", "...", "…") for w in words)
+
+
+def dictionary_terms(dictionary, source: str, output: str) -> tuple[Term, ...]:
+    """Terms (German as the source writes it, English from ``dictionary``, marked
+    ``dictionary``) for the copied words of ``output`` that read as common words in
+    ``source`` and that the dictionary translates."""
+    copied = {w.casefold() for w in copied_common_words(dictionary, source, output)}
+    if not copied:
+        return ()
+    terms: dict[str, Term] = {}
+    for word in _TOKEN.findall(source):
+        key = word.casefold()
+        if key not in copied or key in terms:
+            continue
+        found = dictionary.lookup(word)
+        if not found.senses:
+            continue
+        noun = word[:1].isupper()
+        chosen = plain_english(found.senses, noun)
+        if chosen is None:
+            continue
+        english, sense = chosen
+        # A singular noun's English is asked in the German's number (glossary.is_plural,
+        # from the lemma); a plural sense's English and a modifier's are used as they are.
+        german = found.lemma if noun and "pl" not in sense.tags else word
+        terms[key] = Term(german, english, dictionary=True)
+    return tuple(terms.values())
