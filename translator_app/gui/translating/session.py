@@ -64,6 +64,9 @@ class TranslationSession(QObject):
     # The text's translation again, once the worker has checked its sentences for
     # content the English drops (issue 48 §3): marks only, the English is unchanged.
     checked = Signal(object)
+    # Translations made so far are out of date (the dictionary's index was built): the
+    # window translates its text again.
+    outdated = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +80,8 @@ class TranslationSession(QObject):
         self.worker.explained.connect(self._on_explained)
         self.worker.alternatives_found.connect(self._on_alternatives)
         self.worker.checked.connect(self._on_checked)
+        self.worker.dictionary_ready.connect(self._on_dictionary_ready)
+        self._dictionary_builds = 0  # part of the cache key: a new index retranslates
         self.cache = TranslationCache()
         # The text, its sentences and their translations as known so far (the same
         # incremental document the command line fills in at once).
@@ -118,6 +123,11 @@ class TranslationSession(QObject):
         if self._current(failure.request_id) == "load":
             self.loading_path = None
             self.load_failed.emit(failure)
+
+    def _on_dictionary_ready(self, model_path: str) -> None:
+        if self.model_info is not None and model_path == self.model_info.path:
+            self._dictionary_builds += 1
+            self.outdated.emit()
 
     def _model_id(self) -> str:
         info = self.model_info
@@ -318,7 +328,8 @@ class TranslationSession(QObject):
     def _context(self) -> tuple:
         """What decides a translation besides its sentence (the cache key's rest)."""
         g = self._glossary()
-        return (self._model_id(), self.beam, self.nbest, g.key() if g else ())
+        key = (self._model_id(), self.beam, self.nbest, g.key() if g else ())
+        return (*key, self._dictionary_builds)
 
     def _finish(self) -> None:
         """The text's translation is done (its check may follow under the same id)."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 import translator_app.core as engine  # its names import PyTorch on first use
+from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.engine.text_document import find_missing, split_document
 from translator_app.core.engine.translation import Translation
 from translator_app.gui.translating.worker_messages import (
@@ -90,6 +91,9 @@ class TranslationWorker(QObject):
     alternatives_found = Signal(object)  # AlternativesResult
     checked = Signal(object)  # CheckResult, after a translation (the worker's follow-up)
     failed = Signal(object)  # Failure
+    # The dictionary's index was built (on first use, about 11 s): translations made
+    # meanwhile went without the dictionary's English for words the model copied.
+    dictionary_ready = Signal(str)  # the model's path
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -220,6 +224,7 @@ class TranslationWorker(QObject):
         # Typing is translated at once; the dictionary's index (for words the model
         # copies) is built on a thread of its own the first time.
         translator.wait_for_dictionary = False
+        self._build_dictionary_index(translator, str(job.path))
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         layers, heads, alignment_layer, alignment_head = cfg.attention_shape
@@ -337,6 +342,23 @@ class TranslationWorker(QObject):
         self.checked.emit(
             CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
         )
+
+    def _build_dictionary_index(self, translator: Translator, path: str) -> None:
+        """Build the dictionary's index now, on a thread of its own, where it is missing
+        or stale, and say so when done (a current index is only checked)."""
+        dictionary = translator.dictionary
+        if dictionary is None:
+            return
+
+        def build() -> None:
+            try:
+                built = dictionary.ensure_index()
+            except DictionaryError:
+                return  # the translator sets the dictionary aside on its next use
+            if built and not self._closing:
+                self.dictionary_ready.emit(path)
+
+        threading.Thread(target=build, name="dictionary-index", daemon=True).start()
 
     def _prepare_then_check(self, translator: Translator, job: CheckRequest) -> None:
         """Keep ``job`` (the latest check asked for) and build the model on a thread of

@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.session.model_loaded.connect(self._on_model_loaded)
         self.session.updated.connect(self._show)
         self.session.checked.connect(self._show_checked)
+        self.session.outdated.connect(self.translate_now)
         self.session.progress.connect(self._show_progress)
         self.session.failed.connect(self._on_failed)
         self.history = History(user_data_dir() / "history.sqlite3")
