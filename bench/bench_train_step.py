@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, make_batches  # noqa: E402
-from trainer.train import make_optimizer, token_loss  # noqa: E402
+from trainer.train import batch_loss, make_optimizer, optimiser_step  # noqa: E402
 from translator_app.core.models.model import build_model  # noqa: E402
 
 
@@ -62,27 +62,25 @@ def main() -> int:
     tokens = 0
 
     def step(idx) -> None:
+        """The trainer's step (trainer/train.py: Run.step) in its phases, each timed."""
         nonlocal tokens
         t0 = time.perf_counter()
         src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, pad, bos))
         sync()
         t1 = time.perf_counter()
-        with torch.autocast(device.type, dtype=torch.bfloat16):
-            logits, _ = model(src, src != pad, tgt_in)
-        loss = token_loss(logits, tgt_out, pad, 0.1) / max(1, int((tgt_out != pad).sum()))
+        autocast = torch.autocast(device.type, dtype=torch.bfloat16)
+        loss, n_tokens = batch_loss(model, src, tgt_in, tgt_out, pad, 0.1, autocast)
         sync()
         t2 = time.perf_counter()
         loss.backward()
         sync()
         t3 = time.perf_counter()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        optimizer.zero_grad(set_to_none=True)
+        optimiser_step(model, optimizer, 1.0)
         sync()
         t4 = time.perf_counter()
         for name, dt in zip(times, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
             times[name].append(dt * 1000)
-        tokens += int((tgt_out != pad).sum())
+        tokens += n_tokens
 
     for idx in batches[:3]:  # warm-up: allocator, kernels chosen
         step(idx)

@@ -33,19 +33,22 @@ pin() {  # pin CORES COMMAND...: run on those cores where taskset is there
         "$@"
     fi
 }
+recipe=recipes/de-en-teacher/01-gpu-teacher.toml
+run="$("${PYTHON:-python3}" -c 'import sys; from pathlib import Path; from trainer.config import load_config
+print(load_config(Path(sys.argv[1])).train.out_dir)' "$recipe")"  # as lease_train.sh finds it
 OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" pin "0-$((last_core - 4))" \
-    bash scripts/lease_train.sh recipes/de-en-teacher/01-gpu-teacher.toml "$minutes" &
+    bash scripts/lease_train.sh "$recipe" "$minutes" &
 teacher=$!
 if [ "${CHECKS:-1}" != 0 ]; then
     OUT="$out" pin "$((last_core - 3))-$last_core" bash scripts/lease_cuda_checks.sh
 fi
 wait "$teacher"
 echo "teacher: exit $?"
-bundle=runs/teacher-01/lease-pack/bundle
+bundle="$run/lease-pack/bundle"
 if [ -n "${DISTILL_MINUTES:-}" ] && [ -d "$bundle" ]; then
     python3 -m trainer distill --model "$bundle" --data data/prepared/corpora/*.tsv.xz \
-        --out runs/teacher-01/distilled.tsv --device cuda --max-minutes "$DISTILL_MINUTES" \
+        --out "$run/distilled.tsv" --device cuda --max-minutes "$DISTILL_MINUTES" \
         >"$out/distill.log" 2>&1
     tail -n 2 "$out/distill.log"
-    xz -T0 -6 -c runs/teacher-01/distilled.tsv >"$out/distilled.tsv.xz"
+    xz -T0 -6 -c "$run/distilled.tsv" >"$out/distilled.tsv.xz"
 fi

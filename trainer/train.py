@@ -189,6 +189,30 @@ def token_loss(
     )
 
 
+def batch_loss(
+    net,
+    src: torch.Tensor,
+    tgt_in: torch.Tensor,
+    tgt_out: torch.Tensor,
+    pad: int,
+    label_smoothing: float,
+    autocast,
+) -> tuple[torch.Tensor, int]:
+    """A batch's forward pass: its mean token loss (label-smoothed, per target token) and
+    its number of target tokens. src [B, S], tgt_in and tgt_out [B, T]."""
+    with autocast:
+        logits, _ = net(src, src != pad, tgt_in)
+    n_tokens = int((tgt_out != pad).sum())
+    return token_loss(logits, tgt_out, pad, label_smoothing) / max(1, n_tokens), n_tokens
+
+
+def optimiser_step(model: torch.nn.Module, optimizer, clip_norm: float) -> None:
+    """The step after ``backward()``: gradients clipped to ``clip_norm``, applied, cleared."""
+    torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+
+
 @torch.no_grad()
 def validation_loss(model, data: Encoded, batch_tokens: int, device, autocast) -> float:
     """Mean token cross-entropy (no label smoothing) over a data set."""
@@ -284,17 +308,14 @@ class Run:
         )
         if tc.word_dropout:
             tgt_in = drop_words(tgt_in, tc.word_dropout, pad, self.cfg.model.unk_id)
-        with self.autocast():
-            logits, _ = self.net(src, src != pad, tgt_in)
-        n_tokens = int((tgt_out != pad).sum())
-        loss = token_loss(logits, tgt_out, pad, tc.label_smoothing) / max(1, n_tokens)
+        loss, n_tokens = batch_loss(
+            self.net, src, tgt_in, tgt_out, pad, tc.label_smoothing, self.autocast()
+        )
         loss_value = loss.item()
         check_loss(loss_value, self.state.step + 1, self.last_path, self.dist.agree)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.model.parameters(), tc.clip_norm)
-        self.optimizer.step()
+        optimiser_step(self.model, self.optimizer, tc.clip_norm)
         self.scheduler.step()
-        self.optimizer.zero_grad(set_to_none=True)
         state = self.state
         state.step += 1
         state.batch_in_epoch += 1

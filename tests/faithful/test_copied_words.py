@@ -14,8 +14,9 @@ import pytest
 from translator_app.core import Translator
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
+from translator_app.core.engine.dictionary_pass import unknown_words
 from translator_app.core.engine.faithful_choice import prefer_faithful
-from translator_app.core.engine.translation import Candidate
+from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
     copied_words,
@@ -125,6 +126,25 @@ def test_the_n_best_choice_prefers_a_candidate_that_translates_a_common_word(din
     assert prefer_faithful("Maas sagte nein.", named, (), ding)[0][0].text == "Maas said no."
 
 
+def _translation(source: str, *cands: tuple[str, float]) -> Translation:
+    return Translation(source, (), (), (), tuple(_candidate(text, score) for text, score in cands))
+
+
+def test_a_word_the_best_leaves_out_and_a_close_candidate_copies_is_asked_for(ding):
+    source = "250 Gramm Mehl dazugeben."
+    dropped = _translation(source, ("Add 250 grams.", -1.1), ("Add 250 grams Mehl.", -1.2))
+    assert [(t.source, t.target) for t in unknown_words(ding, dropped)] == [("Mehl", "flour")]
+    # a candidate far below the best is not a hesitation of the model
+    far = _translation(source, ("Add 250 grams.", -1.1), ("Add 250 grams Mehl.", -2.0))
+    assert unknown_words(ding, far) == ()
+    # the best says the dictionary's English already: nothing to ask
+    said = _translation(source, ("Add 250 g flour.", -1.1), ("Add 250 g Mehl.", -1.2))
+    assert unknown_words(ding, said) == ()
+    # the best's own copy is asked for whatever the others write
+    copied = _translation("Den Teig kneten.", ("Knead the Teig.", -1.0), ("Knead.", -3.0))
+    assert [t.target for t in unknown_words(ding, copied)] == ["dough"]
+
+
 def test_a_missing_or_damaged_dictionary_leaves_the_models_words(tmp_path):
     missing = Dictionary(tmp_path / "none.txt.xz", tmp_path)
     with pytest.raises(DictionaryError):
@@ -160,6 +180,22 @@ def test_the_bundled_model_translates_a_word_it_copied_with_the_dictionarys_engl
     assert "flask" in filled.text
     (use,) = [u for u in filled.terms if u.dictionary]
     assert (use.source, use.kept) == ("Thermoskanne", True)
+
+
+def test_the_bundled_model_says_a_word_it_left_out_when_a_close_candidate_copied_it(
+    translator,
+):
+    sentence = "Geben Sie 250 Gramm Mehl in eine Schüssel."
+    dictionary = translator.dictionary
+    try:
+        translator.dictionary = None
+        plain = translator.translate([sentence])[0]
+    finally:
+        translator.dictionary = dictionary
+    # the model alone leaves „Mehl“ out, and a candidate close to it copies the word
+    assert "Mehl" not in plain.text and "flour" not in plain.text
+    assert any("Mehl" in c.text for c in plain.nbest[1:])
+    assert "flour" in translator.translate([sentence])[0].text
 
 
 def test_a_copied_name_stays_and_the_users_glossary_wins(translator):

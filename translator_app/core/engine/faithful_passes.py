@@ -9,27 +9,21 @@ again and which result to keep, using the counts of faithful_choice.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from translator_app.core.engine.faithful_choice import facts_lost, n_lost, prefer_faithful
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.copied_words import copied_common_words, dictionary_terms
-from translator_app.core.faithful.glossary import Glossary, check_uses, merged
+from translator_app.core.faithful.glossary import Glossary, check_uses
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses
 
 Decode = Callable[[list[str], Sequence[Sequence[int]] | None, bool], list[Translation]]
-# The same with a glossary of its own (the user's, with the dictionary's terms under it).
-DecodeWith = Callable[
-    [list[str], Sequence[Sequence[int]] | None, bool, Glossary | None], list[Translation]
-]
 
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
 # more decode of that sentence only).
 PLACEHOLDER_TRIES = 2
 
 
-def _some(prefixes, indices: list[int]):
+def some_of(prefixes, indices: list[int]):
     return [prefixes[i] for i in indices] if prefixes else None
 
 
@@ -46,7 +40,7 @@ def retry_lost_facts(
     lost = [facts_lost(t) for t in out]
     retry = [i for i, (n, _) in enumerate(lost) if n]
     if retry:
-        again = decode([texts[i] for i in retry], _some(prefixes, retry), not annotate_first)
+        again = decode([texts[i] for i in retry], some_of(prefixes, retry), not annotate_first)
         for i, t in zip(retry, again, strict=True):
             if facts_lost(t) < lost[i]:
                 out[i] = t
@@ -78,7 +72,7 @@ def with_placeholders(
             substitute(texts[i], lost, [is_place(u) for u in lost], skip=attempt)
             for i, *_, lost in todo
         ]
-        again = decode([text for text, _ in subs], _some(prefixes, [i for i, *_ in todo]), True)
+        again = decode([text for text, _ in subs], some_of(prefixes, [i for i, *_ in todo]), True)
         for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
             out[i] = _better_of(out[i], t, edits, terms, checked)
     return out
@@ -102,63 +96,3 @@ def _better_of(old: Translation, new: Translation, edits, terms, checked) -> Tra
         missing_numbers=missing,
         terms=check_uses(terms, cands[0].text),
     )
-
-
-def with_dictionary_terms(
-    texts: list[str],
-    out: list[Translation],
-    prefixes,
-    decode: DecodeWith,
-    glossary: Glossary | None,
-    protect: str,
-    dictionary,
-) -> list[Translation]:
-    """Where the best candidate copied German words into the English that read as common
-    words and that ``dictionary`` translates (core/faithful/copied_words.py: "Let the Teig
-    rise."), decode those sentences once more with the words annotated as terms, under
-    the user's glossary, and keep the new translation where it copies fewer of them and
-    loses no more facts. ``protect``: the translator's mode ("off", "retry", "always"),
-    for these decodes as for the first. One glossary for all of them: a term applies
-    only where its German stands."""
-    out = [_rechosen(t, dictionary) for t in out]
-    todo = []  # (index, the words copied, the dictionary's terms for them)
-    for i, t in enumerate(out):
-        if t.nbest:
-            terms = dictionary_terms(dictionary, t.source, t.text)
-            if terms:
-                todo.append((i, len(copied_common_words(dictionary, t.source, t.text)), terms))
-    if not todo:
-        return out
-    extra = Glossary(tuple(dict.fromkeys(term for *_, terms in todo for term in terms)))
-    terms = merged(extra, glossary)
-
-    def decode_with_terms(some: list[str], their_prefixes, annotate: bool) -> list[Translation]:
-        return decode(some, their_prefixes, annotate, terms)
-
-    indices = [i for i, *_ in todo]
-    some, their_prefixes = [texts[i] for i in indices], _some(prefixes, indices)
-    if protect == "off":
-        again = decode_with_terms(some, their_prefixes, False)
-    else:
-        again = retry_lost_facts(some, their_prefixes, decode_with_terms, protect == "always")
-    for (i, copied, _), t in zip(todo, again, strict=True):
-        t = _rechosen(t, dictionary)
-        fewer = t.nbest and len(copied_common_words(dictionary, t.source, t.text)) < copied
-        if fewer and facts_lost(t) <= facts_lost(out[i]):
-            out[i] = t
-    return out
-
-
-def _rechosen(t: Translation, dictionary) -> Translation:
-    """``t`` with its n-best chosen again where its best candidate copies common German
-    words: each copied one costs faithful_choice.COPIED_WORD_PENALTY (the n-best often
-    holds the word translated at a slightly lower score); the new first candidate is
-    kept where it loses no more facts."""
-    if len(t.nbest) < 2 or not copied_common_words(dictionary, t.source, t.text):
-        return t
-    cands, missing = prefer_faithful(t.source, t.nbest, t.terms, dictionary)
-    if cands[0] is t.nbest[0]:
-        return t
-    terms = check_uses(list(t.terms), cands[0].text)
-    new = replace(t, nbest=cands, missing_numbers=missing, terms=terms)
-    return new if facts_lost(new) <= facts_lost(t) else t

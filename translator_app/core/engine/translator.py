@@ -31,12 +31,9 @@ from translator_app.core.engine.candidates import (
     verbatim,
     with_tail,
 )
+from translator_app.core.engine.dictionary_pass import with_dictionary_terms
 from translator_app.core.engine.faithful_choice import prefer_faithful
-from translator_app.core.engine.faithful_passes import (
-    retry_lost_facts,
-    with_dictionary_terms,
-    with_placeholders,
-)
+from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
 from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
 from translator_app.core.engine.search_types import (
     Hypothesis,
