@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT))
 from trainer.allocator import allocator_in_use, restart_with_jemalloc  # noqa: E402
 from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, encode_pairs, make_batches, padding_fraction  # noqa: E402
-from trainer.train import make_optimizer, token_loss  # noqa: E402
+from trainer.step import token_loss  # noqa: E402
+from trainer.train import make_optimizer  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.models.model import build_model  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, has_fast_bf16_training  # noqa: E402

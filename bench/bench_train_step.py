@@ -3,7 +3,7 @@ trained the 35.5 M teacher at 0.35 s a step of 32k tokens on an H100, far below 
 card computes).
 
     python bench/bench_train_step.py CONFIG [--device cuda] [--steps 20] [--profile]
-                                            [--cudnn-attention]
+                                            [--cudnn-attention] [--precision fp32]
 
 Synthetic batches (random ids, lengths 5-60, as the base mix) of the config's
 batch_tokens: per step, the median milliseconds of building the batch on the CPU
@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from trainer.config import load_config  # noqa: E402
 from trainer.dataset import Encoded, collate, make_batches  # noqa: E402
-from trainer.train import batch_loss, make_optimizer, optimiser_step  # noqa: E402
+from trainer.step import batch_loss, optimiser_step  # noqa: E402
+from trainer.train import make_optimizer  # noqa: E402
 from translator_app.core.models.model import build_model  # noqa: E402
 
 
@@ -47,6 +48,12 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--cudnn-attention", action="store_true")
+    ap.add_argument(
+        "--precision",
+        choices=("bf16", "fp32"),
+        default="bf16",
+        help="bf16 autocast (as on a GPU and on CPUs with fast bf16) or fp32",
+    )
     args = ap.parse_args()
     if args.cudnn_attention:
         torch.backends.cuda.enable_cudnn_sdp(True)
@@ -68,7 +75,9 @@ def main() -> int:
         src, tgt_in, tgt_out = (t.to(device) for t in collate(data, idx, pad, bos))
         sync()
         t1 = time.perf_counter()
-        autocast = torch.autocast(device.type, dtype=torch.bfloat16)
+        autocast = torch.autocast(
+            device.type, dtype=torch.bfloat16, enabled=args.precision == "bf16"
+        )
         loss, n_tokens = batch_loss(model, src, tgt_in, tgt_out, pad, 0.1, autocast)
         sync()
         t2 = time.perf_counter()
@@ -92,7 +101,8 @@ def main() -> int:
     wall = time.perf_counter() - start
     params = sum(p.numel() for p in model.parameters()) / 1e6
     print(
-        f"{args.config.name}: {params:.1f} M parameters, batch_tokens {cfg.train.batch_tokens}, {device}"
+        f"{args.config.name}: {params:.1f} M parameters, batch_tokens {cfg.train.batch_tokens}, "
+        f"{device}, {args.precision}"
     )
     for name, values in times.items():
         print(f"  {name:<10} {statistics.median(values):8.1f} ms (median of {len(values)})")

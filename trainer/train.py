@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 from trainer.allocator import allocator_in_use
 from trainer.checkpoints import (
@@ -36,6 +35,7 @@ from trainer.evaluate import score_translations
 from trainer.loss_guard import check_loss
 from trainer.memory_guard import after_step
 from trainer.progress import Progress
+from trainer.step import batch_loss, optimiser_step, token_loss
 from translator_app.core import Translator
 from translator_app.core.models.model import build_model
 from translator_app.core.platform import hardware
@@ -173,44 +173,6 @@ def drop_words(tgt_in: torch.Tensor, p: float, pad: int, unk: int) -> torch.Tens
     drop = torch.rand(tgt_in.shape) < p
     drop[:, 0] = False
     return tgt_in.masked_fill(drop.to(tgt_in.device) & (tgt_in != pad), unk)
-
-
-def token_loss(
-    logits: torch.Tensor, tgt_out: torch.Tensor, pad: int, label_smoothing: float = 0.0
-) -> torch.Tensor:
-    """Summed cross-entropy over the non-padding target tokens, in fp32 whatever the
-    autocast. logits [B, T, V], tgt_out [B, T]."""
-    return F.cross_entropy(
-        logits.float().flatten(0, 1),
-        tgt_out.flatten(),
-        ignore_index=pad,
-        label_smoothing=label_smoothing,
-        reduction="sum",
-    )
-
-
-def batch_loss(
-    net,
-    src: torch.Tensor,
-    tgt_in: torch.Tensor,
-    tgt_out: torch.Tensor,
-    pad: int,
-    label_smoothing: float,
-    autocast,
-) -> tuple[torch.Tensor, int]:
-    """A batch's forward pass: its mean token loss (label-smoothed, per target token) and
-    its number of target tokens. src [B, S], tgt_in and tgt_out [B, T]."""
-    with autocast:
-        logits, _ = net(src, src != pad, tgt_in)
-    n_tokens = int((tgt_out != pad).sum())
-    return token_loss(logits, tgt_out, pad, label_smoothing) / max(1, n_tokens), n_tokens
-
-
-def optimiser_step(model: torch.nn.Module, optimizer, clip_norm: float) -> None:
-    """The step after ``backward()``: gradients clipped to ``clip_norm``, applied, cleared."""
-    torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)
-    optimizer.step()
-    optimizer.zero_grad(set_to_none=True)
 
 
 @torch.no_grad()
