@@ -157,6 +157,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--threads", type=int, default=None, help="torch CPU threads (default: torch's)"
     )
+    parser.add_argument(
+        "--no-dictionary-words",
+        action="store_true",
+        help="without the second decode that says words the model copied with the "
+        "dictionary's English (the bundle's setting: with it)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument(
         "--test", type=Path, help="parallel test file (TSV, x.de, TMX): BLEU/chrF per precision"
@@ -203,6 +209,8 @@ def main() -> int:
     }
     for precision in args.precision:
         translator = Translator.from_bundle(bundle, precision=precision)
+        if args.no_dictionary_words:
+            translator.dictionary = None
         report = bench(translator, groups, args.runs)
         results["precisions"][precision] = report
         print_report(precision, report)

@@ -11,7 +11,7 @@ missing sentences, and shows the text with gaps while some are still on their wa
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from translator_app.core.engine.translation import Translation
@@ -66,10 +66,10 @@ class DocumentTranslation:
         """(start, end, text) in ``source`` of each fact lost (:meth:`lost_facts`)."""
         return [(start, end, f.text) for start, end, f in self.lost_facts()]
 
-    def glossary_marks(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """(spans in ``source`` of the user's glossary terms the English does not use,
-        spans in ``output`` of the English of those it does)."""
-        missed, used = [], []
+    def _term_places(self) -> Iterator[tuple[TermUse, tuple[int, int], tuple[int, int] | None]]:
+        """Each term use of each translated sentence (the user's glossary and the
+        dictionary's), its span in ``source`` and that of its English in ``output``
+        (None where the English does not use it)."""
         for seg, t, (o_start, o_end) in zip(
             self.segments, self.translations, self.output_spans, strict=True
         ):
@@ -77,32 +77,32 @@ class DocumentTranslation:
                 continue
             english = self.output[o_start:o_end]
             for u in t.terms:
-                if u.dictionary:
-                    continue  # not the user's: :meth:`dictionary_words`
-                if not u.kept:
-                    missed.append((seg.start + u.start, seg.start + u.end))
-                elif m := find_target(u.english, english) or find_target(u.target, english):
-                    used.append((o_start + m.start(), o_start + m.end()))
+                m = u.kept and (find_target(u.english, english) or find_target(u.target, english))
+                out = (o_start + m.start(), o_start + m.end()) if m else None
+                yield u, (seg.start + u.start, seg.start + u.end), out
+
+    def glossary_marks(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """(spans in ``source`` of the user's glossary terms the English does not use,
+        spans in ``output`` of the English of those it does)."""
+        missed, used = [], []
+        for u, source, output in self._term_places():
+            if u.dictionary:
+                continue  # not the user's: :meth:`dictionary_words`
+            if not u.kept:
+                missed.append(source)
+            elif output is not None:
+                used.append(output)
         return missed, used
 
     def dictionary_words(self) -> list[tuple[tuple[int, int], tuple[int, int], TermUse]]:
         """(span in ``source``, span in ``output``, term) of each German word the model
         copied that the English now says with the dictionary's English
         (core/faithful/copied_words.py)."""
-        out = []
-        for seg, t, (o_start, o_end) in zip(
-            self.segments, self.translations, self.output_spans, strict=True
-        ):
-            if t is None:
-                continue
-            english = self.output[o_start:o_end]
-            for u in t.terms:
-                if u.dictionary and u.kept:
-                    m = find_target(u.english, english) or find_target(u.target, english)
-                    if m:
-                        spans = (seg.start + u.start, seg.start + u.end)
-                        out.append((spans, (o_start + m.start(), o_start + m.end()), u))
-        return out
+        return [
+            (source, output, u)
+            for u, source, output in self._term_places()
+            if u.dictionary and output is not None
+        ]
 
     def sentence_at_output(self, pos: int) -> int | None:
         for i, (start, end) in enumerate(self.output_spans):
