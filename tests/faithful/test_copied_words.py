@@ -5,6 +5,7 @@ the bundled model translating again with it."""
 from __future__ import annotations
 
 import lzma
+import threading
 import time
 from pathlib import Path
 
@@ -214,6 +215,16 @@ def test_a_translator_that_may_not_wait_builds_the_index_on_a_thread(tmp_path):
     with lzma.open(source, "wt", encoding="utf-8") as f:
         f.write("\n".join(DING) + "\n")
     ding = Dictionary(source, tmp_path / "cache")
+    # While a build holds the index's lock (the worker's, begun as the model loaded), a
+    # translator that may not wait is answered at once (it waited the whole build).
+    answers: list[bool] = []
+    with ding._ready:
+        asking = threading.Thread(target=lambda: answers.append(ding.ready(wait=False)))
+        asking.start()
+        asking.join(timeout=10)
+    assert answers == [False]
+    built: list[bool] = []
+    ding.build_in_background(built.append)
     ready = ding.ready(wait=False)  # the build has begun on its own thread
     for _ in range(300):
         if ready:
@@ -222,6 +233,13 @@ def test_a_translator_that_may_not_wait_builds_the_index_on_a_thread(tmp_path):
         ready = ding.ready(wait=False)
     assert ready and ding.index_path.is_file()
     assert ding.is_german_word("Teig")
+    for _ in range(50):  # the build's own thread says it built a new index, once
+        if built:
+            break
+        time.sleep(0.1)
+    assert built == [True]
+    ding.build_in_background(built.append)  # asked again: nothing new
+    assert built == [True, False]
     # a file that is not there: said, not raised into the translation
     missing = Dictionary(tmp_path / "gone.txt.xz", tmp_path / "cache2")
     with pytest.raises(DictionaryError):

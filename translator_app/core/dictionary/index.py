@@ -5,8 +5,9 @@ nothing of the dictionary stays in memory.
 Tables: ``lines`` (line number -> Ding's line), ``forms`` (casefolded word -> line,
 sub-entry, kind: 0 a headword, 1 another single-word sub-entry such as an inflected form
 or a compound, 2 a word of a phrase) and ``english`` (each casefolded word of an English
-side: what tells a German word left in the English from an English word). ``meta`` records the source's size and SHA-256 and
-the schema: a changed source or schema rebuilds the index.
+side: what tells a German word left in the English from an English word). ``meta``
+records the source's size and SHA-256 and the schema: a changed source or schema
+rebuilds the index.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,14 +113,26 @@ class Dictionary:
         self._checked = False
         self._generation = 0  # the index built anew after damage: reconnect every thread
         self.notice = ""  # a one-line notice for the user where the index was repaired
-        self._builder: threading.Thread | None = None  # ready(wait=False)'s build
+        # The one build on a thread of its own (build_in_background), with its own lock:
+        # ensure_index holds ``_ready`` for the whole build, which a caller that must not
+        # wait may not take.
+        self._background = threading.Lock()
+        self._builder: threading.Thread | None = None
+        self._when_built: list[Callable[[bool], None]] = []
+        self._built_now: bool | None = None  # what the background build found, once done
         self._build_error = ""
 
     @classmethod
     def bundled(cls) -> Dictionary:
+        """The app's dictionary: one per process and cache folder, so that the window's
+        dictionary panel and the translator (words it copied) build its index once."""
         from translator_app.core.platform.paths import resources_dir, user_cache_dir
 
-        return cls(resources_dir() / "dictionary" / SOURCE_NAME, user_cache_dir())
+        key = (resources_dir() / "dictionary" / SOURCE_NAME, user_cache_dir())
+        with _shared_lock:
+            if key not in _shared:
+                _shared[key] = cls(*key)
+            return _shared[key]
 
     @classmethod
     def shipped(cls) -> Dictionary | None:
@@ -149,29 +162,49 @@ class Dictionary:
 
     def ready(self, wait: bool = True) -> bool:
         """Whether look-ups answer now. ``wait``: build a missing or stale index first
-        (about ten seconds, once per dictionary file); else build it on a thread of its
-        own and answer False until it is there, so that nobody waits for it (the window's
-        translations meanwhile go without). A build that failed raises DictionaryError."""
+        (about ten seconds, once per dictionary file); else build it in the background
+        (:meth:`build_in_background`) and answer False until it is there, without
+        waiting for it (the window's translations meanwhile go without). A background
+        build that failed raises DictionaryError."""
         if self._checked:
             return True
         if wait:
             self.ensure_index()
             return True
-        with self._ready:
-            if self._builder is None:
-                self._builder = threading.Thread(
-                    target=self._build_quietly, name="dictionary-index", daemon=True
-                )
-                self._builder.start()
+        self.build_in_background()
         if self._build_error:
             raise DictionaryError(self._build_error)
         return self._checked
 
+    def build_in_background(self, done: Callable[[bool], None] | None = None) -> None:
+        """Build the index where it is missing or stale on a thread of its own, one per
+        dictionary; ``done(built_now)`` is called once it is there, on that thread (at
+        once with False where the build is over: nothing new since). A failure is kept
+        for :meth:`ready` to raise."""
+        with self._background:
+            if self._built_now is None:
+                if done is not None:
+                    self._when_built.append(done)
+                if self._builder is None:
+                    self._builder = threading.Thread(
+                        target=self._build_quietly, name="dictionary-index", daemon=True
+                    )
+                    self._builder.start()
+                return
+        if done is not None:
+            done(False)
+
     def _build_quietly(self) -> None:
         try:
-            self.ensure_index()
+            built = self.ensure_index()
         except DictionaryError as e:
             self._build_error = str(e)
+            return
+        with self._background:
+            self._built_now, waiting = built, self._when_built
+            self._when_built = []
+        for done in waiting:
+            done(built)
 
     def _db(self) -> sqlite3.Connection:
         db, generation = getattr(self._local, "db", None), getattr(self._local, "generation", -1)
@@ -293,6 +326,10 @@ class Dictionary:
             if len(out) == MAX_PHRASES:
                 break
         return tuple(out)
+
+
+_shared: dict[tuple[Path, Path], Dictionary] = {}
+_shared_lock = threading.Lock()
 
 
 def _merged(first: tuple[Sense, ...], second: tuple[Sense, ...]) -> tuple[Sense, ...]:

@@ -45,8 +45,9 @@ def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple
 def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
     """The numbers the candidate writes twice and the user's glossary terms it does not
     use."""
+    mine = [u for u in terms if not u.dictionary]
     return repeated_numbers(source, cand.text) + sum(
-        not u.kept for u in check_uses(terms, cand.text) if not u.dictionary
+        not u.kept for u in check_uses(mine, cand.text)
     )
 
 

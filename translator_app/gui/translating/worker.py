@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 import translator_app.core as engine  # its names import PyTorch on first use
-from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.engine.text_document import find_missing, split_document
 from translator_app.core.engine.translation import Translation
 from translator_app.gui.translating.worker_messages import (
@@ -344,21 +343,16 @@ class TranslationWorker(QObject):
         )
 
     def _build_dictionary_index(self, translator: Translator, path: str) -> None:
-        """Build the dictionary's index now, on a thread of its own, where it is missing
-        or stale, and say so when done (a current index is only checked)."""
-        dictionary = translator.dictionary
-        if dictionary is None:
-            return
+        """Build the dictionary's index in the background where it is missing or stale,
+        and say so when a new one is there (a current index is only checked); a failed
+        build sets the dictionary aside on the translator's next use."""
+        if translator.dictionary is not None:
 
-        def build() -> None:
-            try:
-                built = dictionary.ensure_index()
-            except DictionaryError:
-                return  # the translator sets the dictionary aside on its next use
-            if built and not self._closing:
-                self.dictionary_ready.emit(path)
+            def built(now: bool) -> None:
+                if now and not self._closing:
+                    self.dictionary_ready.emit(path)
 
-        threading.Thread(target=build, name="dictionary-index", daemon=True).start()
+            translator.dictionary.build_in_background(built)
 
     def _prepare_then_check(self, translator: Translator, job: CheckRequest) -> None:
         """Keep ``job`` (the latest check asked for) and build the model on a thread of
