@@ -11,13 +11,18 @@ words, copies no more and loses no more facts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
+from functools import partial
 
-from translator_app.core.engine.faithful_choice import facts_lost, prefer_faithful
+from translator_app.core.engine.faithful_choice import Copies, facts_lost, prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, some_of
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.copied_words import copied_common_words, dictionary_terms
+from translator_app.core.faithful.copied_words import (
+    copied_common_words,
+    dictionary_terms,
+    names_in,
+)
 from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
 
 # The translator's decode with a glossary of its own (the user's, the dictionary's
@@ -46,48 +51,63 @@ def with_dictionary_terms(
     leaves out one that a close candidate copies (:func:`unknown_words`); keep the new
     translation where it renders more of them, copies no more and loses no more facts.
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
-    for the first. One glossary for all: a term applies only where its German stands."""
-    out = [_rechosen(t, dictionary) for t in out]
-    todo = [(i, unknown_words(dictionary, t)) for i, t in enumerate(out) if t.nbest]
+    for the first. A word that follows a title or a first name anywhere in ``texts`` is a name in each."""
+    names = names_in(texts, dictionary)
+    copies = partial(copied_common_words, dictionary, names=names)
+    out = [_rechosen(t, copies) for t in out]
+    todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
         return out
-    extra = Glossary(tuple(dict.fromkeys(term for _, terms in todo for term in terms)))
-    with_terms = merged(extra, glossary)
-
-    def decode_with_terms(some: list[str], their_prefixes, annotate: bool) -> list[Translation]:
-        return decode(some, their_prefixes, annotate, with_terms)
-
-    indices = [i for i, _ in todo]
-    some, their_prefixes = [texts[i] for i in indices], some_of(prefixes, indices)
-    if protect == "off":
-        again = decode_with_terms(some, their_prefixes, False)
-    else:
-        again = retry_lost_facts(some, their_prefixes, decode_with_terms, protect == "always")
-    for (i, terms), t in zip(todo, again, strict=True):
-        t = _rechosen(t, dictionary)
-        old = out[i]
-        if (
-            t.nbest
-            and _unrendered(t, terms) < _unrendered(old, terms)
-            and len(copied_common_words(dictionary, t.source, t.text))
-            <= len(copied_common_words(dictionary, old.source, old.text))
-            and facts_lost(t) <= facts_lost(old)
-        ):
-            out[i] = t
+    # Sentences asking for the same terms are decoded together; each with its own, since
+    # a word's English depends on how its sentence reads it („in Polen“, „die Polen“).
+    groups: dict[tuple[Term, ...], list[int]] = {}
+    for i, terms in todo:
+        groups.setdefault(terms, []).append(i)
+    for terms, indices in groups.items():
+        again = _decode_with(
+            [texts[i] for i in indices],
+            some_of(prefixes, indices),
+            decode,
+            merged(Glossary(terms), glossary),
+            protect,
+        )
+        for i, t in zip(indices, again, strict=True):
+            t, old = _rechosen(t, copies), out[i]
+            if (
+                t.nbest
+                and _unrendered(t, terms) < _unrendered(old, terms)
+                and len(copies(t.source, t.text)) <= len(copies(old.source, old.text))
+                and facts_lost(t) <= facts_lost(old)
+            ):
+                out[i] = t
     return out
 
 
-def unknown_words(dictionary, t: Translation) -> tuple[Term, ...]:
-    """Dictionary terms for the common German words ``t``'s best candidate copies, and
-    for those another candidate copies within :data:`HESITATION` of the best's score
-    where the best does not say the dictionary's English either."""
+def _decode_with(texts, prefixes, decode: DecodeWith, glossary: Glossary, protect: str):
+    """``texts`` decoded with ``glossary``, their facts annotated as the translator's
+    ``protect`` mode says."""
+
+    def decode_with_terms(some: list[str], their_prefixes, annotate: bool) -> list[Translation]:
+        return decode(some, their_prefixes, annotate, glossary)
+
+    if protect == "off":
+        return decode_with_terms(texts, prefixes, False)
+    return retry_lost_facts(texts, prefixes, decode_with_terms, protect == "always")
+
+
+def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tuple[Term, ...]:
+    """Dictionary terms for the common German words and places ``t``'s best candidate
+    copies, and for those another candidate copies within :data:`HESITATION` of the
+    best's score where the best does not say the dictionary's English either; ``names``:
+    words that are names in the text around it."""
     best = t.nbest[0]
-    terms = {term.source: term for term in dictionary_terms(dictionary, t.source, best.text)}
+    found = dictionary_terms(dictionary, t.source, best.text, names)
+    terms = {term.source: term for term in found}
     for cand in t.nbest[1:]:
         if cand.score < best.score - HESITATION:
             break  # the n-best comes best first
-        for term in dictionary_terms(dictionary, t.source, cand.text):
+        for term in dictionary_terms(dictionary, t.source, cand.text, names):
             if term.source not in terms and _unrendered(t, (term,)):
                 terms[term.source] = term
     return tuple(terms.values())
@@ -99,14 +119,14 @@ def _unrendered(t: Translation, terms: tuple[Term, ...]) -> int:
     return sum(not u.kept for u in check_uses(uses, t.text))
 
 
-def _rechosen(t: Translation, dictionary) -> Translation:
+def _rechosen(t: Translation, copies: Copies) -> Translation:
     """``t`` with its n-best chosen again where its best candidate copies common German
     words: each copied one costs faithful_choice.COPIED_WORD_PENALTY (the n-best often
     holds the word translated at a slightly lower score); the new first candidate is
     kept where it loses no more facts."""
-    if len(t.nbest) < 2 or not copied_common_words(dictionary, t.source, t.text):
+    if len(t.nbest) < 2 or not copies(t.source, t.text):
         return t
-    cands, missing = prefer_faithful(t.source, t.nbest, t.terms, dictionary)
+    cands, missing = prefer_faithful(t.source, t.nbest, t.terms, copies)
     if cands[0] is t.nbest[0]:
         return t
     terms = check_uses(list(t.terms), cands[0].text)

@@ -7,10 +7,9 @@ translator decides when to decode again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.copied_words import Lexicon, copied_common_words
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.glossary import TermUse, check_uses
 from translator_app.core.faithful.number_check import Fact, repeated_numbers
@@ -33,6 +32,8 @@ DICTIONARY_TERM_PENALTY = 1.0
 # sessel is …"; core/faithful/copied_words.py): the n-best often holds the translated
 # word at a slightly lower score.
 COPIED_WORD_PENALTY = 0.5
+# (source, output) -> the common German words the output copies.
+Copies = Callable[[str, str], Sequence[str]]
 
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
@@ -52,10 +53,10 @@ def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
 
 
 def _cost(
-    source: str, cand: Candidate, terms: Sequence[TermUse], lexicon: Lexicon | None = None
+    source: str, cand: Candidate, terms: Sequence[TermUse], copies: Copies | None = None
 ) -> tuple[float, tuple[Fact, ...]]:
     """The candidate's cost: minus its score, plus what its lost facts and terms cost,
-    and, with a ``lexicon``, the common German words it copies."""
+    and, given ``copies``, the common German words it copies."""
     facts = tuple(missing_facts(source, cand.text))
     penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts)
     penalty += TERM_PENALTY * _slips(source, cand, terms)
@@ -63,8 +64,8 @@ def _cost(
     if from_dictionary:
         unused = sum(not u.kept for u in check_uses(from_dictionary, cand.text))
         penalty += DICTIONARY_TERM_PENALTY * unused
-    if lexicon is not None:
-        penalty += COPIED_WORD_PENALTY * len(copied_common_words(lexicon, source, cand.text))
+    if copies is not None:
+        penalty += COPIED_WORD_PENALTY * len(copies(source, cand.text))
     return penalty - cand.score, facts
 
 
@@ -93,11 +94,11 @@ def prefer_faithful(
     source: str,
     cands: tuple[Candidate, ...],
     terms: Sequence[TermUse] = (),
-    lexicon: Lexicon | None = None,
+    copies: Copies | None = None,
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
     """Put first the candidate of least cost (:func:`_cost`: the model's score with a
     penalty for each fact of ``source`` and glossary term of ``terms`` it loses, and
-    with a ``lexicon`` each common German word it copies), so that a complete, fluent
+    given ``copies``, each common German word it copies), so that a complete, fluent
     candidate wins where there is one; return the candidates and the facts the first
     one still misses (marked in the window)."""
     if not cands:
@@ -108,7 +109,7 @@ def prefer_faithful(
     for i in sorted(range(len(cands)), key=lambda i: -cands[i].score):
         if -cands[i].score >= best_cost:
             break
-        cost, missing = _cost(source, cands[i], terms, lexicon)
+        cost, missing = _cost(source, cands[i], terms, copies)
         if cost < best_cost:
             best, best_cost, best_missing = i, cost, missing
     order = (cands[best],) + cands[:best] + cands[best + 1 :]

@@ -20,7 +20,8 @@ be a name („sagte Maas“, „Lahm soll …“, „Bayern gewinnt“), and a n
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from translator_app.core.dictionary.ding import WORD, plain
@@ -129,29 +130,68 @@ def copied_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
     )
 
 
-def reads_as_common_word(words: Sequence[str], i: int) -> bool:
-    """Whether ``words[i]`` of a German sentence reads as a common word, not a name:
-    lower case, or a noun after a determiner, a number or a measure, after an
-    attributive adjective that itself follows one of those or a preposition („mit
-    frischer Hefe“; not „sagte Maas“: „sagte“ ends like an adjective), or after „und“ or
-    „oder“ that joins it to such a noun („Ihren Arzt oder Apotheker“)."""
+def names_in(texts: Iterable[str], lexicon: Lexicon | None = None) -> frozenset[str]:
+    """The case-folded words that follow a title or a first name anywhere in ``texts``
+    (a document, or the sentences translated together): „Mario Götze“ in one sentence
+    makes „für Götze“ in the next a name too. With a ``lexicon``, a capitalised word it
+    does not know counts as a first name before a capitalised word („Mario“)."""
+    names: set[str] = set()
+    for text in texts:
+        words = WORD.findall(text)
+        names |= _names(words)
+        if lexicon is None:
+            continue
+        for before, word in zip(words, words[1:], strict=False):
+            b = before.casefold()
+            if (
+                before[:1].isupper()
+                and word[:1].isupper()
+                and b not in _DETERMINERS
+                and b not in _PREPOSITIONS
+                and not lexicon.is_german_word(b)
+                and not lexicon.is_english_word(b)
+            ):
+                names.add(word.casefold())
+    return frozenset(names)
+
+
+def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
+    """How ``words[i]`` of a German sentence reads: "common" (a common word: lower case,
+    or a noun after a determiner, a number or a measure, after an attributive adjective
+    that itself follows one of those or a preposition („mit frischer Hefe“; not „sagte
+    Maas“: „sagte“ ends like an adjective), or after „und“ or „oder“ that joins it to
+    such a noun („Ihren Arzt oder Apotheker“)); "preposition" (a capitalised word
+    right after a preposition: a place or a noun without an article, „in Sibirien“,
+    „von Prostatakrebs“); "" where it may be a name (first word, after a verb, a listed
+    surname, or one of ``names``, the case-folded names of the text around it)."""
     word = words[i]
-    if word.casefold() in _SURNAMES:
-        return False
+    if word.casefold() in _SURNAMES or word.casefold() in names:
+        return ""
     if word[:1].islower():
-        return True
+        return "common"
     if i == 0:
-        return False
+        return ""
     before = words[i - 1]
     b = before.casefold()
     if b in _AND:
-        return i >= 2 and words[i - 2][:1].isupper() and reads_as_common_word(words, i - 2)
+        if i >= 2 and words[i - 2][:1].isupper():
+            return reading(words, i - 2, names)
+        return ""
     if _introduces_noun(b):
-        return True
+        return "common"
+    if b in _PREPOSITIONS:
+        return "preposition"
     if before[:1].islower() and b not in _NOT_ADJECTIVES and _ADJECTIVE.fullmatch(b):
         first = words[i - 2].casefold() if i >= 2 else ""
-        return i == 1 or _introduces_noun(first) or first in _PREPOSITIONS
-    return False
+        if i == 1 or _introduces_noun(first) or first in _PREPOSITIONS:
+            return "common"
+    return ""
+
+
+def reads_as_common_word(words: Sequence[str], i: int, names: Collection[str] = ()) -> bool:
+    """Whether ``words[i]`` reads as a common word or a place, not a name
+    (:func:`reading`)."""
+    return bool(reading(words, i, names))
 
 
 def _introduces_noun(word: str) -> bool:
@@ -159,24 +199,28 @@ def _introduces_noun(word: str) -> bool:
     return word in _DETERMINERS or word in _MEASURES or bool(_NUMBER.fullmatch(word))
 
 
-def copied_common_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
-    """The :func:`copied_words` of ``output`` that read as common words in ``source``
-    (:func:`reads_as_common_word` where the source has them): the copies that are
-    errors, where a copied name is right."""
+def copied_common_words(
+    lexicon: Lexicon, source: str, output: str, names: Collection[str] = ()
+) -> tuple[str, ...]:
+    """The :func:`copied_words` of ``output`` that read as common words or places in
+    ``source`` (:func:`reading`, with ``names`` of the text around it): the copies that
+    are errors, where a copied name is right."""
     copied = copied_words(lexicon, source, output)
     if not copied:
         return ()
     words = _TOKEN.findall(source)
-    common = {w.casefold() for i, w in enumerate(words) if reads_as_common_word(words, i)}
+    common = {w.casefold() for i, w in enumerate(words) if reading(words, i, names)}
     return tuple(w for w in copied if w.casefold() in common)
 
 
 def plain_english(senses, noun: bool):
     """(English, sense) to ask for: the first variant (of at most three words) of the
     first sense of the right word class (a noun's for a capitalised word, else an
-    adjective's or an adverb's) that is neither figurative, rare nor colloquial; None
-    where no sense is."""
+    adjective's or an adverb's; a place's last) that is neither figurative, rare nor
+    colloquial; None where no sense is."""
     tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
+    # a common noun's senses before a place's („die Marken“: brands, not Marche)
+    senses = sorted(senses, key=lambda sense: "geogr." in sense.register)
     for sense in senses:
         if not tags & set(sense.tags) or _UNFIT & set(sense.register):
             continue
@@ -193,22 +237,54 @@ def _vague(words: list[str]) -> bool:
     return words[0] == "to" or any(w in ("sth.", "sb.", "sb.'s", "...", "…") for w in words)
 
 
-def dictionary_terms(dictionary, source: str, output: str) -> tuple[Term, ...]:
+def place_english(senses) -> str | None:
+    """The English of a place the word names where Ding gives that sense first
+    (its [geogr.]: „Sibirien“ -> "Siberia", „Teheran“ -> "Tehran"; not „Halle“, a hall
+    first), or None. A plural region („Marken“, also the plural of „Marke“) is no place
+    to insert."""
+    first = senses[0] if senses else None
+    if first is None or "geogr." not in first.register or "pl" in first.tags:
+        return None
+    return plain(first.english).split(";")[0].strip() or None
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Whether two spellings name the same (Quebec, Québec)."""
+
+    def bare(text: str) -> str:
+        decomposed = unicodedata.normalize("NFKD", text.casefold())
+        return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+    return bare(a) == bare(b)
+
+
+def dictionary_terms(
+    dictionary, source: str, output: str, names: Collection[str] = ()
+) -> tuple[Term, ...]:
     """Terms (German as the source writes it, English from ``dictionary``, marked
-    ``dictionary``) for the copied words of ``output`` that read as common words in
-    ``source`` and that the dictionary translates."""
-    copied = {w.casefold() for w in copied_common_words(dictionary, source, output)}
+    ``dictionary``) for the copied words of ``output`` that read as common words or
+    places in ``source`` (:func:`reading`, with the ``names`` of the text around it) and
+    that the dictionary translates. A capitalised word that names a place is a place
+    unless an article or an adjective makes it a noun („in Halle“ is the city, „in der
+    Halle“ the hall); a place whose English is its German („in Essen“) is left alone."""
+    copied = {w.casefold() for w in copied_common_words(dictionary, source, output, names)}
     if not copied:
         return ()
     terms: dict[str, Term] = {}
-    for word in _TOKEN.findall(source):
+    words = _TOKEN.findall(source)
+    for i, word in enumerate(words):
         key = word.casefold()
-        if key not in copied or key in terms:
+        if key not in copied or key in terms or not (how := reading(words, i, names)):
             continue
         found = dictionary.lookup(word)
         if not found.senses:
             continue
         noun = word[:1].isupper()
+        if how == "preposition" and any("geogr." in s.register for s in found.senses):
+            place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food
+            if place is not None and not _same_name(place, word):
+                terms[key] = Term(word, place, dictionary=True)
+            continue
         chosen = plain_english(found.senses, noun)
         if chosen is None:
             continue
