@@ -52,7 +52,7 @@ def with_dictionary_terms(
     translation where it renders more of them, copies no more and loses no more facts.
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
     for the first. A word that follows a title or a first name anywhere in ``texts`` is a name in each."""
-    names = names_in(texts, dictionary)
+    names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
     out = [_rechosen(t, copies) for t in out]
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]

@@ -130,29 +130,13 @@ def copied_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
     )
 
 
-def names_in(texts: Iterable[str], lexicon: Lexicon | None = None) -> frozenset[str]:
-    """The case-folded words that follow a title or a first name anywhere in ``texts``
-    (a document, or the sentences translated together): „Mario Götze“ in one sentence
-    makes „für Götze“ in the next a name too. With a ``lexicon``, a capitalised word it
-    does not know counts as a first name before a capitalised word („Mario“)."""
-    names: set[str] = set()
-    for text in texts:
-        words = WORD.findall(text)
-        names |= _names(words)
-        if lexicon is None:
-            continue
-        for before, word in zip(words, words[1:], strict=False):
-            b = before.casefold()
-            if (
-                before[:1].isupper()
-                and word[:1].isupper()
-                and b not in _DETERMINERS
-                and b not in _PREPOSITIONS
-                and not lexicon.is_german_word(b)
-                and not lexicon.is_english_word(b)
-            ):
-                names.add(word.casefold())
-    return frozenset(names)
+def names_in(texts: Iterable[str]) -> frozenset[str]:
+    """The case-folded words that follow a title or a listed first name anywhere in
+    ``texts`` (a document, or the sentences translated together): „Herr Götze“ in one
+    sentence makes „für Götze“ in the next a name too. (Taking any capitalised word the
+    dictionary does not know for a first name made 580 more words of newstest2013 names,
+    „Politik“ and „Museum“ among them, and left more German in the English.)"""
+    return frozenset(name for text in texts for name in _names(WORD.findall(text)))
 
 
 def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
