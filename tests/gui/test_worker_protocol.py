@@ -46,6 +46,9 @@ class StandIn:
         word = SourceWord("x", (0, 1), (0,))
         return [replace(t, not_carried=(word,)) for t in translations]
 
+    def add_dictionary_words(self, sentences, translations, **_options):
+        return list(translations)  # nothing copied: the same translations
+
 
 def _worker(qtbot) -> tuple[TranslationWorker, StandIn, dict]:
     worker = TranslationWorker()
@@ -67,6 +70,29 @@ def test_the_worker_checks_its_own_translation_under_the_same_id(qtbot):
     assert translated.request_id == checked.request_id == 5
     assert translated.sentences == checked.sentences == ("Eins.", "Zwei.")
     assert all(t.not_carried for t in checked.translations)
+
+
+def test_the_dictionarys_words_follow_the_english_before_the_check(qtbot):
+    """The English is reported first, the model's own; the follow-up then brings the
+    sentences the dictionary's words changed (``worded``), then the check of those."""
+    worker, translator, replies = _worker(qtbot)
+    asked = []
+
+    def add_dictionary_words(sentences, translations, **options):
+        asked.append(options)
+        return [replace(t, source=t.source + " (worded)") for t in translations]
+
+    translator.add_dictionary_words = add_dictionary_words
+    worker.translate(TranslateRequest(6, ("Eins.",), beam=3))
+    qtbot.waitUntil(lambda: len(replies["checked"]) == 2, timeout=5000)
+    worker.shutdown()
+    (translated,) = replies["translated"]
+    worded, checked = replies["checked"]
+    assert translated.translations[0].source == "Eins."
+    assert worded.worded and worded.translations[0].source == "Eins. (worded)"
+    assert not checked.worded and checked.translations[0].source == "Eins. (worded)"
+    assert checked.translations[0].not_carried
+    assert asked[0]["beam"] == 3  # decoded again with the request's search
 
 
 def test_a_long_text_is_split_and_translated_in_one_request(qtbot):

@@ -262,6 +262,7 @@ class Translator:
         should_stop: Callable[[], bool] | None = None,
         batch_tokens: int = 3000,
         glossary: Glossary | None = None,
+        dictionary_words: bool = True,
         **choices,
     ) -> list[Translation]:
         """Translate each text as one sentence (use :meth:`translate_document` for
@@ -269,7 +270,43 @@ class Translator:
         nbest=2, ...: see :meth:`search_options`). ``prefixes`` forces the first target
         ids of each sentence; ``should_stop`` is polled every step and raises
         ``SearchCancelled``. ``glossary``: German terms and the English each must become
-        (only for a model that :attr:`follows_glossary`)."""
+        (only for a model that :attr:`follows_glossary`). ``dictionary_words`` False
+        leaves the German words the model copied for :meth:`add_dictionary_words` (the
+        window shows the English first)."""
+        options, glossary = self._request(options, choices, glossary)
+        decode = self._decoder(options, should_stop, batch_tokens, glossary)
+        texts, protect = list(texts), self.protect_facts
+        if protect == "off":
+            out = decode(texts, prefixes, False)
+        else:
+            out = retry_lost_facts(texts, prefixes, decode, protect == "always")
+            out = with_placeholders(texts, out, prefixes, decode, glossary)
+        if dictionary_words:
+            out = self._with_dictionary(texts, out, prefixes, decode, glossary)
+        return out
+
+    def add_dictionary_words(
+        self,
+        texts: Sequence[str],
+        translations: Sequence[Translation],
+        options: SearchOptions | None = None,
+        *,
+        should_stop: Callable[[], bool] | None = None,
+        glossary: Glossary | None = None,
+        **choices,
+    ) -> list[Translation]:
+        """``translations`` of ``texts`` (from :meth:`translate` with
+        ``dictionary_words=False`` and the same options and glossary), each decoded again
+        where it copied a German word that the dictionary translates
+        (engine/dictionary_pass.py); the others are returned as they are (the same
+        objects)."""
+        options, glossary = self._request(options, choices, glossary)
+        decode = self._decoder(options, should_stop, 3000, glossary)
+        return self._with_dictionary(list(texts), list(translations), None, decode, glossary)
+
+    def _request(self, options, choices, glossary):
+        """The search options and glossary (the taught terms under the user's) of a
+        request, checked."""
         if glossary and not self.follows_glossary:
             raise ValueError(
                 "this model was not trained to follow a glossary; use a model trained with "
@@ -277,8 +314,11 @@ class Translator:
             )
         if options is not None and choices:
             raise TypeError("give either options or changes of the defaults, not both")
-        options = options or self.search_options(**choices)
-        glossary = merged(self.taught, glossary) or None
+        return options or self.search_options(**choices), merged(self.taught, glossary) or None
+
+    def _decoder(self, options, should_stop, batch_tokens, glossary):
+        """One decode of a list of sentences with these settings: (texts, prefixes,
+        annotate facts, glossary) -> translations (faithful_passes.Decode)."""
 
         def decode(
             some: list[str], their_prefixes, protect: bool, terms: Glossary | None = glossary
@@ -287,20 +327,20 @@ class Translator:
                 some, options, their_prefixes, should_stop, batch_tokens, terms, protect
             )
 
-        texts, protect = list(texts), self.protect_facts
-        if protect == "off":
-            out = decode(texts, prefixes, False)
-        else:
-            out = retry_lost_facts(texts, prefixes, decode, protect == "always")
-            out = with_placeholders(texts, out, prefixes, decode, glossary)
-        if self.dictionary is not None:
-            try:
-                if self.dictionary.ready(self.wait_for_dictionary):
-                    out = with_dictionary_terms(
-                        texts, out, prefixes, decode, glossary, protect, self.dictionary
-                    )
-            except DictionaryError as e:  # its index cannot be built: the model's words
-                self.dictionary, self.dictionary_problem = None, str(e)
+        return decode
+
+    def _with_dictionary(self, texts, out, prefixes, decode, glossary) -> list[Translation]:
+        """``out`` with the dictionary's English for the words it copied, where the
+        dictionary is there (the window does not wait for its index to be built)."""
+        if self.dictionary is None:
+            return out
+        try:
+            if self.dictionary.ready(self.wait_for_dictionary):
+                return with_dictionary_terms(
+                    texts, out, prefixes, decode, glossary, self.protect_facts, self.dictionary
+                )
+        except DictionaryError as e:  # its index cannot be built: the model's words
+            self.dictionary, self.dictionary_problem = None, str(e)
         return out
 
     def _translate(

@@ -233,19 +233,28 @@ class TranslationSession(QObject):
         self._checked = dict(zip(result.sentences, result.translations, strict=True))
 
     def _on_checked(self, result: CheckResult) -> None:
-        """The checked translations go into the cache, and the text shows its marks;
-        only where the sentence still shows what was checked (an undone word choice or
-        a newer translation is never overwritten by a late check)."""
+        """The follow-up's translations go into the cache, and the text shows them: the
+        dictionary's English for copied words (a new English, as a translation is shown),
+        then marks on what may be dropped; only where the sentence still shows what was
+        followed up (an undone word choice or a newer translation is never overwritten
+        by a late follow-up)."""
         if self._current(result.request_id, result.model_path) != "text":
             return
-        # Only sentences with something to mark: the others keep their Translation object
+        # Only sentences with something new: the others keep their Translation object
         # (the panel's layers and the word menus are kept per object and per ids).
         pairs = [
-            (sentence, checked)
-            for sentence, checked in zip(result.sentences, result.translations, strict=True)
-            if checked.not_carried and self.document.get(sentence) is self._checked.get(sentence)
+            (sentence, new)
+            for sentence, new in zip(result.sentences, result.translations, strict=True)
+            if (shown := self._checked.get(sentence)) is not None
+            and self.document.get(sentence) is shown
+            and (new.text != shown.text if result.worded else bool(new.not_carried))
         ]
-        if pairs:
+        if not pairs:
+            return
+        if result.worded:
+            self._checked.update(pairs)
+            self.updated.emit(self.document.add(pairs), None, True)
+        else:
             self.checked.emit(self.document.add(pairs))
 
     def _add(self, result: TranslateResult):

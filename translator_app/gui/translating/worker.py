@@ -24,6 +24,7 @@ import threading
 import time
 import traceback
 import warnings
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -281,6 +282,9 @@ class TranslationWorker(QObject):
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
                     glossary=job.glossary if translator.follows_glossary else None,
+                    # the English first, the dictionary's words as a follow-up; a word
+                    # the user chose (a forced prefix) is decoded with them at once
+                    dictionary_words=bool(job.prefix),
                 )
                 if len(results) < len(sentences) and not stale():
                     self.progressed.emit(self._result(job, sentences, results, start))
@@ -290,7 +294,11 @@ class TranslationWorker(QObject):
             return
         self.translated.emit(self._result(job, sentences, results, start))
         if results:
-            self._queue_check(CheckRequest(job.id, sentences, tuple(results)))
+            glossary = job.glossary if translator.follows_glossary else None
+            follow_up = CheckRequest(
+                job.id, sentences, tuple(results), job.beam, job.nbest, glossary, bool(job.prefix)
+            )
+            self._queue_check(follow_up)
 
     def _queue_check(self, job: CheckRequest) -> None:
         """The translation's follow-up: its check for dropped content, served when
@@ -324,6 +332,10 @@ class TranslationWorker(QObject):
         translator = self._translator
         if translator is None:
             raise RuntimeError("no model is loaded")
+        if not job.worded:
+            job = self._add_dictionary_words(translator, job)
+            if job is None:
+                return
         if not translator.model_ready:
             # The check scores with the PyTorch model, which a lazily loaded bundle has
             # not built yet: build it on a thread of its own (importing PyTorch takes
@@ -341,6 +353,34 @@ class TranslationWorker(QObject):
         self.checked.emit(
             CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
         )
+
+    def _add_dictionary_words(self, translator: Translator, job: CheckRequest):
+        """``job`` with the dictionary's English for the words its translations copied
+        (CTranslate2 alone: no wait for the PyTorch model), reported where any changed;
+        None where a newer request made it stale."""
+
+        def stale() -> bool:
+            return self._closing or self._latest_translate_id != job.id
+
+        try:
+            worded = translator.add_dictionary_words(
+                job.sentences,
+                job.translations,
+                beam=job.beam,
+                nbest=job.nbest,
+                should_stop=stale,
+                glossary=job.glossary,
+            )
+        except engine.SearchCancelled:
+            return None
+        if stale():
+            return None
+        worded = tuple(worded)
+        if any(new is not old for new, old in zip(worded, job.translations, strict=True)):
+            self.checked.emit(
+                CheckResult(job.id, self._model_path, job.sentences, worded, worded=True)
+            )
+        return replace(job, translations=worded, worded=True)
 
     def _build_dictionary_index(self, translator: Translator, path: str) -> None:
         """Build the dictionary's index in the background where it is missing or stale,
@@ -382,7 +422,9 @@ class TranslationWorker(QObject):
         with self._cond:
             waiting = any(getattr(self, slot) is not None for slot in self._ORDER[:-1])
             if waiting and self._check is None:
-                rest = CheckRequest(job.id, job.sentences[done:], job.translations[done:])
+                rest = replace(
+                    job, sentences=job.sentences[done:], translations=job.translations[done:]
+                )
                 self._check = rest
             return waiting
 

@@ -85,14 +85,19 @@ class AlternativesResult:
 
 @dataclass(frozen=True)
 class CheckRequest:
-    """Which content words do a request's translations not carry (issue 48 §3)? The
-    worker queues it itself once the translations are reported, and serves it after
-    everything else: one teacher-forced pass per sentence; a newer translation abandons
-    it."""
+    """A request's follow-up, which the worker queues itself once the translations are
+    reported and serves after everything else; a newer translation abandons it. First
+    the dictionary's English for the German words the model copied (issue 60: decoded
+    again with the request's search and glossary), then which content words the
+    translations do not carry (issue 48 §3: one teacher-forced pass per sentence)."""
 
     id: int
     sentences: tuple[str, ...]
     translations: tuple[Translation, ...]
+    beam: int | None = None
+    nbest: int | None = None
+    glossary: Glossary | None = None
+    worded: bool = True  # the dictionary's words are in (or not asked for)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,9 @@ class CheckResult:
     request_id: int
     model_path: str
     sentences: tuple[str, ...]
-    translations: tuple[Translation, ...]  # with not_carried set
+    # with the dictionary's words (``worded``), then with not_carried set
+    translations: tuple[Translation, ...]
+    worded: bool = False  # the dictionary's English: the text may have changed
 
 
 @dataclass(frozen=True)
