@@ -92,6 +92,9 @@ def test_a_capitalised_word_after_a_preposition_reads_as_a_place_or_a_noun():
     assert reads_as_common_word(words, words.index("Götze"))
     assert names_in(["Herr Götze spielt.", sentence]) == {"götze"}
     assert not reads_as_common_word(words, words.index("Götze"), {"götze"})
+    # a word before a listed city names a club or a firm
+    assert names_in(["Werder Bremen gewinnt.", "Das Spiel gegen Werder."]) == {"werder"}
+    assert names_in(["Wir fahren nach Bremen."]) == frozenset()
 
 
 def test_a_place_is_said_in_english_only_after_a_preposition(ding):

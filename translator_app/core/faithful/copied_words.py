@@ -25,7 +25,13 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from translator_app.core.dictionary.ding import WORD, plain
-from translator_app.core.faithful.entity_lists import FIRST_NAMES, OTHER_SURNAMES, WORD_SURNAMES
+from translator_app.core.faithful.entity_lists import (
+    FIRST_NAMES,
+    MORE_PLACES,
+    OTHER_SURNAMES,
+    PLACES,
+    WORD_SURNAMES,
+)
 from translator_app.core.faithful.glossary import Term
 
 # Words after which a capitalised word is a surname.
@@ -33,6 +39,7 @@ _TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulei
 _FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
 # Surnames that are German words too (Koch, Schneider, Müller): never filled in.
 _SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
+_CITIES = frozenset(german for german, _ in PLACES + MORE_PLACES)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -132,11 +139,21 @@ def copied_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
 
 def names_in(texts: Iterable[str]) -> frozenset[str]:
     """The case-folded words that follow a title or a listed first name anywhere in
-    ``texts`` (a document, or the sentences translated together): „Herr Götze“ in one
-    sentence makes „für Götze“ in the next a name too. (Taking any capitalised word the
-    dictionary does not know for a first name made 580 more words of newstest2013 names,
-    „Politik“ and „Museum“ among them, and left more German in the English.)"""
-    return frozenset(name for text in texts for name in _names(WORD.findall(text)))
+    ``texts`` (a document, or the sentences translated together), and those before a
+    listed city, the names of clubs and firms („Werder Bremen“, „Eintracht Frankfurt“):
+    „Herr Götze“ or „Werder Bremen“ in one sentence makes „für Götze“ or „gegen Werder“
+    in the next a name too. (Taking any capitalised word the dictionary does not know
+    for a first name made 580 more words of newstest2013 names, „Politik“ and „Museum“
+    among them, and left more German in the English.)"""
+    names: set[str] = set()
+    for text in texts:
+        words = WORD.findall(text)
+        names |= _names(words)
+        for first, second in zip(words, words[1:], strict=False):
+            f = first.casefold()
+            if second in _CITIES and first[:1].isupper() and f not in _DETERMINERS | _PREPOSITIONS:
+                names.add(f)
+    return frozenset(names)
 
 
 def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
