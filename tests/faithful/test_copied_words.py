@@ -53,6 +53,10 @@ DING = [
     "Marke {f} | Marken {pl} :: brand | brands",
     "Prostatakrebs {m} [med.] :: prostate cancer",
     "Götze {m} :: idol",
+    "Koblenz (Stadt in Deutschland) :: Coblenz (town in Germany)",
+    "Koblenz {n} [geol.] :: Coblantzian",
+    "Bestwig (Stadt in Deutschland) :: Bestwigge (town in Germany)",
+    "Bestwig {n} [geol.] :: Bestwiggian",
 ]
 
 
@@ -110,6 +114,10 @@ def test_a_place_is_said_in_english_only_after_a_preposition(ding):
     assert english("Wir fahren nach Halle.", "We go to Halle.") == []
     assert english("Berichte zu Marken.", "Reports on Marken.") == []
     assert english("Sie lebt in Quebec.", "She lives in Quebec.") == []
+    # a town Ding does not mark [geogr.] is a place still, never its geological stage;
+    # a listed one (the translator protects it) keeps its German
+    assert english("Wir fahren nach Bestwig.", "We go to Bestwig.") == ["Bestwigge"]
+    assert english("Wir wohnen in Koblenz.", "We live in Koblenz.") == []
     # a place alone may be a name („Maas kritisierte …“)
     assert english("Sibirien ist kalt.", "Sibirien is cold.") == []
 

@@ -40,6 +40,7 @@ _FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
 # Surnames that are German words too (Koch, Schneider, Müller): never filled in.
 _SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
 _CITIES = frozenset(german for german, _ in PLACES + MORE_PLACES)
+_PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -221,7 +222,7 @@ def plain_english(senses, noun: bool):
     colloquial; None where no sense is."""
     tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
     # a common noun's senses before a place's („die Marken“: brands, not Marche)
-    senses = sorted(senses, key=lambda sense: "geogr." in sense.register)
+    senses = sorted(senses, key=is_place)
     for sense in senses:
         if not tags & set(sense.tags) or _UNFIT & set(sense.register):
             continue
@@ -238,13 +239,19 @@ def _vague(words: list[str]) -> bool:
     return words[0] == "to" or any(w in ("sth.", "sb.", "sb.'s", "...", "…") for w in words)
 
 
+def is_place(sense) -> bool:
+    """Whether a dictionary sense names a place: Ding's [geogr.], or an English that
+    says so („Koblenz“: "Coblenz (town in Germany)", without the mark)."""
+    return "geogr." in sense.register or bool(_PLACE_NOTE.search(sense.english))
+
+
 def place_english(senses) -> str | None:
     """The English of a place the word names where Ding gives that sense first
     (its [geogr.]: „Sibirien“ -> "Siberia", „Teheran“ -> "Tehran"; not „Halle“, a hall
     first), or None. A plural region („Marken“, also the plural of „Marke“) is no place
     to insert."""
     first = senses[0] if senses else None
-    if first is None or "geogr." not in first.register or "pl" in first.tags:
+    if first is None or not is_place(first) or "pl" in first.tags:
         return None
     return plain(first.english).split(";")[0].strip() or None
 
@@ -281,7 +288,9 @@ def dictionary_terms(
         if not found.senses:
             continue
         noun = word[:1].isupper()
-        if how == "preposition" and any("geogr." in s.register for s in found.senses):
+        if word in _CITIES:
+            continue  # a listed place: the translator protects it with its English
+        if how == "preposition" and any(is_place(s) for s in found.senses):
             place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food
             if place is not None and not _same_name(place, word):
                 terms[key] = Term(word, place, dictionary=True)
