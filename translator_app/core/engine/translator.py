@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
-from translator_app.core.engine import ct2
+from translator_app.core.engine import ct2, followups
 from translator_app.core.engine.backends import Backend, Ct2Backend, Job, TorchBackend
-from translator_app.core.engine.batching import frozen_array, length_batches
+from translator_app.core.engine.batching import length_batches
 from translator_app.core.engine.bundle import Bundle, load_bundle
 from translator_app.core.engine.bundle_format import SearchDefaults
 from translator_app.core.engine.candidates import (
@@ -27,7 +27,6 @@ from translator_app.core.engine.candidates import (
     has_words,
     merge_chunks,
     symbol_tail,
-    text_of,
     verbatim,
     with_tail,
 )
@@ -38,7 +37,6 @@ from translator_app.core.engine.lazy_model import Device, LazyModel, device_name
 from translator_app.core.engine.search_types import (
     Hypothesis,
     SearchOptions,
-    output_limit,
     with_choices,
 )
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
@@ -68,11 +66,6 @@ if TYPE_CHECKING:
 # PyTorch search, int8 quantisation): a Transformer translated with CTranslate2 reaches
 # its first translation without them (issue 49; core/engine/lazy_model.py).
 
-# Word alternatives offered for one position of a translation (the word menu), and the
-# least probability a piece needs there to be offered: less likely ones are noise ("we" +
-# "ce" + "ce" made "wecece" beside "celebrate").
-ALTERNATIVES = 8
-ALTERNATIVE_MIN_PROB = 0.01
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -443,87 +436,22 @@ class Translator:
 
     def explain(self, translation: Translation) -> Translation:
         """``translation`` with every layer's and head's attention of its best candidate
-        (what the alignment panel shows when the user picks another layer or head), from
-        one teacher-forced pass; the alignment stays the one decoded. Unchanged where it
-        has them already, for an RNN (one attention: the alignment) and for a sentence
-        longer than the model's positions (translated in parts)."""
-        best = translation.best
-        if (
-            best is None
-            or best.layers is not None
-            or self.config.arch != "transformer"
-            or len(translation.source_ids) > self.max_source_tokens
-            or not best.target_ids
-            or best.attention.shape != (len(best.target_ids), len(translation.source_ids))
-        ):
-            return translation
-        from translator_app.core.engine.forced import attention_layers
-
-        (layers,) = attention_layers(self.model, [translation.source_ids], [best.target_ids])
-        explained = replace(best, layers=frozen_array(layers))
-        return replace(translation, nbest=(explained, *translation.nbest[1:]))
+        (the alignment panel's other layers; engine/followups.py)."""
+        return followups.explain(self, translation)
 
     def check_dropped(self, translations: Sequence[Translation]) -> list[Translation]:
         """``translations`` with the content words of each source that its best
-        candidate does not seem to carry (``not_carried``; core/engine/support.py), from
-        one teacher-forced pass per sentence. Left unchecked (None) where the sentence
-        was translated in parts or its text is not the decode of its ids."""
-        from translator_app.core.engine.support import words_not_carried
-
-        out = []
-        for t in translations:
-            best = t.best
-            if (
-                t.not_carried is not None
-                or best is None
-                or not best.target_ids
-                or len(t.source_ids) > self.max_source_tokens
-                or text_of(self.tokenizer, best.target_ids) != best.text
-            ):
-                out.append(t)
-                continue
-            words = words_not_carried(
-                self.model, t.source, t.source_ids, t.source_spans, best.target_ids
-            )
-            out.append(replace(t, not_carried=tuple(words)))
-        return out
+        candidate does not seem to carry (``not_carried``; engine/followups.py)."""
+        return followups.check_dropped(self, translations)
 
     # ----------------------------------------------------------------- word choices
     def alternatives(
-        self, translation: Translation, piece: int, k: int = ALTERNATIVES
+        self, translation: Translation, piece: int, k: int = followups.ALTERNATIVES
     ) -> tuple[Candidate, ...]:
         """Up to ``k`` other translations of ``translation``'s sentence that keep its best
-        candidate up to target position ``piece`` and choose another piece there, each
-        decoded greedily to the end: the word menu's alternatives, likeliest piece first.
-        CTranslate2 finds them in one call (``return_alternatives``, made for interactive
-        translation); the PyTorch model ranks the pieces in one teacher-forced pass over
-        the prefix and decodes each choice. Pieces under :data:`ALTERNATIVE_MIN_PROB` and
-        the end of the sentence (the choice that drops words) are not offered. Empty
-        where the sentence was translated in parts or its best text is not the decode of
-        its ids (written back from placeholders): alternatives of another text mislead."""
-        best = translation.best
-        src = list(translation.source_ids)
-        if (
-            best is None
-            or not 0 <= piece < len(best.target_ids)
-            or not src
-            or len(src) > self.max_source_tokens
-            or text_of(self.tokenizer, best.target_ids) != best.text
-        ):
-            return ()
-        prefix = best.target_ids[:piece]
-        options = self.search_options(beam=1, nbest=1, all_layers=False)
-        limit = max(
-            output_limit(len(src), options.max_len_a, options.max_len_b, self.max_positions),
-            piece + 2,
-        )
-        hyps = self.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
-        out, seen = [], {best.target_ids[piece], self.tokenizer.eos_id}
-        for h in hyps:
-            if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
-                seen.add(h.tokens[piece])
-                out.append(candidate(self.tokenizer, h))
-        return tuple(out[:k])
+        candidate up to target position ``piece`` and choose another piece there: the
+        word menu's alternatives, likeliest piece first (engine/followups.py)."""
+        return followups.alternatives(self, translation, piece, k)
 
     # ----------------------------------------------------------------- documents
     def translate_document(self, text: str, **kwargs) -> DocumentTranslation:

@@ -1,0 +1,108 @@
+"""What follows a translation, on the Translator's model: every layer's attention for
+the alignment panel, the dropped-words check and the word menu's alternatives (the
+window asks for them after the English shows; core/engine/translator.py keeps one method
+each). ``translator`` is a core/engine/translator.Translator (not imported: it imports
+this module).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from translator_app.core.engine.batching import frozen_array
+from translator_app.core.engine.candidates import candidate, text_of
+from translator_app.core.engine.search_types import output_limit
+from translator_app.core.engine.translation import Candidate, Translation
+
+# Word alternatives offered for one position of a translation (the word menu), and the
+# least probability a piece needs there to be offered: less likely ones are noise ("we" +
+# "ce" + "ce" made "wecece" beside "celebrate").
+ALTERNATIVES = 8
+ALTERNATIVE_MIN_PROB = 0.01
+
+
+def explain(translator, translation: Translation) -> Translation:
+    """``translation`` with every layer's and head's attention of its best candidate
+    (what the alignment panel shows when the user picks another layer or head), from
+    one teacher-forced pass; the alignment stays the one decoded. Unchanged where it
+    has them already, for an RNN (one attention: the alignment) and for a sentence
+    longer than the model's positions (translated in parts)."""
+    best = translation.best
+    if (
+        best is None
+        or best.layers is not None
+        or translator.config.arch != "transformer"
+        or len(translation.source_ids) > translator.max_source_tokens
+        or not best.target_ids
+        or best.attention.shape != (len(best.target_ids), len(translation.source_ids))
+    ):
+        return translation
+    from translator_app.core.engine.forced import attention_layers
+
+    (layers,) = attention_layers(translator.model, [translation.source_ids], [best.target_ids])
+    explained = replace(best, layers=frozen_array(layers))
+    return replace(translation, nbest=(explained, *translation.nbest[1:]))
+
+
+def check_dropped(translator, translations: Sequence[Translation]) -> list[Translation]:
+    """``translations`` with the content words of each source that its best
+    candidate does not seem to carry (``not_carried``; core/engine/support.py), from
+    one teacher-forced pass per sentence. Left unchecked (None) where the sentence
+    was translated in parts or its text is not the decode of its ids."""
+    from translator_app.core.engine.support import words_not_carried
+
+    out = []
+    for t in translations:
+        best = t.best
+        if (
+            t.not_carried is not None
+            or best is None
+            or not best.target_ids
+            or len(t.source_ids) > translator.max_source_tokens
+            or text_of(translator.tokenizer, best.target_ids) != best.text
+        ):
+            out.append(t)
+            continue
+        words = words_not_carried(
+            translator.model, t.source, t.source_ids, t.source_spans, best.target_ids
+        )
+        out.append(replace(t, not_carried=tuple(words)))
+    return out
+
+
+def alternatives(
+    translator, translation: Translation, piece: int, k: int = ALTERNATIVES
+) -> tuple[Candidate, ...]:
+    """Up to ``k`` other translations of ``translation``'s sentence that keep its best
+    candidate up to target position ``piece`` and choose another piece there, each
+    decoded greedily to the end: the word menu's alternatives, likeliest piece first.
+    CTranslate2 finds them in one call (``return_alternatives``, made for interactive
+    translation); the PyTorch model ranks the pieces in one teacher-forced pass over
+    the prefix and decodes each choice. Pieces under :data:`ALTERNATIVE_MIN_PROB` and
+    the end of the sentence (the choice that drops words) are not offered. Empty
+    where the sentence was translated in parts or its best text is not the decode of
+    its ids (written back from placeholders): alternatives of another text mislead."""
+    best = translation.best
+    src = list(translation.source_ids)
+    if (
+        best is None
+        or not 0 <= piece < len(best.target_ids)
+        or not src
+        or len(src) > translator.max_source_tokens
+        or text_of(translator.tokenizer, best.target_ids) != best.text
+    ):
+        return ()
+    prefix = best.target_ids[:piece]
+    options = translator.search_options(beam=1, nbest=1, all_layers=False)
+    limit = max(
+        output_limit(len(src), options.max_len_a, options.max_len_b, translator.max_positions),
+        piece + 2,
+    )
+    hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
+    out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
+    for h in hyps:
+        if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
+            seen.add(h.tokens[piece])
+            out.append(candidate(translator.tokenizer, h))
+    return tuple(out[:k])
