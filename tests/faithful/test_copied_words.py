@@ -24,7 +24,7 @@ from translator_app.core.faithful.copied_words import (
     copied_words,
     dictionary_terms,
     names_in,
-    reads_as_common_word,
+    reading,
 )
 from translator_app.core.faithful.german_left import GermanLeftCheck
 
@@ -71,7 +71,7 @@ def ding(tmp_path_factory) -> Dictionary:
 
 def _common(sentence: str, word: str) -> bool:
     words = sentence.replace(".", " ").replace(",", " ").split()
-    return reads_as_common_word(words, words.index(word))
+    return bool(reading(words, words.index(word)))
 
 
 def test_a_noun_after_a_determiner_number_or_measure_reads_as_common():
@@ -93,9 +93,9 @@ def test_a_capitalised_word_after_a_preposition_reads_as_a_place_or_a_noun():
     # unless the text around it names it after a first name or a title
     sentence = "Reus und Zorc fordern Ruhe für Götze."
     words = sentence.replace(".", " ").split()
-    assert reads_as_common_word(words, words.index("Götze"))
+    assert reading(words, words.index("Götze"))
     assert names_in(["Herr Götze spielt.", sentence]) == {"götze"}
-    assert not reads_as_common_word(words, words.index("Götze"), {"götze"})
+    assert not reading(words, words.index("Götze"), {"götze"})
     # a word before a listed city names a club or a firm
     assert names_in(["Werder Bremen gewinnt.", "Das Spiel gegen Werder."]) == {"werder"}
     assert names_in(["Wir fahren nach Bremen."]) == frozenset()

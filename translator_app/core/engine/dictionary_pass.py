@@ -51,7 +51,7 @@ def with_dictionary_terms(
     leaves out one that a close candidate copies (:func:`unknown_words`); keep the new
     translation where it renders more of them, copies no more and loses no more facts.
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
-    for the first. A word that follows a title or a first name anywhere in ``texts`` is a name in each."""
+    for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in)."""
     names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
     out = [_rechosen(t, copies) for t in out]

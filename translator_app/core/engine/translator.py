@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 # PyTorch search, int8 quantisation): a Transformer translated with CTranslate2 reaches
 # its first translation without them (issue 49; core/engine/lazy_model.py).
 
+# Source tokens decoded in one batch (sentences of similar length together).
+BATCH_TOKENS = 3000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -253,7 +255,7 @@ class Translator:
         *,
         prefixes: Sequence[Sequence[int]] | None = None,
         should_stop: Callable[[], bool] | None = None,
-        batch_tokens: int = 3000,
+        batch_tokens: int = BATCH_TOKENS,
         glossary: Glossary | None = None,
         dictionary_words: bool = True,
         **choices,
@@ -294,7 +296,7 @@ class Translator:
         (engine/dictionary_pass.py); the others are returned as they are (the same
         objects)."""
         options, glossary = self._request(options, choices, glossary)
-        decode = self._decoder(options, should_stop, 3000, glossary)
+        decode = self._decoder(options, should_stop, BATCH_TOKENS, glossary)
         return self._with_dictionary(list(texts), list(translations), None, decode, glossary)
 
     def _request(self, options, choices, glossary):

@@ -79,6 +79,7 @@ _PREPOSITIONS = _words(
     """mit ohne aus bei nach von zu für in an auf unter über vor hinter neben zwischen
     durch gegen um seit ab bis trotz wegen während"""
 )
+_BEFORE_NOUNS = _DETERMINERS | _PREPOSITIONS  # never part of a club's or firm's name
 _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
 _NUMBER = re.compile(r"\d[\d.,]*\.?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf")
 
@@ -152,7 +153,7 @@ def names_in(texts: Iterable[str]) -> frozenset[str]:
         names |= _names(words)
         for first, second in zip(words, words[1:], strict=False):
             f = first.casefold()
-            if second in _CITIES and first[:1].isupper() and f not in _DETERMINERS | _PREPOSITIONS:
+            if second in _CITIES and first[:1].isupper() and f not in _BEFORE_NOUNS:
                 names.add(f)
     return frozenset(names)
 
@@ -188,12 +189,6 @@ def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
         if i == 1 or _introduces_noun(first) or first in _PREPOSITIONS:
             return "common"
     return ""
-
-
-def reads_as_common_word(words: Sequence[str], i: int, names: Collection[str] = ()) -> bool:
-    """Whether ``words[i]`` reads as a common word or a place, not a name
-    (:func:`reading`)."""
-    return bool(reading(words, i, names))
 
 
 def _introduces_noun(word: str) -> bool:
@@ -284,12 +279,12 @@ def dictionary_terms(
         key = word.casefold()
         if key not in copied or key in terms or not (how := reading(words, i, names)):
             continue
+        if word in _CITIES:
+            continue  # a listed place: the translator protects it with its English
         found = dictionary.lookup(word)
         if not found.senses:
             continue
         noun = word[:1].isupper()
-        if word in _CITIES:
-            continue  # a listed place: the translator protects it with its English
         if how == "preposition" and any(is_place(s) for s in found.senses):
             place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food
             if place is not None and not _same_name(place, word):

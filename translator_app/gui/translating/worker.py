@@ -273,6 +273,7 @@ class TranslationWorker(QObject):
                 return
             self.split_done.emit(SplitResult(job.id, job.text, segments, sentences))
         results: list[Translation] = []
+        glossary = job.glossary if translator.follows_glossary else None
         try:
             for group in sentence_groups(len(sentences)):
                 results += translator.translate(
@@ -281,7 +282,7 @@ class TranslationWorker(QObject):
                     nbest=job.nbest,
                     prefixes=[job.prefix] if job.prefix else None,
                     should_stop=stale,
-                    glossary=job.glossary if translator.follows_glossary else None,
+                    glossary=glossary,
                     # the English first, the dictionary's words as a follow-up; a word
                     # the user chose (a forced prefix) is decoded with them at once
                     dictionary_words=bool(job.prefix),
@@ -294,7 +295,6 @@ class TranslationWorker(QObject):
             return
         self.translated.emit(self._result(job, sentences, results, start))
         if results:
-            glossary = job.glossary if translator.follows_glossary else None
             follow_up = CheckRequest(
                 job.id, sentences, tuple(results), job.beam, job.nbest, glossary, bool(job.prefix)
             )
