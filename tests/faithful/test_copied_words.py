@@ -57,6 +57,12 @@ DING = [
     "Koblenz {n} [geol.] :: Coblantzian",
     "Bestwig (Stadt in Deutschland) :: Bestwigge (town in Germany)",
     "Bestwig {n} [geol.] :: Bestwiggian",
+    "Mosel {f} (Fluss) [geogr.] :: Moselle (river)",
+    "Kondom {n} | Kondome {pl} :: condom | condoms",
+    "die Tadschiken {pl} :: the Tajiks",
+    "Festung {f}; Bollwerk {n} [mil.] [übtr.] :: fortress; fastness [poet.]",
+    "Sabbat {m}; Schabbat {m} [selten] :: Sabbath; Shabbat [rare]",
+    "Inhaber {m} /Inh./ :: proprietor /prop.; propr/",
 ]
 
 
@@ -118,8 +124,20 @@ def test_a_place_is_said_in_english_only_after_a_preposition(ding):
     # a listed one (the translator protects it) keeps its German
     assert english("Wir fahren nach Bestwig.", "We go to Bestwig.") == ["Bestwigge"]
     assert english("Wir wohnen in Koblenz.", "We live in Koblenz.") == []
-    # a place alone may be a name („Maas kritisierte …“)
-    assert english("Sibirien ist kalt.", "Sibirien is cold.") == []
+
+
+def test_a_place_or_a_plural_noun_where_a_name_may_stand_is_said_in_english(ding):
+    def english(source: str, output: str) -> list[str]:
+        return [t.target for t in dictionary_terms(ding, source, output)]
+
+    # a country, a region or a town names no person; a plural noun neither
+    assert english("Sibirien ist kalt.", "Sibirien is cold.") == ["Siberia"]
+    assert english("Wie Teheran meldet.", "As Teheran reports.") == ["Tehran"]
+    assert english("Kondome schützen.", "Kondome protect.") == ["Condoms"]  # begins it
+    assert english("Es kamen Tadschiken.", "Tadschiken came.") == ["the Tajiks"]
+    # a river's name is a surname too („sagte Maas“), and a singular noun may be one
+    assert english("Heute sprach Mosel.", "Today Mosel spoke.") == []
+    assert english("Maas kritisierte die Pläne.", "Maas criticised the plans.") == []
 
 
 def test_a_capitalised_word_alone_may_be_a_name_and_is_not_filled_in():
@@ -137,6 +155,18 @@ def test_the_english_is_the_first_plain_sense_in_the_number_of_the_german(ding):
     # a lower-case word: an adjective's sense, not a noun's
     terms = dictionary_terms(ding, "Das Kind war frech.", "The child was frech.")
     assert [(t.source, t.target) for t in terms] == [("frech", "cheeky")]
+
+
+def test_a_figurative_or_rare_mark_rules_out_only_the_variant_it_follows(ding):
+    def english(source: str, output: str) -> list[str]:
+        return [t.target for t in dictionary_terms(ding, source, output)]
+
+    # „Bollwerk“ is figurative and "fastness" poetic, not „Festung“ nor "fortress"
+    assert english("Die Festung steht.", "The Festung stands.") == ["fortress"]
+    assert english("Der Sabbat beginnt.", "The Sabbat begins.") == ["Sabbath"]
+    assert english("Der Schabbat beginnt.", "The Schabbat begins.") == []  # rare itself
+    # an abbreviation with a ";" in it is no variant of its own
+    assert english("Der Inhaber kommt.", "The Inhaber comes.") == ["proprietor"]
 
 
 def test_names_and_translated_words_are_left_alone(ding):
@@ -247,6 +277,22 @@ def test_the_bundled_model_says_a_word_it_left_out_when_a_close_candidate_copied
     assert "Mehl" not in plain.text and "flour" not in plain.text
     assert any("Mehl" in c.text for c in plain.nbest[1:])
     assert "flour" in translator.translate([sentence])[0].text
+
+
+def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator):
+    sentence = (
+        "Ihrer Meinung nach ist der einzige positive Punkt das Verbot der Folter durch Artikel 36."
+    )
+    dictionary = translator.dictionary
+    try:
+        translator.dictionary = None
+        plain = translator.translate([sentence], beam=1)[0]
+    finally:
+        translator.dictionary = dictionary
+    # the model alone says "torture" and copies „Folter“ too
+    assert "torture" in plain.text and "Folter" in plain.text
+    filled = translator.translate([sentence], beam=1)[0]
+    assert "torture" in filled.text and "Folter" not in filled.text
 
 
 def test_a_copied_name_stays_and_the_users_glossary_wins(translator):

@@ -16,7 +16,7 @@ _GENDER = re.compile(r"\{([^}]*)\}")
 _REGISTER = re.compile(r"\[([^\]]*)\]")
 # ``/acc., acct./`` stands apart; "ich/er/sie" is not an abbreviation
 _ANNOTATION = re.compile(
-    r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|\([^)]*\)|(?:(?<=\s)|^)/[^/\s][^/]*/(?=\s|$)"
+    r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|\([^)]*\)|(?:(?<=\s)|^)/[^/\s][^/]*/(?=[\s;]|$)"
 )
 # Words that stand before the form itself in Ding's German: articles, personal pronouns
 # of the verb forms ("ich/er/sie ging"), "am" of superlatives, reflexive and object marks.
@@ -26,6 +26,24 @@ _LEADING = re.compile(
     r"jdm\.|jdn\.|jds\.|etw\.|jdm\./etw\.|jdn\./etw\.)\s+)+"
 )
 WORD = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)
+
+
+def variants(side: str) -> list[str]:
+    """The ``;`` variants of one side of a sub-entry, each with its own annotations (a
+    ``;`` inside an annotation, as in "/prop.; propr/", separates none)."""
+    inside = {i for m in _ANNOTATION.finditer(side) for i in range(m.start(), m.end())}
+    out, start = [], 0
+    for i, char in enumerate(side):
+        if char == ";" and i not in inside:
+            out.append(side[start:i])
+            start = i + 1
+    out.append(side[start:])
+    return [v.strip() for v in out if v.strip()]
+
+
+def marks(text: str) -> tuple[str, ...]:
+    """The register and subject marks of ``text`` ("ugs.", "übtr." …), in order."""
+    return tuple(dict.fromkeys(m.strip() for m in _REGISTER.findall(text) if m.strip()))
 
 
 @dataclass(frozen=True)
@@ -43,8 +61,15 @@ class SubEntry:
     @property
     def register(self) -> tuple[str, ...]:
         """Register and subject marks of both sides: "ugs.", "Br.", "econ." …"""
-        marks = _REGISTER.findall(self.german) + _REGISTER.findall(self.english)
-        return tuple(dict.fromkeys(m.strip() for m in marks if m.strip()))
+        return tuple(dict.fromkeys(marks(self.german) + marks(self.english)))
+
+    def form_register(self, form: str) -> tuple[str, ...]:
+        """The marks of the German variants that write ``form`` (a mark follows the
+        variant it qualifies: in „Sabbat {m}; Schabbat {m} [selten]“ only „Schabbat“ is
+        rare); every German mark where no variant writes it."""
+        key = form.casefold()
+        own = [v for v in variants(self.german) if key in (f.casefold() for f in forms(v))]
+        return tuple(dict.fromkeys(m for v in own or [self.german] for m in marks(v)))
 
 
 def parse_line(line: str) -> tuple[SubEntry, ...]:

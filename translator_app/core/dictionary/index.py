@@ -22,7 +22,7 @@ from translator_app.core.dictionary.ding import WORD, forms, parse_line, phrase_
 from translator_app.core.platform.checksums import sha256_file
 from translator_app.core.platform.paths import remove_dead_temporaries
 
-SCHEMA = "3"  # bump when ding.py reads entries differently
+SCHEMA = "4"  # bump when ding.py reads entries differently
 HEADWORD, FORM, PHRASE = 0, 1, 2
 
 

@@ -65,6 +65,9 @@ class Sense:
     headword: str
     examples: tuple[tuple[str, str], ...]
     headword_english: str = ""  # the headword's English, where the sense is one of its forms
+    # the marks of the German variant that writes the word (``register`` has the
+    # entry's: „Festung {f}; … Bollwerk {n} [übtr.]“ is no figurative „Festung“)
+    form_register: tuple[str, ...] = ()
 
     @property
     def line(self) -> str:
@@ -380,4 +383,5 @@ def _sense(subs: tuple[SubEntry, ...], index: int, form: str) -> Sense:
         headword=plain(subs[0].german) if index else "",
         examples=examples,
         headword_english=" ".join(subs[0].english.split()) if index else "",
+        form_register=sub.form_register(form),
     )

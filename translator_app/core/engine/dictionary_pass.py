@@ -6,7 +6,7 @@ leaves it out („250 Gramm Mehl“ -> "250 grams", where a lower candidate of t
 writes "250 Gramm Mehl"). For a word that reads as a common word
 (core/faithful/copied_words.py) the dictionary's English is annotated as a term and the
 sentence decoded once more; the new translation is kept where it renders more of those
-words, copies no more and loses no more facts.
+words (or all of them, copying fewer), copies no more and loses no more facts.
 """
 
 from __future__ import annotations
@@ -73,15 +73,24 @@ def with_dictionary_terms(
             protect,
         )
         for i, t in zip(indices, again, strict=True):
-            t, old = _rechosen(t, copies), out[i]
-            if (
-                t.nbest
-                and _unrendered(t, terms) < _unrendered(old, terms)
-                and len(copies(t.source, t.text)) <= len(copies(old.source, old.text))
-                and facts_lost(t) <= facts_lost(old)
-            ):
+            t = _rechosen(t, copies)
+            if t.nbest and _says_more(t, out[i], terms, copies):
                 out[i] = t
     return out
+
+
+def _says_more(new: Translation, old: Translation, terms, copies: Copies) -> bool:
+    """Whether ``new`` says the dictionary's words better than ``old``: it renders more
+    of ``terms``, or all of them with fewer copies (the first English may say the word
+    and copy it too: "the ban on the torture of the Folter"); it copies no more and
+    loses no more facts."""
+    left, left_before = _unrendered(new, terms), _unrendered(old, terms)
+    copied, copied_before = len(copies(new.source, new.text)), len(copies(old.source, old.text))
+    return (
+        (left < left_before or (left == 0 and copied < copied_before))
+        and copied <= copied_before
+        and facts_lost(new) <= facts_lost(old)
+    )
 
 
 def _decode_with(texts, prefixes, decode: DecodeWith, glossary: Glossary, protect: str):

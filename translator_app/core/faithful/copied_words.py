@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
-from translator_app.core.dictionary.ding import WORD, plain
+from translator_app.core.dictionary.ding import WORD, marks, plain, variants
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
     MORE_PLACES,
@@ -40,6 +40,7 @@ _FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
 # Surnames that are German words too (Koch, Schneider, Müller): never filled in.
 _SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
 _CITIES = frozenset(german for german, _ in PLACES + MORE_PLACES)
+_RIVER = re.compile(r"\(river\)")
 _PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 
 
@@ -197,32 +198,62 @@ def _introduces_noun(word: str) -> bool:
 
 
 def copied_common_words(
-    lexicon: Lexicon, source: str, output: str, names: Collection[str] = ()
+    dictionary, source: str, output: str, names: Collection[str] = ()
 ) -> tuple[str, ...]:
     """The :func:`copied_words` of ``output`` that read as common words or places in
-    ``source`` (:func:`reading`, with ``names`` of the text around it): the copies that
-    are errors, where a copied name is right."""
-    copied = copied_words(lexicon, source, output)
+    ``source`` (:func:`dictionary_reading`, with ``names`` of the text around it): the
+    copies that are errors, where a copied name is right."""
+    copied = copied_words(dictionary, source, output)
     if not copied:
         return ()
     words = _TOKEN.findall(source)
-    common = {w.casefold() for i, w in enumerate(words) if reading(words, i, names)}
+    keys = {w.casefold() for w in copied}
+    common = {
+        w.casefold()
+        for i, w in enumerate(words)
+        if w.casefold() in keys and dictionary_reading(dictionary, words, i, names)
+    }
     return tuple(w for w in copied if w.casefold() in common)
+
+
+def dictionary_reading(dictionary, words: Sequence[str], i: int, names: Collection[str] = ()):
+    """:func:`reading`, and where that leaves a capitalised word open, what the
+    dictionary tells of it: "place" where its first sense names a country, a region or
+    a town („Polen begann …“: Poland; not a river, whose names are surnames too: „sagte
+    Maas“), "plural" where its first sense is a plural noun (a name is none: „Kondome
+    können …“); "" where it may be a name."""
+    how = reading(words, i, names)
+    word = words[i]
+    key = word.casefold()
+    if how or key in _SURNAMES or key in names or word in _CITIES:
+        return how
+    senses = dictionary.lookup(word).senses
+    if not senses:
+        return ""
+    if place_english(senses) is not None and not _RIVER.search(senses[0].english):
+        return "place"
+    if set(senses[0].tags) == {"pl"}:
+        return "plural"
+    return ""
 
 
 def plain_english(senses, noun: bool):
     """(English, sense) to ask for: the first variant (of at most three words) of the
     first sense of the right word class (a noun's for a capitalised word, else an
-    adjective's or an adverb's; a place's last) that is neither figurative, rare nor
-    colloquial; None where no sense is."""
+    adjective's or an adverb's; a place's last) that is neither figurative nor rare,
+    as the marks of the German variant that writes the word and of the English variant
+    say (Ding marks the variant a mark follows: „Festung“ is "fortress", though its
+    entry's „Bollwerk“ is figurative and its "fastness" poetic); None where no sense is."""
     tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
     # a common noun's senses before a place's („die Marken“: brands, not Marche)
     senses = sorted(senses, key=is_place)
     for sense in senses:
-        if not tags & set(sense.tags) or _UNFIT & set(sense.register):
+        if not tags & set(sense.tags) or _UNFIT & set(sense.form_register):
             continue
-        for variant in plain(sense.english).split(";"):
-            english = variant.strip()
+        for variant in variants(sense.english):
+            english = plain(variant)
+            if not english or _UNFIT & set(marks(variant)):
+                continue
             words = english.split()
             if english and len(words) <= _MAX_ENGLISH_WORDS and not _vague(words):
                 return english, sense
@@ -277,19 +308,18 @@ def dictionary_terms(
     words = _TOKEN.findall(source)
     for i, word in enumerate(words):
         key = word.casefold()
-        if key not in copied or key in terms or not (how := reading(words, i, names)):
-            continue
-        if word in _CITIES:
+        if key not in copied or key in terms or word in _CITIES:
             continue  # a listed place: the translator protects it with its English
+        how = dictionary_reading(dictionary, words, i, names)
         found = dictionary.lookup(word)
-        if not found.senses:
+        if not how or not found.senses:
             continue
-        noun = word[:1].isupper()
-        if how == "preposition" and any(is_place(s) for s in found.senses):
+        if how == "place" or (how == "preposition" and any(is_place(s) for s in found.senses)):
             place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food
             if place is not None and not _same_name(place, word):
                 terms[key] = Term(word, place, dictionary=True)
             continue
+        noun = word[:1].isupper()
         chosen = plain_english(found.senses, noun)
         if chosen is None:
             continue
@@ -297,5 +327,7 @@ def dictionary_terms(
         # A singular noun's English is asked in the German's number (glossary.is_plural,
         # from the lemma); a plural sense's English and a modifier's are used as they are.
         german = found.lemma if noun and "pl" not in sense.tags else word
+        if i == 0:  # the sentence's first word: its English begins the English
+            english = english[:1].upper() + english[1:]
         terms[key] = Term(german, english, dictionary=True)
     return tuple(terms.values())
