@@ -63,6 +63,8 @@ DING = [
     "Festung {f}; Bollwerk {n} [mil.] [übtr.] :: fortress; fastness [poet.]",
     "Sabbat {m}; Schabbat {m} [selten] :: Sabbath; Shabbat [rare]",
     "Inhaber {m} /Inh./ :: proprietor /prop.; propr/",
+    "Memoiren {pl} :: sb.’s memoirs; memoirs",
+    "Blech {n} :: baking tray",
 ]
 
 
@@ -89,6 +91,8 @@ def test_a_noun_after_a_determiner_number_or_measure_reads_as_common():
     assert _common("Mit frischer Hefe backen.", "Hefe")
     assert _common("Der eine große Sieg zählt.", "Sieg")
     assert _common("Fragen Sie Ihren Arzt oder Apotheker.", "Apotheker")
+    # an adjective's strong ending, which no verb has, however far the determiner
+    assert _common("Auf ein mit Backpapier belegtes Blech legen.", "Blech")
     # lower case: an adjective, an adverb
     assert _common("Das Kind war frech.", "frech")
 
@@ -167,6 +171,8 @@ def test_a_figurative_or_rare_mark_rules_out_only_the_variant_it_follows(ding):
     assert english("Der Schabbat beginnt.", "The Schabbat begins.") == []  # rare itself
     # an abbreviation with a ";" in it is no variant of its own
     assert english("Der Inhaber kommt.", "The Inhaber comes.") == ["proprietor"]
+    # nor a placeholder for a person or a thing
+    assert english("Seine Memoiren kamen.", "His Memoiren came.") == ["memoirs"]
 
 
 def test_names_and_translated_words_are_left_alone(ding):
@@ -293,6 +299,24 @@ def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator
     assert "torture" in plain.text and "Folter" in plain.text
     filled = translator.translate([sentence], beam=1)[0]
     assert "torture" in filled.text and "Folter" not in filled.text
+
+
+def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator, monkeypatch):
+    from translator_app.core.engine import dictionary_pass
+
+    sentence = (  # newstest2013 (dev)
+        'Der Staat solle auch, so steht es im Entwurf, "das wahre Wesen der ägyptischen '
+        'Familie" schützen "und ihre Moral und ihre Werte fördern".'
+    )
+    with monkeypatch.context() as m:  # the annotated decode alone
+        m.setattr(dictionary_pass, "_with_words_forced", lambda texts, out, *rest: out)
+        asked = translator.translate([sentence], beam=1)[0]
+    assert "Wesen" in asked.text  # it copies the word it was asked to say
+    forced = translator.translate([sentence], beam=1)[0]
+    assert "Wesen" not in forced.text and "nature" in forced.text
+    assert forced.text.startswith(asked.text[: asked.text.index("Wesen")])  # kept before it
+    # attention for every piece, the forced ones too
+    assert forced.attention.shape[0] == len(forced.target_pieces)
 
 
 def test_a_copied_name_stays_and_the_users_glossary_wins(translator):

@@ -11,6 +11,7 @@ words (or all of them, copying fewer), copies no more and loses no more facts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from functools import partial
@@ -23,7 +24,14 @@ from translator_app.core.faithful.copied_words import (
     dictionary_terms,
     names_in,
 )
-from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
+from translator_app.core.faithful.glossary import (
+    Glossary,
+    Term,
+    check_uses,
+    english_plural,
+    merged,
+)
+from translator_app.core.text.tokenizer import PIECE_MARK
 
 # The translator's decode with a glossary of its own (the user's, the dictionary's
 # terms under it): (texts, prefixes, annotate facts, glossary).
@@ -45,13 +53,16 @@ def with_dictionary_terms(
     glossary: Glossary | None,
     protect: str,
     dictionary,
+    encode: Callable[[str], Sequence[int]] | None = None,
 ) -> list[Translation]:
     """Decode again, with the dictionary's English as terms under the user's
     ``glossary``, each sentence whose best candidate copies a common German word or
     leaves out one that a close candidate copies (:func:`unknown_words`); keep the new
     translation where it renders more of them, copies no more and loses no more facts.
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
-    for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in)."""
+    for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in).
+    ``encode`` (English -> target ids): where given, a sentence that still copies a word
+    it was asked to say is decoded once more with the word forced in its place."""
     names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
     out = [_rechosen(t, copies) for t in out]
@@ -76,7 +87,56 @@ def with_dictionary_terms(
             t = _rechosen(t, copies)
             if t.nbest and _says_more(t, out[i], terms, copies):
                 out[i] = t
+    if encode is not None and not prefixes:
+        out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode)
     return out
+
+
+def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode):
+    """``out`` decoded once more where the annotated decode still copied a word it was
+    asked to say: its English is forced in place of the copy, the words before it kept,
+    and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
+    …"), as Luong et al. (2015) put the dictionary's word in the unknown word's place,
+    the model saying the rest around it."""
+    for i, terms in todo:
+        prefix = _prefix_saying(out[i], terms, copies, encode)
+        if prefix is None:
+            continue
+        (t,) = _decode_with(
+            [texts[i]], [prefix], decode, merged(Glossary(terms), glossary), protect
+        )
+        t = _rechosen(t, copies)
+        if t.nbest and _says_more(t, out[i], terms, copies):
+            out[i] = t
+    return out
+
+
+def _prefix_saying(t: Translation, terms, copies: Copies, encode) -> tuple[int, ...] | None:
+    """The target ids of ``t``'s best candidate up to its first copy of a word of
+    ``terms``, then the term's English; None where it copies none of them or the copy
+    does not begin a piece of its own."""
+    best = t.nbest[0]
+    copied = {w.casefold() for w in copies(t.source, best.text)}
+    for use in Glossary(terms).find(t.source):
+        if use.source.casefold() not in copied or check_uses([use], best.text)[0].kept:
+            continue
+        english = english_plural(use.target) if use.plural else use.target
+        for m in re.finditer(rf"(?<![\w-]){re.escape(use.source)}(?![\w-])", best.text, re.I):
+            k = _piece_at(best, m.start())
+            if k is not None:
+                return tuple(best.target_ids[:k]) + tuple(encode(english))
+    return None
+
+
+def _piece_at(cand, offset: int) -> int | None:
+    """The index of the piece of ``cand`` that begins a word at character ``offset``."""
+    for k, (piece, (begin, end)) in enumerate(
+        zip(cand.target_pieces, cand.target_spans, strict=False)
+    ):
+        if begin <= offset < end:
+            starts = piece.startswith(PIECE_MARK) and cand.text[begin:offset].strip() == ""
+            return k if starts else None
+    return None
 
 
 def _says_more(new: Translation, old: Translation, terms, copies: Copies) -> bool:

@@ -332,7 +332,14 @@ class Translator:
         try:
             if self.dictionary.ready(self.wait_for_dictionary):
                 return with_dictionary_terms(
-                    texts, out, prefixes, decode, glossary, self.protect_facts, self.dictionary
+                    texts,
+                    out,
+                    prefixes,
+                    decode,
+                    glossary,
+                    self.protect_facts,
+                    self.dictionary,
+                    encode=lambda english: self.tokenizer.encode(english).ids,
                 )
         except DictionaryError as e:  # its index cannot be built: the model's words
             self.dictionary, self.dictionary_problem = None, str(e)

@@ -82,6 +82,10 @@ _PREPOSITIONS = _words(
 )
 _BEFORE_NOUNS = _DETERMINERS | _PREPOSITIONS  # never part of a club's or firm's name
 _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
+# An adjective's strong ending, which no verb form has („ein mit Backpapier belegtes
+# Blech“): the noun after it needs no determiner before it to read as one.
+_STRONG_ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:es|em)")
+_NOT_STRONG = _words("alles trotzdem außerdem nachdem seitdem indem zudem vordem bereits")
 _NUMBER = re.compile(r"\d[\d.,]*\.?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf")
 
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
@@ -185,6 +189,8 @@ def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
         return "common"
     if b in _PREPOSITIONS:
         return "preposition"
+    if _STRONG_ADJECTIVE.fullmatch(before) and b not in _NOT_ADJECTIVES | _NOT_STRONG:
+        return "common"
     if before[:1].islower() and b not in _NOT_ADJECTIVES and _ADJECTIVE.fullmatch(b):
         first = words[i - 2].casefold() if i >= 2 else ""
         if i == 1 or _introduces_noun(first) or first in _PREPOSITIONS:
@@ -262,7 +268,7 @@ def plain_english(senses, noun: bool):
 
 def _vague(words: list[str]) -> bool:
     """A variant that is no translation to insert: "sth.", "sb.", "to …", "…"."""
-    return words[0] == "to" or any(w in ("sth.", "sb.", "sb.'s", "...", "…") for w in words)
+    return words[0] == "to" or any(w.startswith(("sth.", "sb.", "...", "…")) for w in words)
 
 
 def is_place(sense) -> bool:
