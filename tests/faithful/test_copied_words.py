@@ -400,6 +400,39 @@ def test_the_window_says_a_copied_word_with_the_dictionarys_english(qtbot, real_
     assert tip.startswith("From the dictionary: „Thermoskanne“")
 
 
+def test_a_sentence_whose_follow_up_was_abandoned_gets_the_dictionarys_words_later(
+    qtbot, real_window, monkeypatch
+):
+    """The user types on while a sentence's follow-up is under way: the newer text's
+    request abandons it, and the sentence, cached with the model's words, is followed up
+    with that request (the window, the bundled model; the follow-up held until the user
+    has typed on, so that it is abandoned every time)."""
+    w = real_window
+    translator = w.session.worker._translator
+    assert translator.dictionary.ready(wait=True)
+    real = translator.add_dictionary_words
+    entered, release = threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):
+        if not entered.is_set():
+            entered.set()
+            release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(translator, "add_dictionary_words", held)
+    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    w.source_edit.setPlainText(sentence)
+    qtbot.waitUntil(entered.is_set, timeout=60_000)
+    # the model's own English shows (the signal crosses threads after the follow-up began)
+    qtbot.waitUntil(lambda: "hermoskanne" in w.output_edit.toPlainText(), timeout=5_000)
+    w.source_edit.setPlainText(sentence + " Wir fahren morgen nach Berlin.")
+    qtbot.waitUntil(lambda: w.session.worker._latest_translate_id > 0, timeout=5_000)
+    qtbot.wait(100)  # the debounce: the newer request is sent
+    release.set()
+    qtbot.waitUntil(lambda: "flask" in w.output_edit.toPlainText(), timeout=120_000)
+    assert "Berlin" in w.output_edit.toPlainText()
+
+
 def test_the_bundled_model_says_a_place_it_copied_in_english(translator):
     sentence = "Die Leute landen dann in Sibirien."
     dictionary = translator.dictionary

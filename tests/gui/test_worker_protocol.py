@@ -193,3 +193,51 @@ def test_sentences_the_cache_let_go_meanwhile_are_asked_for_again(qtbot, monkeyp
         TranslateResult(request_id, "model-a", (_translation("Alt."),), 0.1, 1, 1, ("Alt.",))
     )
     assert len(done) == 1 and not session.pending
+
+
+def test_the_worker_follows_up_the_cached_sentences_a_request_carries(qtbot):
+    worker, translator, replies = _worker(qtbot)
+    cached = _translation("Alt.")
+    worker.translate(TranslateRequest(7, ("Neu.",), follow_up=(("Alt.", cached),)))
+    qtbot.waitUntil(lambda: bool(replies["checked"]), timeout=5000)
+    worker.shutdown()
+    assert translator.asked == ["Neu."]  # the cached sentence is not translated again
+    (checked,) = replies["checked"]
+    assert checked.sentences == ("Neu.", "Alt.")
+    assert all(t.not_carried for t in checked.translations)
+
+
+def test_a_cached_sentence_whose_follow_up_was_abandoned_is_followed_up_next(qtbot, monkeypatch):
+    """A sentence translated, then its follow-up abandoned by a newer request, stays in
+    the cache with the model's words: the next request for a text that shows it carries
+    it for the follow-up, once, and a text all in the cache asks for the follow-up
+    alone."""
+    from translator_app.gui.translating.worker_messages import CheckResult, TranslateResult
+
+    session = _session_with_model(qtbot)
+    asked = []
+    monkeypatch.setattr(session.worker, "translate", asked.append)
+    session.translate("Alt.", 1, 1)
+    old = _translation("Alt.")
+    session._on_translated(
+        TranslateResult(session._ids["text"], "model-a", (old,), 0.1, 1, 1, ("Alt.",))
+    )  # ... and the follow-up is abandoned: the user typed on
+    session.translate("Alt. Neu.", 1, 1)
+    assert asked[-1].sentences == ("Neu.",) and asked[-1].follow_up == (("Alt.", old),)
+    new = _translation("Neu.")
+    request_id = session._ids["text"]
+    session._on_translated(TranslateResult(request_id, "model-a", (new,), 0.1, 1, 1, ("Neu.",)))
+    marks = []
+    session.checked.connect(marks.append)
+    word = SourceWord("x", (0, 1), (0,))
+    checked = tuple(replace(t, not_carried=(word,)) for t in (new, old))
+    session._on_checked(CheckResult(request_id, "model-a", ("Neu.", "Alt."), checked))
+    assert len(marks) == 1  # both sentences' marks shown
+    # followed up: the next request carries neither
+    session.translate("Alt. Neu. Mehr.", 1, 1)
+    assert asked[-1].sentences == ("Mehr.",) and asked[-1].follow_up == ()
+    # a text the cache holds whole, with a sentence never followed up: the follow-up alone
+    session.cache.put((*session._context(), "Andere."), _translation("Andere."))
+    session.translate("Andere.", 1, 1)
+    assert asked[-1].sentences == () and [s for s, _ in asked[-1].follow_up] == ["Andere."]
+    assert not session.pending

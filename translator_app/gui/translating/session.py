@@ -99,6 +99,11 @@ class TranslationSession(QObject):
         # Each sentence's translation as shown when the worker's check of it began: a
         # check is shown only where the sentence still shows that translation.
         self._checked: dict[str, Translation] = {}
+        # Each sentence's translation once its follow-up was done: a cached one whose
+        # follow-up a newer request abandoned is followed up with the next request
+        # (``_asked_follow_up``: those the latest request carries).
+        self._followed: dict[str, Translation] = {}
+        self._asked_follow_up: dict[str, Translation] = {}
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
         self._before_choice: dict[str, Translation] = {}
@@ -148,6 +153,7 @@ class TranslationSession(QObject):
         if len(text) > SPLIT_ON_WORKER:  # split and translated on the worker
             self._pending = True
             self._set_busy(True)
+            self._asked_follow_up = {}
             cached = self.cache.sentences(self._context())
             self.worker.translate(
                 TranslateRequest(request_id, (), beam, nbest, (), self._glossary(), text, cached)
@@ -163,15 +169,32 @@ class TranslationSession(QObject):
             self._show_waiting(len(result.sentences))
 
     def _plan(self, text: str, segments: tuple[Segment, ...]) -> None:
-        """Ask for the sentences the cache lacks (the text's one split)."""
+        """Ask for the sentences the cache lacks (the text's one split), and follow up
+        the cached ones whose follow-up a newer request abandoned."""
         missing = self.document.set_text(text, segments, self._context())
+        unfollowed = self._not_followed_up()
         if not missing:
             self.worker.cancel()
             self._finish()
             self.updated.emit(self.document.view(), None, True)
+            if unfollowed:  # nothing to translate: a request for the follow-up alone
+                self._asked_follow_up = self._checked = dict(unfollowed)
+                self.worker.translate(self._request((), follow_up=unfollowed))
             return
-        self._ask(tuple(missing))
+        self._ask(tuple(missing), follow_up=unfollowed)
         self._show_waiting(len(missing))
+
+    def _not_followed_up(self) -> tuple[tuple[str, Translation], ...]:
+        """The text's sentences shown with a translation whose follow-up (the
+        dictionary's words, the dropped-words check) was never done; those of other
+        texts are forgotten."""
+        shown = {
+            segment.text: t
+            for segment, t in zip(self.document.segments, self.document.found, strict=True)
+            if t is not None
+        }
+        self._followed = {s: t for s, t in self._followed.items() if s in shown}
+        return tuple((s, t) for s, t in shown.items() if self._followed.get(s) is not t)
 
     def _show_waiting(self, missing: int) -> None:
         self._set_busy(True)
@@ -183,12 +206,21 @@ class TranslationSession(QObject):
         else:
             self.progress.emit(0, 0)
 
-    def _ask(self, sentences: tuple[str, ...], prefix: tuple[int, ...] = ()) -> None:
+    def _ask(self, sentences: tuple[str, ...], prefix: tuple[int, ...] = (), follow_up=()) -> None:
         self._pending = True
-        self.worker.translate(
-            TranslateRequest(
-                self._ids["text"], sentences, self.beam, self.nbest, prefix, self._glossary()
-            )
+        self._asked_follow_up = dict(follow_up)
+        self.worker.translate(self._request(sentences, prefix, follow_up))
+
+    def _request(self, sentences, prefix=(), follow_up=()) -> TranslateRequest:
+        """The text's translation request (with the current search and glossary)."""
+        return TranslateRequest(
+            self._ids["text"],
+            sentences,
+            self.beam,
+            self.nbest,
+            prefix,
+            self._glossary(),
+            follow_up=follow_up,
         )
 
     def force_prefix(self, sentence: str, prefix: tuple[int, ...]) -> None:
@@ -226,11 +258,12 @@ class TranslationSession(QObject):
         joined = self._add(result)
         missing = self.document.missing()
         if missing:  # left out of a long text's request (the cache let them go meanwhile)
-            self._ask(tuple(missing))
+            self._ask(tuple(missing), follow_up=self._not_followed_up())
             return
         self._finish()
         self.updated.emit(joined, result.seconds, True)
-        self._checked = dict(zip(result.sentences, result.translations, strict=True))
+        translated = zip(result.sentences, result.translations, strict=True)
+        self._checked = {**self._asked_follow_up, **dict(translated)}
 
     def _on_checked(self, result: CheckResult) -> None:
         """The follow-up's translations go into the cache, and the text shows them: the
@@ -249,6 +282,11 @@ class TranslationSession(QObject):
             and self.document.get(sentence) is shown
             and (new.text != shown.text if result.worded else bool(new.not_carried))
         ]
+        if not result.worded:  # the follow-up's last step: these are followed up
+            for sentence in result.sentences:
+                shown = self._checked.get(sentence)
+                if shown is not None and self.document.get(sentence) is shown:
+                    self._followed[sentence] = dict(pairs).get(sentence, shown)
         if not pairs:
             return
         if result.worded:

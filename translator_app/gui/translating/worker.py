@@ -294,9 +294,15 @@ class TranslationWorker(QObject):
         if stale():
             return
         self.translated.emit(self._result(job, sentences, results, start))
-        if results:
+        if results or job.follow_up:
             follow_up = CheckRequest(
-                job.id, sentences, tuple(results), job.beam, job.nbest, glossary, bool(job.prefix)
+                job.id,
+                sentences + tuple(s for s, _ in job.follow_up),
+                tuple(results) + tuple(t for _, t in job.follow_up),
+                job.beam,
+                job.nbest,
+                glossary,
+                worded=bool(job.prefix),  # a request with a prefix has no follow_up
             )
             self._queue_check(follow_up)
 

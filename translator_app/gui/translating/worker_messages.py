@@ -33,8 +33,8 @@ class SplitResult:
 class TranslateRequest:
     """Translate ``sentences``; or, given a (long) ``text``, split it on the worker first
     (a :class:`SplitResult`) and translate its distinct sentences that ``cached`` lacks.
-    The worker then checks the new translations for dropped content on its own (a
-    :class:`CheckResult` under the same id)."""
+    The worker then follows up the new translations and ``follow_up``'s on its own
+    (:class:`CheckResult` under the same id)."""
 
     id: int
     sentences: tuple[str, ...]
@@ -44,6 +44,9 @@ class TranslateRequest:
     glossary: Glossary | None = None  # for a model that follows one (immutable)
     text: str = ""
     cached: frozenset[str] = frozenset()
+    # Cached sentences of the text and their translations whose follow-up a newer
+    # request abandoned: followed up with this request's own translations.
+    follow_up: tuple[tuple[str, Translation], ...] = ()
 
 
 @dataclass(frozen=True)
