@@ -327,6 +327,12 @@ def _add_export(sub) -> None:
         "(default: retry: annotated where the plain decode does not keep them as annotated; "
         "always: every sentence annotated)",
     )
+    ex.add_argument(
+        "--coverage-penalty",
+        type=float,
+        metavar="BETA",
+        help="the bundle's beam search's coverage penalty (GNMT's beta; default 0: none)",
+    )
     ex.add_argument("--overwrite", action="store_true")
 
 

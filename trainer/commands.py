@@ -266,13 +266,15 @@ def export_model(
     extra_metrics: dict | None = None,
     overwrite: bool = False,
     protect: str | None = None,
+    coverage_penalty: float | None = None,
     search: SearchDefaults | None = None,
     terms: Glossary | None = None,
     check: bool = True,
 ) -> Path:
     """The bundle of a loaded checkpoint and its model: weights in float16 with ``fp16``,
     ``name`` (default: the folder's), the model card (default: generated), extra
-    metrics, the search settings (``search``, or the default with ``protect``), the
+    metrics, the search settings (``search``, or the default with ``protect`` and
+    ``coverage_penalty``), the
     taught ``terms``; an existing ``out`` is replaced only with ``overwrite``. With
     ``check``, the bundle is loaded back and translates a sentence."""
     cfg = model.config
@@ -283,8 +285,9 @@ def export_model(
     if "averaged_steps" in state:
         metrics["averaged_steps"] = state["averaged_steps"]
     card = card or model_card(name, cfg, ckpt, model.num_parameters)
-    if search is None and protect:
-        search = SearchDefaults(protect=protect)
+    if search is None:
+        chosen = {"protect": protect, "coverage_penalty": coverage_penalty}
+        search = SearchDefaults(**{k: v for k, v in chosen.items() if v is not None})
     shortlist = _shortlist_to_keep(Path(out), tokenizer) if overwrite else None
     save_bundle(
         out,
@@ -352,6 +355,7 @@ def cmd_export(args) -> int:
         extra_metrics=metrics,
         overwrite=args.overwrite,
         protect=args.protect,
+        coverage_penalty=args.coverage_penalty,
     )
     size = sum(f.stat().st_size for f in out.iterdir()) / 1e6
     print(f"wrote {out} ({size:.1f} MB); loaded back and translated a test sentence")

@@ -17,6 +17,7 @@ Its ``[stage]`` table says how it starts and what becomes its bundle:
     export = "best" | "last" | "average-N" | "step-N"       # which weights become the bundle
     fp16 = true                                             # bundle weights in half precision
     protect = "retry"                                       # the bundle's search setting
+    coverage_penalty = 0.3                                  # the bundle's beam search's
 
 Stages are sized in steps, not minutes, so a rerun on another machine trains the same
 model. A stage whose run folder holds a checkpoint resumes; one whose bundle
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.config import load_config, read_config_chain
-from translator_app.core.limits import PROTECT_MODES
+from translator_app.core.limits import PROTECT_MODES, check_search
 from translator_app.core.models.config import ConfigError
 
 _STAGE_FILE = re.compile(r"^(\d{2})-[a-z0-9-]+\.toml$")
@@ -51,6 +52,7 @@ class Stage:
     export: str
     fp16: bool
     protect: str | None
+    coverage_penalty: float | None
     out_dir: Path
     steps: int
 
@@ -72,7 +74,8 @@ def _stage(path: Path) -> Stage:
     table = raw.get("stage")
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: has no [stage] table (summary, start, export)")
-    unknown = sorted(set(table) - {"summary", "start", "export", "fp16", "protect"})
+    keys = {"summary", "start", "export", "fp16", "protect", "coverage_penalty"}
+    unknown = sorted(set(table) - keys)
     if unknown:
         raise ConfigError(f"{path}: [stage] has unknown keys {', '.join(unknown)}")
     start, export = str(table.get("start", "previous")), str(table.get("export", "best"))
@@ -85,6 +88,11 @@ def _stage(path: Path) -> Stage:
     protect = table.get("protect")
     if protect is not None and protect not in PROTECT_MODES:
         raise ConfigError(f"{path}: [stage] protect must be one of {', '.join(PROTECT_MODES)}")
+    coverage = table.get("coverage_penalty")
+    if coverage is not None:
+        if isinstance(coverage, bool) or not isinstance(coverage, int | float):
+            raise ConfigError(f"{path}: [stage] coverage_penalty must be a number")
+        check_search(coverage_penalty=coverage)
     cfg = load_config(path)
     return Stage(
         number=int(path.name[:2]),
@@ -94,6 +102,7 @@ def _stage(path: Path) -> Stage:
         export=export,
         fp16=bool(table.get("fp16", False)),
         protect=protect,
+        coverage_penalty=coverage,
         out_dir=Path(cfg.train.out_dir),
         steps=cfg.train.steps,
     )
@@ -169,6 +178,8 @@ def stage_commands(
         export.append("--fp16")
     if stage.protect:
         export += ["--protect", stage.protect]
+    if stage.coverage_penalty is not None:
+        export += ["--coverage-penalty", str(stage.coverage_penalty)]
     cmds.append(export)
     return cmds
 

@@ -67,9 +67,11 @@ def test_search_defaults_are_stored(tmp_path, tokenizer, spm_bytes):
         name="x",
         card="c",
         metrics={},
-        search=SearchDefaults(beam=2, length_penalty=1.0),
+        search=SearchDefaults(beam=2, length_penalty=1.0, coverage_penalty=0.3),
     )
-    assert load_bundle(out, "cpu").search == SearchDefaults(beam=2, length_penalty=1.0)
+    loaded = load_bundle(out, "cpu").search
+    assert loaded == SearchDefaults(beam=2, length_penalty=1.0, coverage_penalty=0.3)
+    assert loaded.options().coverage_penalty == 0.3
 
 
 def test_auto_device_picks_cpu_without_cuda(make_bundle):

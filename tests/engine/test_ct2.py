@@ -69,7 +69,9 @@ def _own_cache(tmp_path, monkeypatch):
     [(shape, dict(beam=1)) for shape in SHAPES]
     # Beam search on our shapes; the random Marian-like model's beams run to the length
     # limit, where the engines' rules for finished hypotheses differ.
-    + [(shape, dict(beam=4, nbest=3)) for shape in ("ours", "learned-positions")],
+    + [(shape, dict(beam=4, nbest=3)) for shape in ("ours", "learned-positions")]
+    # with a coverage penalty: both engines' beams rescored alike
+    + [("ours", dict(beam=4, nbest=2, coverage_penalty=0.5))],
 )
 def test_same_output_as_pytorch_in_fp32(tokenizer, shape, search):
     torch_t, ct2_t = _pair(tokenizer, shape)

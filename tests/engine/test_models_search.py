@@ -1,5 +1,9 @@
 """Models and search: shapes, incremental == full, beam 1 == greedy, attention bookkeeping."""
 
+import math
+from dataclasses import replace
+
+import numpy as np
 import pytest
 import torch
 
@@ -13,6 +17,12 @@ from translator_app.core.engine.search import (
     greedy_search,
     length_penalty,
     with_choices,
+)
+from translator_app.core.engine.search_types import (
+    Hypothesis,
+    coverage_penalty,
+    searched_options,
+    with_coverage,
 )
 from translator_app.core.models.config import ConfigError, ModelConfig
 
@@ -198,3 +208,33 @@ def test_one_rule_for_the_search_settings():
     with pytest.raises(ValueError, match="nbest"):
         SearchDefaults(beam=2, nbest=3)
     assert SearchDefaults.from_dict({"beam": 4}).options().nbest == 4  # bundles before n-best
+    # bundles before the coverage penalty have none
+    assert SearchDefaults.from_dict({"beam": 4}).options().coverage_penalty == 0.0
+    with pytest.raises(ValueError, match="coverage_penalty"):
+        with_choices(model, coverage_penalty=-0.1)
+
+
+def _hypothesis(tokens, logprob, attention):
+    return Hypothesis(tuple(tokens), logprob, logprob, np.asarray(attention, np.float32))
+
+
+def test_the_coverage_penalty_is_gnmts_and_ranks_the_beams_hypotheses():
+    """beta * sum_j log(min(sum_t a[t, j], 1)) (Wu et al., 2016): a source token half
+    attended to costs beta * log(0.5); one attended to in full costs nothing."""
+    half = [[0.5, 0.2], [0.5, 0.3]]  # token 0 covered once, token 1 half
+    assert coverage_penalty(half, 0.3) == pytest.approx(0.3 * math.log(0.5))
+    assert coverage_penalty(half, 0.0) == 0.0
+    assert coverage_penalty([[1.0, 0.0]], 1.0) == pytest.approx(math.log(1e-9))  # finite
+    # A likelier hypothesis that leaves a source token unread loses to one that reads all
+    dropped = _hypothesis([5, 3], -1.0, [[1.0, 0.0, 0.0], [0.9, 0.05, 0.05]])
+    whole = _hypothesis([5, 6, 3], -1.3, [[0.9, 0.1, 0.0], [0.1, 0.9, 0.0], [0.0, 0.0, 1.0]])
+    options = SearchOptions(beam=4, nbest=1, coverage_penalty=0.3)
+    assert searched_options(options).nbest == 4  # every hypothesis of the beam is weighed
+    (row,) = with_coverage([[dropped, whole]], options)
+    assert row == [replace(whole, score=(-1.3 + coverage_penalty(whole.attention, 0.3))
+                           / length_penalty(3, 0.6))]  # fmt: skip
+    # without the penalty, and in greedy search, the ranking is the model's
+    plain = SearchOptions(beam=4, nbest=2)
+    assert with_coverage([[dropped, whole]], plain) == [[dropped, whole]]
+    greedy = SearchOptions(coverage_penalty=0.3)
+    assert with_coverage([[dropped]], greedy) == [[dropped]] and searched_options(greedy) == greedy

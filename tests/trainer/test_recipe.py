@@ -96,7 +96,7 @@ def _recipe(tmp_path: Path) -> Path:
         folder,
         "02-grow.toml",
         'base = "01-start.toml"\n[stage]\nsummary = "grow"\nstart = "previous"\n'
-        'export = "average-2"\nfp16 = true\nprotect = "always"\n'
+        'export = "average-2"\nfp16 = true\nprotect = "always"\ncoverage_penalty = 0.3\n'
         '[model]\nenc_layers = 4\n[train]\nout_dir = "runs/two"\n',
     )
     _write(
@@ -143,7 +143,7 @@ def test_run_trains_exports_resumes_and_skips(tmp_path):
         "--out",
         str(runs / "two/average-2.pt"),
     ]
-    assert two[2][-3:] == ["--fp16", "--protect", "always"]
+    assert two[2][-5:] == ["--fp16", "--protect", "always", "--coverage-penalty", "0.3"]
     # Stage 1 done (its bundle exists), stage 2 stopped midway: --from 1 skips the first,
     # resumes the second, and starts the third from the mean of the second's snapshots.
     (runs / "one/bundle").mkdir(parents=True)

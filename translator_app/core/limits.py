@@ -16,6 +16,7 @@ MAX_BEAM = 64  # translateLocally and Marian use 4-12; a beam of 100,000 needed 
 MAX_LEN_A = 10.0  # output tokens per source token (the default is 1.5)
 MAX_LEN_B = 1024  # extra output tokens
 MAX_LENGTH_PENALTY = 10.0  # GNMT alpha; 0.6-1.0 in practice
+MAX_COVERAGE_PENALTY = 10.0  # GNMT beta; 0.2-0.4 in practice
 MAX_SOURCE_TOKENS = 4096  # chunk size a bundle may ask for
 
 # ---------------------------------------------------------------- input text
@@ -83,6 +84,7 @@ def check_search(
     max_len_a: float | None = None,
     max_len_b: int | None = None,
     length_penalty: float | None = None,
+    coverage_penalty: float | None = None,
 ) -> None:
     """Validate the user-controlled search settings that are given (None: not given)."""
     if beam is not None:
@@ -95,6 +97,8 @@ def check_search(
         check_number("max_len_b", max_len_b, 0, MAX_LEN_B, integer=True)
     if length_penalty is not None:
         check_number("length_penalty", length_penalty, 0, MAX_LENGTH_PENALTY)
+    if coverage_penalty is not None:
+        check_number("coverage_penalty", coverage_penalty, 0, MAX_COVERAGE_PENALTY)
 
 
 def json_depth(data, limit: int = MAX_JSON_DEPTH) -> int:

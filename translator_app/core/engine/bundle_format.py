@@ -48,6 +48,9 @@ class SearchDefaults:
     # and terms wins; the app offers them as alternatives). None: as many as the beam.
     nbest: int | None = None
     length_penalty: float = GREEDY.length_penalty
+    # Beam search's penalty for source words the attention left uncovered (GNMT's beta;
+    # 0: none): the bundled model's config sets it (recipes/de-en-base, stage 24).
+    coverage_penalty: float = GREEDY.coverage_penalty
     max_len_a: float = GREEDY.max_len_a
     max_len_b: int = GREEDY.max_len_b
     # Longer sentences are translated in pieces of this many source tokens.
@@ -74,6 +77,7 @@ class SearchDefaults:
             beam=self.beam,
             nbest=self.beam if self.nbest is None else self.nbest,
             length_penalty=self.length_penalty,
+            coverage_penalty=self.coverage_penalty,
             max_len_a=self.max_len_a,
             max_len_b=self.max_len_b,
         )

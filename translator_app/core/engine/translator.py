@@ -37,7 +37,9 @@ from translator_app.core.engine.lazy_model import Device, LazyModel, device_name
 from translator_app.core.engine.search_types import (
     Hypothesis,
     SearchOptions,
+    searched_options,
     with_choices,
+    with_coverage,
 )
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
@@ -357,9 +359,10 @@ class Translator:
         ]
         jobs = [job for s in sentences for job in s.jobs]
         results: dict[tuple[int, int], list[Hypothesis]] = {}
+        searched = searched_options(options)
         for indices in length_batches([len(j.src) for j in jobs], batch_tokens, max_items=64):
             batch = [jobs[i] for i in indices]
-            hyps = self.backend.search(batch, options, should_stop)
+            hyps = with_coverage(self.backend.search(batch, searched, should_stop), options)
             for job, h in zip(batch, hyps, strict=True):
                 results[(job.item, job.chunk)] = h
         return [

@@ -1,0 +1,32 @@
+"""The bundled model's beam search with GNMT's coverage penalty (issue 60, clauses the
+English dropped): a candidate that says every part of the German wins over a likelier
+one that leaves a part out. Sentences of the everyday dev set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from translator_app.core import Translator
+
+BUNDLE = Path(__file__).parents[2] / "resources" / "model"
+
+
+@pytest.fixture(scope="module")
+def translator() -> Translator:
+    return Translator.load(BUNDLE, device="cpu")
+
+
+@pytest.mark.parametrize(
+    "german, dropped",
+    [
+        ("Die Temperaturen sinken in der Nacht unter null.", "night"),
+        ("Die Straße ist wegen Bauarbeiten bis Freitag gesperrt.", "because"),
+    ],
+)
+def test_the_apps_search_says_what_the_likelier_candidate_drops(translator, german, dropped):
+    assert translator.options.coverage_penalty == 0.3  # the bundle's search setting
+    without = translator.translate([german], coverage_penalty=0.0)[0]
+    assert dropped not in without.text  # the model's likeliest candidate drops it
+    assert dropped in translator.translate([german])[0].text
