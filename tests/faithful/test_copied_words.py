@@ -248,17 +248,23 @@ def translator() -> Translator:
     return Translator.load(BUNDLE, device="cpu")
 
 
+def _model_alone(translator: Translator, sentence: str, **choices) -> Translation:
+    """``sentence`` translated without the dictionary's words: the model's own."""
+    dictionary = translator.dictionary
+    try:
+        translator.dictionary = None
+        return translator.translate([sentence], **choices)[0]
+    finally:
+        translator.dictionary = dictionary
+
+
 def test_the_bundled_model_translates_a_word_it_copied_with_the_dictionarys_english(
     translator,
 ):
     sentence = "Ich habe die Thermoskanne im Auto vergessen."
     dictionary = translator.dictionary
     assert dictionary is not None  # the bundle's setting: on
-    try:
-        translator.dictionary = None
-        plain = translator.translate([sentence])[0]
-    finally:
-        translator.dictionary = dictionary
+    plain = _model_alone(translator, sentence)
     # the model alone copies the word (if it learns it, choose another for this test)
     copied = copied_common_words(dictionary, sentence, plain.text)
     assert [w.casefold() for w in copied] == ["thermoskanne"]
@@ -273,12 +279,7 @@ def test_the_bundled_model_says_a_word_it_left_out_when_a_close_candidate_copied
     translator,
 ):
     sentence = "Geben Sie 250 Gramm Mehl in eine Schüssel."
-    dictionary = translator.dictionary
-    try:
-        translator.dictionary = None
-        plain = translator.translate([sentence])[0]
-    finally:
-        translator.dictionary = dictionary
+    plain = _model_alone(translator, sentence)
     # the model alone leaves „Mehl“ out, and a candidate close to it copies the word
     assert "Mehl" not in plain.text and "flour" not in plain.text
     assert any("Mehl" in c.text for c in plain.nbest[1:])
@@ -289,12 +290,7 @@ def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator
     sentence = (
         "Ihrer Meinung nach ist der einzige positive Punkt das Verbot der Folter durch Artikel 36."
     )
-    dictionary = translator.dictionary
-    try:
-        translator.dictionary = None
-        plain = translator.translate([sentence], beam=1)[0]
-    finally:
-        translator.dictionary = dictionary
+    plain = _model_alone(translator, sentence, beam=1)
     # the model alone says "torture" and copies „Folter“ too
     assert "torture" in plain.text and "Folter" in plain.text
     filled = translator.translate([sentence], beam=1)[0]
@@ -435,12 +431,7 @@ def test_a_sentence_whose_follow_up_was_abandoned_gets_the_dictionarys_words_lat
 
 def test_the_bundled_model_says_a_place_it_copied_in_english(translator):
     sentence = "Die Leute landen dann in Sibirien."
-    dictionary = translator.dictionary
-    try:
-        translator.dictionary = None
-        plain = translator.translate([sentence], beam=1)[0]
-    finally:
-        translator.dictionary = dictionary
+    plain = _model_alone(translator, sentence, beam=1)
     # the model alone copies the place (if it learns it, choose another for this test)
     assert "Sibirien" in plain.text
     filled = translator.translate([sentence], beam=1)[0]
