@@ -383,6 +383,11 @@ def run_translate(args) -> int:
     from translator_app.core.text.clean import without_lone_surrogates
 
     _check_files(args)
+    if args.text and not any(text.strip() for text in args.text):
+        raise CliError(  # before the model loads: nothing would come of it
+            "nothing to translate: the text is empty (give German text, --input FILE, or "
+            "text on standard input)"
+        )
     from translator_app.core.documents import RICH_SUFFIXES
 
     if args.input is not None and args.input.suffix.lower() in RICH_SUFFIXES:
@@ -407,8 +412,12 @@ def run_translate(args) -> int:
                 )
             empty += _write_lines(translator, text.split("\n"), args, sys.stdout)
     else:
+        said = False  # any text at all: blank lines keep their place in the output
         for lines in _stdin_lines(sys.stdin.buffer):
+            said = said or any(line.strip() for line in lines)
             empty += _write_lines(translator, lines, args, sys.stdout)
+        if not said:
+            raise CliError("nothing to translate: standard input held no text")
     return 1 if empty else 0
 
 

@@ -55,6 +55,16 @@ def test_translates_stdin_line_by_line_keeping_blank_lines(bundle_dir, capsys, m
     assert lines[1] == "" and len(lines) == 4  # three lines and the final newline
 
 
+def test_an_empty_text_is_an_error_not_an_empty_translation(bundle_dir, capsys, monkeypatch):
+    """`translate ""` printed nothing and exited 0, as did an empty standard input."""
+    argv = ["translate", "--model", str(bundle_dir), "--beam", "1"]
+    assert cli.main([*argv, "", "  "]) == 1
+    assert "nothing to translate: the text is empty" in capsys.readouterr().err
+    assert run_main(argv, b"", monkeypatch) == 1
+    assert "standard input held no text" in capsys.readouterr().err
+    assert run_main(argv, b"\n\n", monkeypatch) == 1
+
+
 def test_words_without_quotes_are_one_text(bundle_dir, capsys):
     """`translate Ich habe Hunger` translated each word on its own line (issue 61, §5)."""
     argv = ["translate", "--model", str(bundle_dir), "--beam", "1"]
