@@ -102,6 +102,19 @@ def test_what_an_english_number_counts(english, keys):
             "She earns less than 900 euros.",
             "She earns 900 euros.",
         ),
+        # a number times a scale word is one number („16 Tausend Rubel“ became "16
+        # rouble" in a dictionary decode, unmarked)
+        ("Es kostet 16 Tausend Rubel.", "It costs 16,000 roubles.", "It costs 16 roubles."),
+        (
+            "Die Stadt hat 2,5 Millionen Einwohner.",
+            "The city has 2.5 million inhabitants.",
+            "The city has 2.5 inhabitants.",
+        ),
+        (  # a German „Milliarde“ is an English billion
+            "Der Bau kostete 3 Mrd. Euro.",
+            "The construction cost 3 billion euros.",
+            "The construction cost 3 million euros.",
+        ),
     ],
 )
 def test_the_fact_check_keeps_the_right_english_and_marks_the_wrong(german, right, wrong):

@@ -54,11 +54,18 @@ _PLACE = re.compile(rf"(?<![\w-])(?P<name>{_alternatives(_PLACE_ENGLISH)})(?![\w
 
 # An amount in euros, as German writes it after the number: 12,50 €, 12,50 EUR, 12,50 Euro.
 _EURO_AFTER = re.compile(r"\s*(?:€|EUR\b|Euro\b)")
+_SCALE_WORDS = (" thousand", " million", " billion", " trillion")
 
 
 def _fact_use(text: str, fact) -> TermUse:
     """A fact as a term use; an amount in euros takes its currency along and becomes
-    English's €12.50, so that a translation keeps the currency as well as the number."""
+    English's €12.50, so that a translation keeps the currency as well as the number. A
+    number with a scale word („1,5 Milliarden“: "1.5 billion") is annotated in its digits
+    alone, the model saying the scale word as it learned to (with the whole annotated,
+    „1,5 Milliarden Dollar“ came out "$15 billion")."""
+    if fact.text[:1].isdigit() and " " in fact.text and fact.english.endswith(_SCALE_WORDS):
+        digits, english = fact.text.split()[0], fact.english.split()[0]
+        return TermUse(fact.start, fact.start + len(digits), digits, english)
     euro = _EURO_AFTER.match(text, fact.end)
     if euro and fact.english[:1].isdigit() and " " not in fact.english:
         return TermUse(fact.start, euro.end(), text[fact.start : euro.end()], "€" + fact.english)
