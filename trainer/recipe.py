@@ -17,7 +17,8 @@ Its ``[stage]`` table says how it starts and what becomes its bundle:
     export = "best" | "last" | "average-N" | "step-N"       # which weights become the bundle
     fp16 = true                                             # bundle weights in half precision
     protect = "retry"                                       # the bundle's search setting
-    coverage_penalty = 0.3                                  # the bundle's beam search's
+    coverage_penalty = 0.3                                  # its beam search's coverage
+                                                            # penalty (GNMT's beta)
 
 Stages are sized in steps, not minutes, so a rerun on another machine trains the same
 model. A stage whose run folder holds a checkpoint resumes; one whose bundle

@@ -24,13 +24,7 @@ from translator_app.core.faithful.copied_words import (
     dictionary_terms,
     names_in,
 )
-from translator_app.core.faithful.glossary import (
-    Glossary,
-    Term,
-    check_uses,
-    english_plural,
-    merged,
-)
+from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
 from translator_app.core.text.tokenizer import PIECE_MARK
 
 # The translator's decode with a glossary of its own (the user's, the dictionary's
@@ -120,7 +114,9 @@ def _prefix_saying(t: Translation, terms, copies: Copies, encode) -> tuple[int, 
     for use in Glossary(terms).find(t.source):
         if use.source.casefold() not in copied or check_uses([use], best.text)[0].kept:
             continue
-        english = english_plural(use.target) if use.plural else use.target
+        # in the German's number; its article, where the German fused one, is in the
+        # pieces before the copy already
+        english = replace(use, definite=False).english
         for m in re.finditer(rf"(?<![\w-]){re.escape(use.source)}(?![\w-])", best.text, re.I):
             k = _piece_at(best, m.start())
             if k is not None:

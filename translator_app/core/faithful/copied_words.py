@@ -303,11 +303,13 @@ def dictionary_terms(
 ) -> tuple[Term, ...]:
     """Terms (German as the source writes it, English from ``dictionary``, marked
     ``dictionary``) for the copied words of ``output`` that read as common words or
-    places in ``source`` (:func:`reading`, with the ``names`` of the text around it) and
-    that the dictionary translates. A capitalised word that names a place is a place
+    places in ``source`` (:func:`dictionary_reading`, with the ``names`` of the text
+    around it) and that the dictionary translates. A capitalised word that names a place is a place
     unless an article or an adjective makes it a noun („in Halle“ is the city, „in der
     Halle“ the hall); a place whose English is its German („in Essen“) is left alone."""
-    copied = {w.casefold() for w in copied_common_words(dictionary, source, output, names)}
+    # each copy's reading is decided below, occurrence by occurrence, as
+    # copied_common_words decides it: the dictionary is not asked twice
+    copied = {w.casefold() for w in copied_words(dictionary, source, output)}
     if not copied:
         return ()
     terms: dict[str, Term] = {}
@@ -317,8 +319,10 @@ def dictionary_terms(
         if key not in copied or key in terms or word in _CITIES:
             continue  # a listed place: the translator protects it with its English
         how = dictionary_reading(dictionary, words, i, names)
+        if not how:
+            continue
         found = dictionary.lookup(word)
-        if not how or not found.senses:
+        if not found.senses:
             continue
         if how == "place" or (how == "preposition" and any(is_place(s) for s in found.senses)):
             place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food

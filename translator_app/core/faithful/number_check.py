@@ -274,13 +274,15 @@ def source_facts(text: str) -> list[Fact]:
                 facts += [year, date]
                 continue
         elif g["scaled"]:
-            value = _scaled(g["si"].replace(".", ""), g["sd"], _DE_SCALES, g["sw"])
+            scale = _DE_SCALES[g["sw"].lower().rstrip(".")]
+            value = _scaled(g["si"].replace(".", ""), g["sd"], scale)
             if value is None:
                 continue
-            # as English says it („2,5 Millionen“: "2.5 million"): the annotated
-            # sentence asks for these words, and "2,500,000 inhabitants" reads worse
-            scale = _EN_SCALE_OF[_DE_SCALES[g["sw"].lower().rstrip(".")]]
-            keys, english = {f"n{value}"}, f"{english_number(g['si'], g['sd'])} {scale}"
+            # as English says it („2,5 Millionen“: "2.5 million"), not "2,500,000"
+            keys, english = (
+                {f"n{value}"},
+                f"{english_number(g['si'], g['sd'])} {_EN_SCALE_OF[scale]}",
+            )
         elif g["ord"]:  # „zum 5. Mal“: "5th" or "fifth"
             keys = {number_key(g["o"], None, "."), f"o{int(g['o'])}"}
             english = _ordinal(int(g["o"]))
@@ -293,11 +295,11 @@ def source_facts(text: str) -> list[Fact]:
     return sorted(facts, key=lambda f: f.start)
 
 
-def _scaled(whole: str, decimals: str | None, scales: dict[str, int], word: str) -> int | None:
-    """A number times its scale word (``whole`` without separators), where that is a
-    whole number: 2,5 Millionen -> 2500000."""
+def _scaled(whole: str, decimals: str | None, scale: int) -> int | None:
+    """A number times its scale word's ``scale`` (``whole`` without separators), where
+    that is a whole number: 2,5 Millionen -> 2500000."""
     value = Fraction(int(whole)) + (Fraction(int(decimals), 10 ** len(decimals)) if decimals else 0)
-    value *= scales[word.lower().rstrip(".")]
+    value *= scale
     return value.numerator if value.denominator == 1 else None
 
 
@@ -345,7 +347,7 @@ def target_keys(text: str) -> Counter:
         elif g["midnight"]:
             keys.update(_time_keys(0, 0))
         elif g["scaled"]:  # "16 thousand", "2.5 million"
-            value = _scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES, g["sw"])
+            value = _scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES[g["sw"].lower()])
             keys[f"n{value}" if value is not None else "n?"] += 1
         elif g["num"]:
             keys[number_key(g["int"], g["dec"], ",")] += 1

@@ -283,10 +283,11 @@ class TranslationSession(QObject):
             and (new.text != shown.text if result.worded else bool(new.not_carried))
         ]
         if not result.worded:  # the follow-up's last step: these are followed up
+            marked = dict(pairs)
             for sentence in result.sentences:
                 shown = self._checked.get(sentence)
                 if shown is not None and self.document.get(sentence) is shown:
-                    self._followed[sentence] = dict(pairs).get(sentence, shown)
+                    self._followed[sentence] = marked.get(sentence, shown)
         if not pairs:
             return
         if result.worded:
