@@ -110,6 +110,8 @@ def test_what_an_english_number_counts(english, keys):
             "The city has 2.5 million inhabitants.",
             "The city has 2.5 inhabitants.",
         ),
+        # a scaled value that is no whole number is checked all the same
+        ("Es kostet 0,0005 Tausend Euro.", "It costs 0.5 euros.", "It costs 0.0005 euros."),
         (  # a German „Milliarde“ is an English billion
             "Der Bau kostete 3 Mrd. Euro.",
             "The construction cost 3 billion euros.",

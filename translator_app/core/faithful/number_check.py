@@ -275,14 +275,9 @@ def source_facts(text: str) -> list[Fact]:
                 continue
         elif g["scaled"]:
             scale = _DE_SCALES[g["sw"].lower().rstrip(".")]
-            value = _scaled(g["si"].replace(".", ""), g["sd"], scale)
-            if value is None:
-                continue
+            keys = {_scaled(g["si"].replace(".", ""), g["sd"], scale)}
             # as English says it („2,5 Millionen“: "2.5 million"), not "2,500,000"
-            keys, english = (
-                {f"n{value}"},
-                f"{english_number(g['si'], g['sd'])} {_EN_SCALE_OF[scale]}",
-            )
+            english = f"{english_number(g['si'], g['sd'])} {_EN_SCALE_OF[scale]}"
         elif g["ord"]:  # „zum 5. Mal“: "5th" or "fifth"
             keys = {number_key(g["o"], None, "."), f"o{int(g['o'])}"}
             english = _ordinal(int(g["o"]))
@@ -295,12 +290,12 @@ def source_facts(text: str) -> list[Fact]:
     return sorted(facts, key=lambda f: f.start)
 
 
-def _scaled(whole: str, decimals: str | None, scale: int) -> int | None:
-    """A number times its scale word's ``scale`` (``whole`` without separators), where
-    that is a whole number: 2,5 Millionen -> 2500000."""
+def _scaled(whole: str, decimals: str | None, scale: int) -> str:
+    """The key of a number times its scale word's ``scale`` (``whole`` without
+    separators): 2,5 Millionen -> n2500000 (0,0001 Tausend -> n0.1)."""
     value = Fraction(int(whole)) + (Fraction(int(decimals), 10 ** len(decimals)) if decimals else 0)
     value *= scale
-    return value.numerator if value.denominator == 1 else None
+    return f"n{value.numerator}" if value.denominator == 1 else f"n{float(value):g}"
 
 
 def target_keys(text: str) -> Counter:
@@ -347,8 +342,7 @@ def target_keys(text: str) -> Counter:
         elif g["midnight"]:
             keys.update(_time_keys(0, 0))
         elif g["scaled"]:  # "16 thousand", "2.5 million"
-            value = _scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES[g["sw"].lower()])
-            keys[f"n{value}" if value is not None else "n?"] += 1
+            keys[_scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES[g["sw"].lower()])] += 1
         elif g["num"]:
             keys[number_key(g["int"], g["dec"], ",")] += 1
             if g["ord"]:
