@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from translator_app.core.engine.batching import frozen_array
 from translator_app.core.engine.candidates import candidate, text_of
+from translator_app.core.engine.closing_stop import as_read, stop_added, without_stop
 from translator_app.core.engine.search_types import output_limit
 from translator_app.core.engine.translation import Candidate, Translation
 
@@ -40,8 +43,12 @@ def explain(translator, translation: Translation) -> Translation:
         return translation
     from translator_app.core.engine.forced import attention_layers
 
-    (layers,) = attention_layers(translator.model, [translation.source_ids], [best.target_ids])
-    explained = replace(best, layers=frozen_array(layers))
+    target, stop_row = as_read(translation)
+    (layers,) = attention_layers(translator.model, [translation.source_ids], [target])
+    layers = frozen_array(layers)
+    if stop_row is not None:  # the English the user sees has no row for it
+        layers = frozen_array(np.delete(layers, stop_row, axis=0))
+    explained = replace(best, layers=layers)
     return replace(translation, nbest=(explained, *translation.nbest[1:]))
 
 
@@ -64,9 +71,8 @@ def check_dropped(translator, translations: Sequence[Translation]) -> list[Trans
         ):
             out.append(t)
             continue
-        words = words_not_carried(
-            translator.model, t.source, t.source_ids, t.source_spans, best.target_ids
-        )
+        target, _ = as_read(t)
+        words = words_not_carried(translator.model, t.source, t.source_ids, t.source_spans, target)
         out.append(replace(t, not_carried=tuple(words)))
     return out
 
@@ -101,8 +107,10 @@ def alternatives(
     )
     hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
     out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
+    stopped = stop_added(translation)
     for h in hyps:
         if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
             seen.add(h.tokens[piece])
-            out.append(candidate(translator.tokenizer, h))
+            found = candidate(translator.tokenizer, h)
+            out.append(without_stop(translator.tokenizer, found) if stopped else found)
     return tuple(out[:k])

@@ -30,6 +30,7 @@ from translator_app.core.engine.candidates import (
     verbatim,
     with_tail,
 )
+from translator_app.core.engine.closing_stop import encode_with_stop, needs_stop, without_stop
 from translator_app.core.engine.dictionary_pass import with_dictionary_terms
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
@@ -88,6 +89,7 @@ class _Sentence:
     as_is: Candidate | None = None  # a text without words, kept as it is
     jobs: list[Job] = field(default_factory=list)
     tail: str = ""  # closing emoji and symbols, carried to the English (symbol_tail)
+    stop: bool = False  # read with a full stop it does not close with (closing_stop.py)
 
 
 class Translator:
@@ -390,13 +392,8 @@ class Translator:
         # (beam search may prefer a shorter candidate that drops „in Wien“).
         checked = merge_uses(uses, entity_uses(clean)) if protect else uses
         marked = merge_uses(uses, protected_uses(clean)) if protect else uses
-        if marked:
-            annotated, inserted = annotate(clean, marked)
-            a = self.tokenizer.encode(annotated)
-            enc = Pieces(clean, a.ids, a.pieces, map_spans(a.spans, inserted, len(clean)))
-        else:
-            enc = self.tokenizer.encode(clean) if clean.strip() else None
-        sentence = _Sentence(text, enc, uses, checked, tail=tail)
+        enc = self._encode(clean, marked)
+        sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=needs_stop(clean))
         if enc is None or not enc.ids:
             return sentence
         if len(enc.ids) > MAX_SENTENCE_TOKENS:
@@ -417,6 +414,22 @@ class Translator:
             sentence.jobs.append(Job(i, c, chunk_ids, prefix if c == 0 else ()))
         return sentence
 
+    def _encode(self, clean: str, marked: list) -> Pieces | None:
+        """The pieces of ``clean`` with its ``marked`` terms and facts annotated, read with
+        a full stop after it where it closes without punctuation (closing_stop.py); None
+        where it is blank."""
+        if not clean.strip():
+            return None
+
+        def encode(seen: str) -> Pieces:
+            if not marked:
+                return self.tokenizer.encode(seen)
+            annotated, inserted = annotate(seen, marked)
+            a = self.tokenizer.encode(annotated)
+            return Pieces(seen, a.ids, a.pieces, map_spans(a.spans, inserted, len(seen)))
+
+        return encode_with_stop(encode, clean) if needs_stop(clean) else encode(clean)
+
     def _assemble(self, s: _Sentence, chunks: list[list[Hypothesis]]) -> Translation:
         """The Translation of one sentence from its chunks' hypotheses."""
         text, enc, eos = s.text, s.encoded, self.tokenizer.eos_id
@@ -433,6 +446,8 @@ class Translator:
             cands = tuple(candidate(self.tokenizer, h) for h in unique.values())
         else:
             cands = (merge_chunks(self.tokenizer, [c[0] for c in chunks], len(enc.ids) + 1),)
+        if s.stop:
+            cands = tuple(without_stop(self.tokenizer, c) for c in cands)
         if s.tail:
             cands = tuple(with_tail(c, s.tail) for c in cands)
         cands, missing = prefer_faithful(text, cands, s.checked)
