@@ -117,11 +117,46 @@ def test_what_an_english_number_counts(english, keys):
             "The construction cost 3 billion euros.",
             "The construction cost 3 million euros.",
         ),
+        # a number word with a scale word is one number too: „zwei Millionen“ read as 2
+        # took "two inhabitants" and marked "2 million"
+        (
+            "Die Stadt hat zwei Millionen Einwohner.",
+            "The city has 2 million inhabitants.",
+            "The city has two inhabitants.",
+        ),
+        ("Sie erbte eine Million Euro.", "She inherited a million euros.", "She inherited a euro."),
+        (
+            "Es kamen zweihundert Millionen Menschen.",
+            "Two hundred million people came.",
+            "Two hundred people came.",
+        ),
+        (
+            "Das kostet dreieinhalb Milliarden Euro.",
+            "That costs 3.5 billion euros.",
+            "That costs three and a half million euros.",
+        ),
+        ("Der Umsatz lag bei zwölf Milliarden.", "Sales were twelve billion.", "Sales were 12."),
     ],
 )
 def test_the_fact_check_keeps_the_right_english_and_marks_the_wrong(german, right, wrong):
     assert missing_facts(german, right) == []
     assert missing_facts(german, wrong)
+
+
+@pytest.mark.parametrize(
+    "german, english",
+    [
+        # „mehrere Hundert Millionen“ is no number of its own (read as 100 million, the
+        # reference's "hundreds of millions" was marked)
+        (
+            "Sie haben mehrere Hundert Millionen Dollar gestohlen.",
+            "They stole hundreds of millions of dollars.",
+        ),
+        ("Der 30 Millionen Euro teure Berg", "The 30-million-euro mountain"),
+    ],
+)
+def test_scale_words_a_right_english_is_not_marked_for(german, english):
+    assert missing_facts(german, english) == []
 
 
 def test_a_phone_number_after_unter_is_not_a_limit():

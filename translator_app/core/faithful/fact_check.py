@@ -66,9 +66,11 @@ def _values(text: str) -> Counter:
 
 
 def _named(facts: list[Fact]) -> set[int]:
-    """The numbers the facts name in their keys and English forms, and a clock time's
-    hour on the 12-hour clock („18:03 Uhr“: 6:03 p.m.)."""
+    """The numbers the facts name in their keys and English forms (read as the English's
+    digits are: „dreieinhalb Milliarden“ names the 3.5 of "3.5 billion"), and a clock
+    time's hour on the 12-hour clock („18:03 Uhr“: 6:03 p.m.)."""
     named = {int(n) for f in facts for k in (*f.keys, f.english) for n in re.findall(r"\d+", k)}
+    named |= {v for f in facts for v in _values(f.english)}
     return named | {n - 12 for n in named if 13 <= n <= 24} | ({12} if 0 in named else set())
 
 

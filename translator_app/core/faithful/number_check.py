@@ -113,16 +113,16 @@ _CODE = (
 )
 # A number times a scale word is one number: „16 Tausend Rubel“ is 16,000 roubles, „2,5
 # Millionen“ 2.5 million (German „Milliarde“ is a billion, „Billion“ a trillion).
-_DE_SCALES = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6}
-_DE_SCALES |= {"milliarde": 10**9, "milliarden": 10**9, "mrd": 10**9}
-_DE_SCALES |= {"billion": 10**12, "billionen": 10**12, "bio": 10**12}
-_DE_SCALES_RE = (
+DE_SCALES = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6}
+DE_SCALES |= {"milliarde": 10**9, "milliarden": 10**9, "mrd": 10**9}
+DE_SCALES |= {"billion": 10**12, "billionen": 10**12, "bio": 10**12}
+DE_SCALE_WORDS = (
     r"(?:Tausend|Millionen|Million|Milliarden|Milliarde|Billionen|Billion)(?![\w-])"
     r"|(?:Mio|Mrd|Bio)\.?(?![\w-])"
 )
 _EN_SCALES = {"thousand": 10**3, "million": 10**6, "mn": 10**6, "billion": 10**9}
 _EN_SCALES |= {"bn": 10**9, "trillion": 10**12}
-_EN_SCALE_OF = {10**3: "thousand", 10**6: "million", 10**9: "billion", 10**12: "trillion"}
+EN_SCALE_OF = {10**3: "thousand", 10**6: "million", 10**9: "billion", 10**12: "trillion"}
 _DE_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
@@ -133,7 +133,7 @@ _DE_FACTS = re.compile(
     rf"|(?P<numdate>(?<![\w.])(?P<d2>[0-3]?\d)\.(?P<m3>[01]?\d)\.(?P<y>\d{{4}}|\d{{2}}(?!\d))?)"
     rf"|(?P<ord>(?<![\w.,])(?P<o>\d{{1,3}})\.(?=\s+[A-Za-zÄÖÜäöü]))"
     rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:\.\d{{3}})+|\d+)(?:,(?P<sd>\d+))?\s+"
-    rf"(?P<sw>{_DE_SCALES_RE}))"
+    rf"(?P<sw>{DE_SCALE_WORDS}))"
     rf"|(?P<num>{DE_NUMBER})"
 )
 # "at eight" is a clock time, "at eight years" is not.
@@ -156,7 +156,7 @@ _EN_FACTS = re.compile(
     rf"|(?P<numdate>(?<![\w.])(?P<d4>[0-3]?\d)\.(?P<m4>[01]?\d)\.(?P<y4>\d{{4}}|\d{{2}}(?!\d))?)"
     rf"|(?P<slash>\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b)"
     rf"|(?P<noon>\b(?:noon|midday)\b)|(?P<midnight>\bmidnight\b)"
-    rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(?P<sd>\d+))?\s*"
+    rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(?P<sd>\d+))?[\s-]*"
     rf"(?P<sw>{'|'.join(_EN_SCALES)})\b)"
     rf"|(?P<num>{EN_NUMBER})"
     rf"|(?P<word>\b(?:{'|'.join(sorted(_WORD_VALUES, key=len, reverse=True))})\b)",
@@ -274,10 +274,10 @@ def source_facts(text: str) -> list[Fact]:
                 facts += [year, date]
                 continue
         elif g["scaled"]:
-            scale = _DE_SCALES[g["sw"].lower().rstrip(".")]
+            scale = DE_SCALES[g["sw"].lower().rstrip(".")]
             keys = {_scaled(g["si"].replace(".", ""), g["sd"], scale)}
             # as English says it („2,5 Millionen“: "2.5 million"), not "2,500,000"
-            english = f"{english_number(g['si'], g['sd'])} {_EN_SCALE_OF[scale]}"
+            english = f"{english_number(g['si'], g['sd'])} {EN_SCALE_OF[scale]}"
         elif g["ord"]:  # „zum 5. Mal“: "5th" or "fifth"
             keys = {number_key(g["o"], None, "."), f"o{int(g['o'])}"}
             english = _ordinal(int(g["o"]))

@@ -19,7 +19,13 @@ import re
 from collections import Counter
 from fractions import Fraction
 
-from translator_app.core.faithful.number_check import MONTHS_DE, WEEKDAYS_DE
+from translator_app.core.faithful.number_check import (
+    DE_SCALE_WORDS,
+    DE_SCALES,
+    EN_SCALE_OF,
+    MONTHS_DE,
+    WEEKDAYS_DE,
+)
 
 # ------------------------------------------------------------------ German, one word
 _DE_UNITS = {"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7}
@@ -42,6 +48,11 @@ _DE_PARTS_RE = re.compile(
     r"|meiner|so|mehr|weniger|[A-ZÄÖÜ])|\s*[.,;:!?]|$)",
     re.IGNORECASE,
 )
+# A number word before a scale word is one number: „zwei Millionen“ 2,000,000, „eine
+# Million“, „anderthalb Milliarden“ (number_check.py reads „2 Millionen“).
+_DE_SCALED = re.compile(rf"(?<![\w-])(?P<count>[a-zA-ZäöüÄÖÜß]+)\s+(?P<scale>{DE_SCALE_WORDS})")
+_DE_ONE = frozenset(["ein", "eine", "einer", "einem", "einen"])
+_DE_SOME = frozenset(["mehrere", "einige", "viele", "paar", "etliche", "wenige"])
 _DE_WORD = re.compile(r"(?<![\w-])[a-zA-ZäöüÄÖÜß]+(?![\w-])")
 _IN_THE_TABLE = frozenset(["ein", "hundert", "tausend", *_DE_TENS])
 # Where a German number word of more than one part may stand (its value is
@@ -95,8 +106,8 @@ def german_number_word(word: str) -> Fraction | None:
 
 def german_numbers(text: str) -> list[tuple[int, int, Fraction]]:
     """(start, end, value) of each number said in words in a German text that the
-    single-word table of fact_words.py does not hold: the teens, compounds, fractions
-    and fractions of two words. „ein“, „eins“ and the simple words (zwei … zwölf,
+    single-word table of fact_words.py does not hold: the teens, compounds, fractions,
+    fractions of two words and a number word with a scale word („zwei Millionen“). „ein“, „eins“ and the simple words (zwei … zwölf,
     zwanzig …) are left to it; „halb“ too (a clock time there)."""
     found = []
     for m in _DE_WORD.finditer(text):
@@ -106,6 +117,14 @@ def german_numbers(text: str) -> list[tuple[int, int, Fraction]]:
         value = german_number_word(word)
         if value is not None:
             found.append((m.start(), m.end(), value))
+    for m in _DE_SCALED.finditer(text):
+        word = m["count"].lower()
+        before = text[: m.start()].split()[-1:]
+        if before and before[0].lower() in _DE_SOME:
+            continue  # „mehrere Hundert Millionen“: hundreds of millions, no number
+        count = Fraction(1) if word in _DE_ONE else german_number_word(word)
+        if count is not None:
+            found.append((m.start(), m.end(), count * DE_SCALES[m["scale"].lower().rstrip(".")]))
     for m in _DE_PARTS_RE.finditer(text):
         if m["half"]:
             value = Fraction(1, 2)
@@ -123,7 +142,10 @@ def value_key(value: Fraction) -> str:
 
 
 def english_value(value: Fraction) -> str:
-    """How the English may write it, for the mark's tooltip: 240, 1.5, 2/3."""
+    """How the English may write it, for the mark's tooltip: 240, 1.5, 2/3, 2.5 million."""
+    for scale in sorted(EN_SCALE_OF, reverse=True):
+        if scale >= 10**6 and value >= scale and (value * 10 / scale).denominator == 1:
+            return f"{float(value / scale):g} {EN_SCALE_OF[scale]}"
     if value.denominator == 1:
         return f"{value.numerator:,}"
     return f"{float(value):g}" if value.denominator in (2, 4, 5) else str(value)
@@ -135,7 +157,8 @@ _EN_SMALL = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", 
     "sixteen", "seventeen", "eighteen", "nineteen"])}  # fmt: skip
 _EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
 _EN_TENS |= {"seventy": 70, "eighty": 80, "ninety": 90}
-_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6}
+_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_EN_SCALES |= {"trillion": 10**12}
 _EN_PARTS = {"half": Fraction(1, 2), "halves": Fraction(1, 2), "third": Fraction(1, 3)}
 _EN_PARTS |= {"thirds": Fraction(1, 3), "quarter": Fraction(1, 4), "quarters": Fraction(1, 4)}
 _EN_PARTS |= {"fifth": Fraction(1, 5), "fifths": Fraction(1, 5), "fourth": Fraction(1, 4)}
