@@ -59,6 +59,7 @@ from translator_app.core.faithful.protect import (
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
 from translator_app.core.limits import MAX_SENTENCE_TOKENS, MAX_SOURCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
+from translator_app.core.text.casing import as_german_writes, in_capitals
 from translator_app.core.text.clean import without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
@@ -387,6 +388,8 @@ class Translator:
             clean = mask_markers(clean)
         cut = symbol_tail(clean)
         clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
+        if in_capitals(clean):  # a sign or a notice: read as German writes it, same length
+            clean = as_german_writes(clean)
         uses = glossary.find(clean) if glossary else []
         # Protected names and places are checked in the n-best like the user's terms
         # (beam search may prefer a shorter candidate that drops „in Wien“).

@@ -1,0 +1,74 @@
+"""German written in capitals (a sign, a notice), read as German writes it
+(core/text/casing.py) or as it stands.
+
+    .venv/bin/python bench/bench_capitals.py [--model DIR] [--beam N] [--show 8] [SET ...]
+
+For each dev set (a TSV of German and English; default: the everyday and register dev
+sets), every German sentence is written in capitals (str.upper) and translated with the
+bundled model as the app translates it, once read as it stands and once as German writes
+it; both are scored by sacreBLEU against the references, beside the sentences as written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import sacrebleu
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from translator_app.core import Translator  # noqa: E402
+from translator_app.core.data.corpus import read_pairs  # noqa: E402
+from translator_app.core.engine import translator as translator_module  # noqa: E402
+
+SETS = [
+    ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv",
+    ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
+]
+
+
+def translations(translator: Translator, german: list[str], beam: int, recase: bool) -> list[str]:
+    """The English of each sentence; ``recase`` False reads capitals as they stand."""
+    saved = translator_module.in_capitals
+    if not recase:
+        translator_module.in_capitals = lambda text: False
+    try:
+        return [t.text for t in translator.translate(german, beam=beam)]
+    finally:
+        translator_module.in_capitals = saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sets", nargs="*", type=Path, default=SETS)
+    ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
+    ap.add_argument("--beam", type=int, default=None, help="the bundle's search by default")
+    ap.add_argument("--show", type=int, default=8)
+    args = ap.parse_args(argv)
+    translator = Translator.load(args.model, device="cpu")
+    beam = args.beam or translator.options.beam
+    for path in args.sets:
+        pairs = [pair for _, pair in read_pairs(path)]
+        german, refs = [de for de, _ in pairs], [[en for _, en in pairs]]
+        capitals = [de.upper() for de in german]
+        written = translations(translator, german, beam, recase=True)
+        as_they_stand = translations(translator, capitals, beam, recase=False)
+        recased = translations(translator, capitals, beam, recase=True)
+        print(f"\n{path.name}: {len(pairs)} sentences, beam {beam}")
+        for name, hyps in [
+            ("as written", written),
+            ("in capitals, read as they stand", as_they_stand),
+            ("in capitals, read as German writes it", recased),
+        ]:
+            print(f"  {name:40} BLEU {sacrebleu.corpus_bleu(hyps, refs).score:.2f}")
+        rows = zip(capitals, as_they_stand, recased, strict=True)
+        for de, a, b in list(rows)[: args.show]:
+            print(f"    {de}\n      as they stand: {a}\n      recased:       {b}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

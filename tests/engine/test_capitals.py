@@ -1,0 +1,108 @@
+"""German written in capitals (a sign, a notice) is read by the model as German writes it
+(core/text/casing.py). With the bundled model „BITTE NICHT RAUCHEN“ read as it stands
+came out "BITT RAUCHEN", „ACHTUNG: RUTSCHGEFAHR!“ "ACHTING: RUTTYYHR!"."""
+
+from __future__ import annotations
+
+import importlib.util
+import lzma
+from pathlib import Path
+
+import pytest
+
+from translator_app.core import Translator
+from translator_app.core.engine import translator as translator_module
+from translator_app.core.text.casing import as_german_writes, german_casing, in_capitals
+
+ROOT = Path(__file__).parents[2]
+BUNDLE = ROOT / "resources" / "model"
+
+
+@pytest.fixture(scope="module")
+def translator() -> Translator:
+    return Translator.load(BUNDLE, device="cpu")
+
+
+@pytest.mark.parametrize(
+    "text, capitals",
+    [
+        ("BITTE NICHT RAUCHEN", True),
+        ("ACHTUNG", True),
+        ("DIE EU UND DIE USA", True),
+        ("Die EU und die USA verhandeln.", False),
+        ("ADAC hilft", False),
+        ("EU", False),
+        ("Guten Morgen!", False),
+        ("1234", False),
+    ],
+)
+def test_a_text_is_in_capitals_where_most_of_its_words_are(text, capitals):
+    assert in_capitals(text) is capitals
+
+
+def test_words_are_written_by_their_usual_form_and_unknown_ones_as_nouns():
+    casing = {"bitte": "lower", "nicht": "lower", "rauchen": "either", "eu": "upper"}
+    assert as_german_writes("BITTE NICHT RAUCHEN", casing) == "Bitte nicht rauchen"
+    # a word written both ways takes a capital after an article
+    assert as_german_writes("DAS RAUCHEN, NICHT RAUCHEN", casing) == "Das Rauchen, nicht rauchen"
+    # an acronym stays; an unknown word is a noun; a sentence's first word takes a capital
+    assert as_german_writes("EU: RUTSCHGEFAHR! BITTE", casing) == "EU: Rutschgefahr! Bitte"
+    # the length never changes (a piece's span points at the user's letters)
+    text = "STRASSE İSTANBUL"
+    assert len(as_german_writes(text, casing)) == len(text)
+
+
+def test_the_shipped_table_reads_a_notice():
+    assert as_german_writes("HEUTE WEGEN KRANKHEIT GESCHLOSSEN") == (
+        "Heute wegen Krankheit geschlossen"
+    )
+    assert german_casing()["usa"] == "upper"
+
+
+@pytest.mark.parametrize(
+    "capitals, english",
+    [
+        ("BITTE NICHT RAUCHEN", "Please don't smoke"),
+        ("KEIN TRINKWASSER", "No drinking water"),
+        ("HEUTE WEGEN KRANKHEIT GESCHLOSSEN", "It is closed today because of illness"),
+    ],
+)
+def test_a_notice_in_capitals_is_translated_as_if_written_as_usual(translator, capitals, english):
+    t = translator.translate([capitals])[0]
+    assert t.text == english
+    # the panel names the words as the user wrote them
+    assert t.words().german == tuple(capitals.split())
+
+
+def test_read_as_it_stands_the_model_spells_letters(translator, monkeypatch):
+    monkeypatch.setattr(translator_module, "in_capitals", lambda text: False)
+    t = translator.translate(["BITTE NICHT RAUCHEN"])[0]
+    assert "smoke" not in t.text.lower()
+
+
+def test_the_table_is_built_from_the_german_of_a_corpus(tmp_path):
+    spec = importlib.util.spec_from_file_location("casing", ROOT / "scripts/build_casing.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    rows = [
+        "Wir rauchen nicht. Das Rauchen ist verboten.\tx",
+        "Die EU und die USA.\tx",
+        "Die EU hilft. Sie rauchen hier nicht.\tx",
+        "Das Haus. Im Haus ist es warm.\tx",
+        "Kein Rauchen hier.\tx",
+    ]
+    train = tmp_path / "train.tsv.xz"
+    with lzma.open(train, "wt", encoding="utf-8") as f:
+        f.write("\n".join(rows) + "\n")
+    out = tmp_path / "casing.tsv"
+    assert build.main(["--train", str(train), "--out", str(out), "--min-count", "2"]) == 0
+    table = dict(line.split("\t") for line in out.read_text("utf-8").splitlines()[4:])
+    # a sentence's first word is not counted („Das“, „Sie“); „Haus“ is a noun (not listed);
+    # „rauchen“ is written both ways; words seen once are left out
+    assert table == {
+        "rauchen": "either",
+        "nicht": "lower",
+        "ist": "lower",
+        "hier": "lower",
+        "eu": "upper",
+    }

@@ -1,0 +1,86 @@
+"""German written in capitals: a sign, a notice, a heading („ACHTUNG: RUTSCHGEFAHR!“,
+„BITTE NICHT RAUCHEN“). The model learnt from German as it is usually written, where a
+capital marks a noun or a sentence's start; in capitals it read letters, not words, and
+wrote "ACHTING: RUTTYYHR!" and "BITT RAUCHEN". Such a text is given to the model as
+German writes it („Achtung: Rutschgefahr!“, „Bitte nicht rauchen“), the same length, so
+that every piece's span still points at the user's letters.
+
+How each word is written comes from resources/lists/german-casing.tsv (counted on the
+German side of the training corpora by scripts/build_casing.py): lower case for verbs,
+adjectives and function words, capitals kept for EU or ADAC, and for a word written both
+ways (rauchen, das Rauchen) a capital only after an article; a word the corpora do not
+hold is read as a noun, as German writes the compounds no corpus holds
+(„Rutschgefahr“). A sentence's first word takes a capital.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+
+from translator_app.core.data.tables import read_table
+from translator_app.core.platform.paths import resources_dir
+
+CASING = resources_dir() / "lists" / "german-casing.tsv"
+# A text is in capitals where at least this share of its words (two letters or more) are,
+# two of them or one of four letters or more: „Die EU und die USA“ is not, „ACHTUNG“ is.
+CAPITALS_SHARE = 0.6
+_WORD = re.compile(r"[^\W\d_]+")
+_TOKEN = re.compile(r"[^\W\d_]+|[.!?:„\"“»«]")
+# fmt: off
+_ARTICLES = frozenset([
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer",
+    "eines", "kein", "keine", "keinen", "keinem", "keiner", "keines", "zum", "zur", "im",
+    "am", "beim", "vom", "ins", "ans",
+])
+# fmt: on
+
+
+@cache
+def german_casing() -> Mapping[str, str]:
+    """Case-folded word -> "lower", "upper" or "either" (read once, when first needed)."""
+    return {word: form for word, form in read_table(CASING, 2)}
+
+
+def in_capitals(text: str) -> bool:
+    """Whether ``text`` is written in capitals (see :data:`CAPITALS_SHARE`)."""
+    words = [w for w in _WORD.findall(text) if len(w) >= 2]
+    capitals = [w for w in words if w.isupper()]
+    return (
+        bool(capitals)
+        and len(capitals) >= CAPITALS_SHARE * len(words)
+        and (len(capitals) >= 2 or len(capitals[0]) >= 4)
+    )
+
+
+def _written(word: str, form: str | None, after: str) -> str:
+    """``word`` (in capitals) as German writes it, given its usual ``form`` and the word
+    ``after`` which it stands (case-folded)."""
+    if form == "upper":
+        return word
+    if form == "lower" or (form == "either" and after not in _ARTICLES):
+        return word.lower()
+    return word.capitalize()
+
+
+def as_german_writes(text: str, casing: Mapping[str, str] | None = None) -> str:
+    """``text`` with each word in capitals written as German writes it (``casing``: the
+    table of :func:`german_casing`); the same length as ``text`` (a word whose lower case
+    is longer, as some letters' are, stays as it is)."""
+    casing = german_casing() if casing is None else casing
+    out = list(text)
+    opening, after = True, ""
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        if not token[0].isalpha():
+            opening = True
+            continue
+        if token.isupper() and len(token) >= 2:
+            word = _written(token, casing.get(token.casefold()), after)
+            if opening:
+                word = word[:1].upper() + word[1:]
+            if len(word) == len(token):
+                out[m.start() : m.end()] = word
+        opening, after = False, token.casefold()
+    return "".join(out)
