@@ -1,5 +1,5 @@
 """German written in capitals (a sign, a notice), read as German writes it
-(core/text/casing.py) or as it stands.
+(core/faithful/casing.py) or as it stands.
 
     .venv/bin/python bench/bench_capitals.py [--model DIR] [--beam N] [--show 8] [SET ...]
 

@@ -1,7 +1,7 @@
 """Build resources/lists/german-casing.tsv: how German words are written inside a sentence,
 counted on the German side of the prepared training corpora (data/prepared/train.tsv.xz,
 test sentences already removed), for reading a text written in capitals
-(translator_app/core/text/casing.py).
+(translator_app/core/faithful/casing.py).
 
     .venv/bin/python scripts/build_casing.py [--train data/prepared/train.tsv.xz] [--min-count 2]
 

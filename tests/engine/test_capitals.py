@@ -1,5 +1,5 @@
 """German written in capitals (a sign, a notice) is read by the model as German writes it
-(core/text/casing.py). With the bundled model „BITTE NICHT RAUCHEN“ read as it stands
+(core/faithful/casing.py). With the bundled model „BITTE NICHT RAUCHEN“ read as it stands
 came out "BITT RAUCHEN", „ACHTUNG: RUTSCHGEFAHR!“ "ACHTING: RUTTYYHR!"."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from translator_app.core import Translator
 from translator_app.core.engine import translator as translator_module
-from translator_app.core.text.casing import as_german_writes, german_casing, in_capitals
+from translator_app.core.faithful.casing import as_german_writes, german_casing, in_capitals
 
 ROOT = Path(__file__).parents[2]
 BUNDLE = ROOT / "resources" / "model"

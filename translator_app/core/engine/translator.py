@@ -44,6 +44,7 @@ from translator_app.core.engine.search_types import (
 )
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.faithful.casing import as_german_writes, in_capitals
 from translator_app.core.faithful.glossary import (
     Glossary,
     annotate,
@@ -59,7 +60,6 @@ from translator_app.core.faithful.protect import (
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
 from translator_app.core.limits import MAX_SENTENCE_TOKENS, MAX_SOURCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
-from translator_app.core.text.casing import as_german_writes, in_capitals
 from translator_app.core.text.clean import without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
