@@ -44,7 +44,7 @@ from translator_app.core.engine.search_types import (
 )
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.casing import as_german_writes, in_capitals
+from translator_app.core.faithful.casing import as_german_writes, written_case
 from translator_app.core.faithful.glossary import (
     Glossary,
     annotate,
@@ -388,8 +388,9 @@ class Translator:
             clean = mask_markers(clean)
         cut = symbol_tail(clean)
         clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
-        if in_capitals(clean):  # a sign or a notice: read as German writes it, same length
-            clean = as_german_writes(clean)
+        case = written_case(clean)  # a notice in capitals, a message without any
+        if case is not None:  # read as German writes it, the same length
+            clean = as_german_writes(clean, case=case)
         uses = glossary.find(clean) if glossary else []
         # Protected names and places are checked in the n-best like the user's terms
         # (beam search may prefer a shorter candidate that drops „in Wien“).

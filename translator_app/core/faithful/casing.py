@@ -1,9 +1,10 @@
-"""German written in capitals: a sign, a notice, a heading („ACHTUNG: RUTSCHGEFAHR!“,
-„BITTE NICHT RAUCHEN“). The model learnt from German as it is usually written, where a
-capital marks a noun or a sentence's start; in capitals it read letters, not words, and
-wrote "ACHTING: RUTTYYHR!" and "BITT RAUCHEN". Such a text is given to the model as
-German writes it („Achtung: Rutschgefahr!“, „Bitte nicht rauchen“), the same length, so
-that every piece's span still points at the user's letters.
+"""German written in capitals (a sign, a notice, a heading: „ACHTUNG: RUTSCHGEFAHR!“,
+„BITTE NICHT RAUCHEN“) or without any (a message typed in haste: „bin gleich zu hause“).
+The model learnt from German as it is usually written, where a capital marks a noun or a
+sentence's start; in capitals it read letters, not words, and wrote "ACHTING: RUTTYYHR!"
+and "BITT RAUCHEN"; without capitals it lost the nouns. Such a text is given to the model
+as German writes it („Achtung: Rutschgefahr!“, „Bitte nicht rauchen“, „Bin gleich zu
+Hause“), the same length, so that every piece's span still points at the user's letters.
 
 How each word is written comes from resources/lists/german-casing.tsv (counted on the
 German side of the training corpora by scripts/build_casing.py): lower case for verbs,
@@ -54,21 +55,36 @@ def in_capitals(text: str) -> bool:
     )
 
 
+def written_case(text: str) -> str | None:
+    """ "upper" where ``text`` is written in capitals, "lower" where it has no capital at
+    all (a message typed in haste: „hab dich lieb“, „bin gleich zu hause“) and a word of
+    three letters or more; None where it is written as German writes it."""
+    if in_capitals(text):
+        return "upper"
+    if not any(ch.isupper() for ch in text) and any(len(w) >= 3 for w in _WORD.findall(text)):
+        return "lower"
+    return None
+
+
 def _written(word: str, form: str | None, after: str) -> str:
-    """``word`` (in capitals) as German writes it, given its usual ``form`` and the word
-    ``after`` which it stands (case-folded)."""
+    """``word`` as German writes it, given its usual ``form`` and the word ``after`` which
+    it stands (case-folded)."""
     if form == "upper":
-        return word
+        return word.upper()
     if form == "lower" or (form == "either" and after not in _ARTICLES):
         return word.lower()
     return word.capitalize()
 
 
-def as_german_writes(text: str, casing: Mapping[str, str] | None = None) -> str:
-    """``text`` with each word in capitals written as German writes it (``casing``: the
-    table of :func:`german_casing`); the same length as ``text`` (a word whose lower case
-    is longer, as some letters' are, stays as it is)."""
+def as_german_writes(
+    text: str, casing: Mapping[str, str] | None = None, case: str = "upper"
+) -> str:
+    """``text`` with each word written all in ``case`` ("upper" or "lower": see
+    :func:`written_case`) written as German writes it (``casing``: the table of
+    :func:`german_casing`); the same length as ``text`` (a word whose other case is
+    longer, as some letters' are, stays as it is)."""
     casing = german_casing() if casing is None else casing
+    in_case = str.isupper if case == "upper" else str.islower
     out = list(text)
     opening, after = True, ""
     for m in _TOKEN.finditer(text):
@@ -76,7 +92,7 @@ def as_german_writes(text: str, casing: Mapping[str, str] | None = None) -> str:
         if not token[0].isalpha():
             opening = True
             continue
-        if token.isupper() and len(token) >= 2:
+        if in_case(token) and (len(token) >= 2 or case == "lower"):
             word = _written(token, casing.get(token.casefold()), after)
             if opening:
                 word = word[:1].upper() + word[1:]

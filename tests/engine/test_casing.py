@@ -1,6 +1,7 @@
-"""German written in capitals (a sign, a notice) is read by the model as German writes it
-(core/faithful/casing.py). With the bundled model „BITTE NICHT RAUCHEN“ read as it stands
-came out "BITT RAUCHEN", „ACHTUNG: RUTSCHGEFAHR!“ "ACHTING: RUTTYYHR!"."""
+"""German written in capitals (a sign, a notice) or without any (a hasty message) is read
+by the model as German writes it (core/faithful/casing.py). With the bundled model
+„BITTE NICHT RAUCHEN“ read as it stands came out "BITT RAUCHEN", „ACHTUNG:
+RUTSCHGEFAHR!“ "ACHTING: RUTTYYHR!", „sehr geehrter herr wagner, …“ "Dear herrrow, …"."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ import pytest
 
 from translator_app.core import Translator
 from translator_app.core.engine import translator as translator_module
-from translator_app.core.faithful.casing import as_german_writes, german_casing, in_capitals
+from translator_app.core.faithful.casing import (
+    as_german_writes,
+    german_casing,
+    in_capitals,
+    written_case,
+)
 
 ROOT = Path(__file__).parents[2]
 BUNDLE = ROOT / "resources" / "model"
@@ -38,6 +44,26 @@ def translator() -> Translator:
 )
 def test_a_text_is_in_capitals_where_most_of_its_words_are(text, capitals):
     assert in_capitals(text) is capitals
+
+
+@pytest.mark.parametrize(
+    "text, case",
+    [
+        ("BITTE NICHT RAUCHEN", "upper"),
+        ("bin gleich zu hause", "lower"),
+        ("ok", None),  # no word of three letters
+        ("Bin gleich zu Hause", None),
+        ("ich wohne in Berlin", None),  # one capital: written as its writer meant
+    ],
+)
+def test_the_case_a_text_is_written_in(text, case):
+    assert written_case(text) == case
+
+
+def test_a_text_in_lower_case_gets_its_nouns_capitals():
+    casing = {"bin": "lower", "gleich": "lower", "zu": "lower", "eu": "upper"}
+    assert as_german_writes("bin gleich zu hause", casing, case="lower") == "Bin gleich zu Hause"
+    assert as_german_writes("die eu", casing, case="lower") == "Die EU"
 
 
 def test_words_are_written_by_their_usual_form_and_unknown_ones_as_nouns():
@@ -74,10 +100,19 @@ def test_a_notice_in_capitals_is_translated_as_if_written_as_usual(translator, c
     assert t.words().german == tuple(capitals.split())
 
 
-def test_read_as_it_stands_the_model_spells_letters(translator, monkeypatch):
-    monkeypatch.setattr(translator_module, "in_capitals", lambda text: False)
+def test_a_hasty_message_in_lower_case_is_translated_as_if_written_as_usual(translator):
+    german = "sehr geehrter herr wagner, anbei erhalten sie das gewünschte angebot."
+    t = translator.translate([german])[0]
+    assert t.text == "Dear Mr Wagner, please find attached the quotation."
+    assert t.words().german[:4] == ("sehr", "geehrter", "herr", "wagner")
+
+
+def test_read_as_it_stands_the_model_spells_letters_and_loses_names(translator, monkeypatch):
+    monkeypatch.setattr(translator_module, "written_case", lambda text: None)
     t = translator.translate(["BITTE NICHT RAUCHEN"])[0]
     assert "smoke" not in t.text.lower()
+    german = "sehr geehrter herr wagner, anbei erhalten sie das gewünschte angebot."
+    assert "Wagner" not in translator.translate([german])[0].text
 
 
 def test_the_table_is_built_from_the_german_of_a_corpus(tmp_path):

@@ -1,12 +1,13 @@
-"""German written in capitals (a sign, a notice), read as German writes it
-(core/faithful/casing.py) or as it stands.
+"""German written in capitals (a sign, a notice) or without any (a hasty message), read as
+German writes it (core/faithful/casing.py) or as it stands.
 
-    .venv/bin/python bench/bench_capitals.py [--model DIR] [--beam N] [--show 8] [SET ...]
+    .venv/bin/python bench/bench_casing.py [--model DIR] [--beam N] [--show 8] [SET ...]
 
 For each dev set (a TSV of German and English; default: the everyday and register dev
-sets), every German sentence is written in capitals (str.upper) and translated with the
-bundled model as the app translates it, once read as it stands and once as German writes
-it; both are scored by sacreBLEU against the references, beside the sentences as written.
+sets), every German sentence is written in capitals (str.upper) and in lower case
+(str.lower) and translated with the bundled model as the app translates it, once read as
+it stands and once as German writes it; each is scored by sacreBLEU against the
+references, beside the sentences as written.
 """
 
 from __future__ import annotations
@@ -31,14 +32,14 @@ SETS = [
 
 
 def translations(translator: Translator, german: list[str], beam: int, recase: bool) -> list[str]:
-    """The English of each sentence; ``recase`` False reads capitals as they stand."""
-    saved = translator_module.in_capitals
+    """The English of each sentence; ``recase`` False reads the German as it stands."""
+    saved = translator_module.written_case
     if not recase:
-        translator_module.in_capitals = lambda text: False
+        translator_module.written_case = lambda text: None
     try:
         return [t.text for t in translator.translate(german, beam=beam)]
     finally:
-        translator_module.in_capitals = saved
+        translator_module.written_case = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,20 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.sets:
         pairs = [pair for _, pair in read_pairs(path)]
         german, refs = [de for de, _ in pairs], [[en for _, en in pairs]]
-        capitals = [de.upper() for de in german]
         written = translations(translator, german, beam, recase=True)
-        as_they_stand = translations(translator, capitals, beam, recase=False)
-        recased = translations(translator, capitals, beam, recase=True)
         print(f"\n{path.name}: {len(pairs)} sentences, beam {beam}")
-        for name, hyps in [
-            ("as written", written),
-            ("in capitals, read as they stand", as_they_stand),
-            ("in capitals, read as German writes it", recased),
-        ]:
-            print(f"  {name:40} BLEU {sacrebleu.corpus_bleu(hyps, refs).score:.2f}")
-        rows = zip(capitals, as_they_stand, recased, strict=True)
-        for de, a, b in list(rows)[: args.show]:
-            print(f"    {de}\n      as they stand: {a}\n      recased:       {b}")
+        print(f"  {'as written':40} BLEU {sacrebleu.corpus_bleu(written, refs).score:.2f}")
+        for case, change in [("in capitals", str.upper), ("in lower case", str.lower)]:
+            changed = [change(de) for de in german]
+            as_they_stand = translations(translator, changed, beam, recase=False)
+            recased = translations(translator, changed, beam, recase=True)
+            for how, hyps in [("read as it stands", as_they_stand), ("recased", recased)]:
+                name = f"{case}, {how}"
+                print(f"  {name:40} BLEU {sacrebleu.corpus_bleu(hyps, refs).score:.2f}")
+            rows = zip(changed, as_they_stand, recased, strict=True)
+            for de, a, b in list(rows)[: args.show]:
+                print(f"    {de}\n      as it stands: {a}\n      recased:      {b}")
     return 0
 
 
