@@ -44,7 +44,6 @@ from translator_app.core.engine.search_types import (
 )
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.casing import as_german_writes, written_case
 from translator_app.core.faithful.glossary import (
     Glossary,
     annotate,
@@ -58,6 +57,7 @@ from translator_app.core.faithful.protect import (
     protected_uses,
 )
 from translator_app.core.faithful.terms import has_term_markers, mask_markers
+from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
 from translator_app.core.limits import MAX_SENTENCE_TOKENS, MAX_SOURCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
 from translator_app.core.text.clean import without_lone_surrogates
@@ -388,16 +388,18 @@ class Translator:
             clean = mask_markers(clean)
         cut = symbol_tail(clean)
         clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
-        case = written_case(clean)  # a notice in capitals, a message without any
-        if case is not None:  # read as German writes it, the same length
-            clean = as_german_writes(clean, case=case)
-        uses = glossary.find(clean) if glossary else []
+        # Typed without umlauts, in capitals or without any: read as German writes it.
+        read, origins = spelled_as_german(clean)
+        uses = glossary.find(read) if glossary else []
         # Protected names and places are checked in the n-best like the user's terms
         # (beam search may prefer a shorter candidate that drops „in Wien“).
-        checked = merge_uses(uses, entity_uses(clean)) if protect else uses
-        marked = merge_uses(uses, protected_uses(clean)) if protect else uses
-        enc = self._encode(clean, marked)
-        sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=needs_stop(clean))
+        checked = merge_uses(uses, entity_uses(read)) if protect else uses
+        marked = merge_uses(uses, protected_uses(read)) if protect else uses
+        enc = self._encode(read, marked)
+        if origins is not None and enc is not None:  # spans in the user's text
+            enc = Pieces(clean, enc.ids, enc.pieces, spans_in(origins, enc.spans))
+            uses, checked = uses_in(origins, uses), uses_in(origins, checked)
+        sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=needs_stop(read))
         if enc is None or not enc.ids:
             return sentence
         if len(enc.ids) > MAX_SENTENCE_TOKENS:

@@ -7,7 +7,7 @@ as German writes it („Achtung: Rutschgefahr!“, „Bitte nicht rauchen“, �
 Hause“), the same length, so that every piece's span still points at the user's letters.
 
 How each word is written comes from resources/lists/german-casing.tsv (counted on the
-German side of the training corpora by scripts/build_casing.py): lower case for verbs,
+German side of the training corpora by scripts/build_word_lists.py): lower case for verbs,
 adjectives and function words, capitals kept for EU or ADAC, and for a word written both
 ways (rauchen, das Rauchen) a capital only after an article; a word the corpora do not
 hold is read as a noun, as German writes the compounds no corpus holds

@@ -1,13 +1,14 @@
-"""German written in capitals (a sign, a notice) or without any (a hasty message), read as
-German writes it (core/faithful/casing.py) or as it stands.
+"""German written in capitals (a sign, a notice), without any (a hasty message) or without
+umlauts (a keyboard without ä, ö, ü, ß), read as German writes it
+(core/faithful/casing.py, core/faithful/umlauts.py) or as it stands.
 
-    .venv/bin/python bench/bench_casing.py [--model DIR] [--beam N] [--show 8] [SET ...]
+    .venv/bin/python bench/bench_spelling.py [--model DIR] [--beam N] [--show 8] [SET ...]
 
 For each dev set (a TSV of German and English; default: the everyday and register dev
-sets), every German sentence is written in capitals (str.upper) and in lower case
-(str.lower) and translated with the bundled model as the app translates it, once read as
-it stands and once as German writes it; each is scored by sacreBLEU against the
-references, beside the sentences as written.
+sets), every German sentence is written in capitals (str.upper), in lower case
+(str.lower) and with ae, oe, ue, ss for ä, ö, ü, ß, and translated with the bundled model
+as the app translates it, once read as it stands and once as German writes it; each is
+scored by sacreBLEU against the references, beside the sentences as written.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.engine import translator as translator_module  # noqa: E402
 
+PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 SETS = [
     ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv",
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
@@ -33,13 +35,13 @@ SETS = [
 
 def translations(translator: Translator, german: list[str], beam: int, recase: bool) -> list[str]:
     """The English of each sentence; ``recase`` False reads the German as it stands."""
-    saved = translator_module.written_case
+    saved = translator_module.spelled_as_german
     if not recase:
-        translator_module.written_case = lambda text: None
+        translator_module.spelled_as_german = lambda text: (text, None)
     try:
         return [t.text for t in translator.translate(german, beam=beam)]
     finally:
-        translator_module.written_case = saved
+        translator_module.spelled_as_german = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,16 +59,23 @@ def main(argv: list[str] | None = None) -> int:
         written = translations(translator, german, beam, recase=True)
         print(f"\n{path.name}: {len(pairs)} sentences, beam {beam}")
         print(f"  {'as written':40} BLEU {sacrebleu.corpus_bleu(written, refs).score:.2f}")
-        for case, change in [("in capitals", str.upper), ("in lower case", str.lower)]:
+        for case, change in [
+            ("in capitals", str.upper),
+            ("in lower case", str.lower),
+            ("without umlauts", lambda de: de.translate(PLAIN)),
+        ]:
             changed = [change(de) for de in german]
             as_they_stand = translations(translator, changed, beam, recase=False)
             recased = translations(translator, changed, beam, recase=True)
-            for how, hyps in [("read as it stands", as_they_stand), ("recased", recased)]:
+            for how, hyps in [
+                ("read as it stands", as_they_stand),
+                ("as German writes it", recased),
+            ]:
                 name = f"{case}, {how}"
                 print(f"  {name:40} BLEU {sacrebleu.corpus_bleu(hyps, refs).score:.2f}")
             rows = zip(changed, as_they_stand, recased, strict=True)
             for de, a, b in list(rows)[: args.show]:
-                print(f"    {de}\n      as it stands: {a}\n      recased:      {b}")
+                print(f"    {de}\n      as it stands: {a}\n      as German:    {b}")
     return 0
 
 

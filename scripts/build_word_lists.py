@@ -1,0 +1,134 @@
+"""Build two word lists of resources/lists from the German side of the prepared training
+corpora (data/prepared/train.tsv.xz, test sentences already removed):
+german-casing.tsv, how German words are written inside a sentence, for reading a text
+written in capitals or without any (translator_app/core/faithful/casing.py); and
+german-umlauts.tsv, the words written with ä, ö, ü or ß whose spelling without them
+(ae, oe, ue, ss) the corpora hardly hold, for reading a text typed without them
+(translator_app/core/faithful/umlauts.py).
+
+    .venv/bin/python scripts/build_word_lists.py [--train data/prepared/train.tsv.xz] [--min-count 2]
+
+A word is counted where it does not open a sentence (not first, not after . ! ? : or an
+opening quotation mark), so that a noun's capital is told from a sentence's. Written: the
+words seen at least --min-count times whose usual form inside a sentence is lower case
+(verbs, adjectives, function words), all capitals (EU, ADAC) or either (rauchen, das
+Rauchen), case-folded, with that form; a word not listed is read as a noun
+(capitalised), as German writes the many compounds no corpus holds („Rutschgefahr“).
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LISTS = ROOT / "resources" / "lists"
+# A spelling without umlauts that the corpora hold more than this share as often as the
+# word with them is a word of its own („Masse“ beside „Maße“, „neue“): not listed.
+UMLAUT_SHARE = 1 / 20
+_PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|[.!?:„\"“»«]")
+OPENERS = frozenset('.!?:„"“»«')
+
+
+def count_forms(lines) -> tuple[dict[str, Counter], Counter]:
+    """Case-folded word -> Counter of its written forms inside sentences; and how often
+    each word stands anywhere, in lower case."""
+    forms: dict[str, Counter] = defaultdict(Counter)
+    words: Counter = Counter()
+    for line in lines:
+        german = line.split("\t", 1)[0]
+        opening = True
+        for m in TOKEN.finditer(german):
+            token = m.group()
+            if token in OPENERS:
+                opening = True
+                continue
+            if not opening:
+                forms[token.casefold()][token] += 1
+            words[token.lower()] += 1
+            opening = False
+    return forms, words
+
+
+def umlaut_words(words: Counter, min_count: int) -> dict[str, str]:
+    """Spelling without umlauts -> the word with them, where the corpora hold the word
+    at least ``min_count`` times and the plain spelling hardly (:data:`UMLAUT_SHARE`);
+    of two words with one plain spelling, the commoner."""
+    found: dict[str, str] = {}
+    for word, n in words.items():
+        plain = word.translate(_PLAIN)
+        if n < min_count or plain == word or words[plain] >= UMLAUT_SHARE * n:
+            continue
+        if plain not in found or words[found[plain]] < n:
+            found[plain] = word
+    return found
+
+
+def usual_form(written: Counter) -> str | None:
+    """ "lower" or "upper" where most of the word's writings are so, "either" where a
+    quarter to a half are lower case (a verb and its noun: rauchen, das Rauchen); None
+    where the capitalised form leads further, the default."""
+    total = sum(written.values())
+    lower = sum(n for w, n in written.items() if w.islower())
+    upper = sum(n for w, n in written.items() if w.isupper() and len(w) > 1)
+    if lower * 2 > total:
+        return "lower"
+    if upper * 2 > total:
+        return "upper"
+    return "either" if lower * 4 >= total else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--train", type=Path, default=ROOT / "data" / "prepared" / "train.tsv.xz")
+    ap.add_argument("--min-count", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=LISTS, help="the folder the lists go to")
+    args = ap.parse_args(argv)
+    if not args.train.is_file():
+        print(
+            f"error: {args.train} not found (bash scripts/prepare_data.py first)", file=sys.stderr
+        )
+        return 1
+    with lzma.open(args.train, "rt", encoding="utf-8") as f:
+        forms, words = count_forms(f)
+    casing = sorted(
+        (word, form)
+        for word, written in forms.items()
+        if sum(written.values()) >= args.min_count and (form := usual_form(written))
+    )
+    seen = f"words seen at least {args.min_count} times"
+    _write(
+        args.out / "german-casing.tsv",
+        "How a German word is usually written inside a sentence: case-folded word, then\n"
+        f"lower, upper or either. Counted on the prepared training corpora ({seen});\n"
+        "a word not listed is read as a noun. See README.md.",
+        casing,
+    )
+    umlauts = sorted(umlaut_words(words, args.min_count).items())
+    _write(
+        args.out / "german-umlauts.tsv",
+        "A German word typed without its umlauts or ß (ae, oe, ue, ss), then the word: the\n"
+        f"plain spelling hardly stands in the prepared training corpora ({seen}).\n"
+        "See README.md.",
+        umlauts,
+    )
+    kinds = Counter(f for _, f in casing)
+    print(
+        f"german-casing.tsv: {len(casing)} words ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"
+    )
+    print(f"german-umlauts.tsv: {len(umlauts)} words")
+    return 0
+
+
+def _write(path: Path, header: str, rows: list[tuple[str, str]]) -> None:
+    lines = [f"# {line}" for line in header.splitlines()] + [f"{a}\t{b}" for a, b in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
