@@ -41,3 +41,17 @@ def app_translator(
     }
     print(f"{model}, {translator.precision}, {describe_machine()}")
     return translator, searches, header
+
+
+def translations_with(translator: Translator, german: list[str], beam: int, step, stand_in=None):
+    """The English of each sentence (the app's way, at ``beam``), with ``step`` (a
+    (module, name) pair of the translator's) replaced by ``stand_in`` for the while, or as
+    it is where ``stand_in`` is None: what one step brings, measured with it and without."""
+    module, name = step
+    saved = getattr(module, name)
+    if stand_in is not None:
+        setattr(module, name, stand_in)
+    try:
+        return [t.text for t in translator.translate(german, beam=beam)]
+    finally:
+        setattr(module, name, saved)

@@ -21,29 +21,21 @@ import sacrebleu
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from app_search import translations_with  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.engine import translator as translator_module  # noqa: E402
 from translator_app.core.engine.closing_stop import needs_stop  # noqa: E402
 
+STEP = (translator_module, "needs_stop")  # the step measured
 SETS = [
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
     ROOT / "data" / "prepared" / "news-dev.tsv",
     ROOT.parent / "shared" / "data" / "multi30k" / "val.deu-eng.tsv.xz",
 ]
-
-
-def translations(translator: Translator, german: list[str], beam: int, stop: bool) -> list[str]:
-    """The English of each line, read with a closing full stop where it has none, or
-    (``stop`` False) read as it is."""
-    saved = translator_module.needs_stop
-    if not stop:
-        translator_module.needs_stop = lambda text: False
-    try:
-        return [t.text for t in translator.translate(german, beam=beam)]
-    finally:
-        translator_module.needs_stop = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         refs = [[en for _, en in open_lines]]
         print(f"\n{path.name}: {len(open_lines)} of {len(pairs)} lines end without punctuation")
         for beam in args.beam:
-            as_is = translations(translator, german, beam, stop=False)
-            stopped = translations(translator, german, beam, stop=True)
+            as_is = translations_with(translator, german, beam, STEP, lambda text: False)
+            stopped = translations_with(translator, german, beam, STEP)
             before = sacrebleu.corpus_bleu(as_is, refs).score
             after = sacrebleu.corpus_bleu(stopped, refs).score
             changed = [(d, a, b) for d, a, b in zip(german, as_is, stopped, strict=True) if a != b]

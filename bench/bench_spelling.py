@@ -21,27 +21,20 @@ import sacrebleu
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from app_search import translations_with  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.engine import translator as translator_module  # noqa: E402
 
 PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+STEP = (translator_module, "spelled_as_german")  # the step measured
 SETS = [
     ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv",
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
 ]
-
-
-def translations(translator: Translator, german: list[str], beam: int, recase: bool) -> list[str]:
-    """The English of each sentence; ``recase`` False reads the German as it stands."""
-    saved = translator_module.spelled_as_german
-    if not recase:
-        translator_module.spelled_as_german = lambda text: (text, None)
-    try:
-        return [t.text for t in translator.translate(german, beam=beam)]
-    finally:
-        translator_module.spelled_as_german = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.sets:
         pairs = [pair for _, pair in read_pairs(path)]
         german, refs = [de for de, _ in pairs], [[en for _, en in pairs]]
-        written = translations(translator, german, beam, recase=True)
+        written = translations_with(translator, german, beam, STEP)
         print(f"\n{path.name}: {len(pairs)} sentences, beam {beam}")
         print(f"  {'as written':40} BLEU {sacrebleu.corpus_bleu(written, refs).score:.2f}")
         for case, change in [
@@ -65,8 +58,10 @@ def main(argv: list[str] | None = None) -> int:
             ("without umlauts", lambda de: de.translate(PLAIN)),
         ]:
             changed = [change(de) for de in german]
-            as_they_stand = translations(translator, changed, beam, recase=False)
-            recased = translations(translator, changed, beam, recase=True)
+            as_they_stand = translations_with(
+                translator, changed, beam, STEP, lambda text: (text, None)
+            )
+            recased = translations_with(translator, changed, beam, STEP)
             for how, hyps in [
                 ("read as it stands", as_they_stand),
                 ("as German writes it", recased),

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core import Translator
 from translator_app.core.engine import translator as translator_module
 from translator_app.core.faithful.casing import (
     as_german_writes,
@@ -21,12 +20,6 @@ from translator_app.core.faithful.casing import (
 )
 
 ROOT = Path(__file__).parents[2]
-BUNDLE = ROOT / "resources" / "model"
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(BUNDLE, device="cpu")
 
 
 @pytest.mark.parametrize(

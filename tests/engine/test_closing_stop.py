@@ -5,12 +5,9 @@ by the model with a full stop after it, and the English comes back without one
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from translator_app.core import Translator
 from translator_app.core.engine.candidates import text_of
 from translator_app.core.engine.closing_stop import (
     as_read,
@@ -19,13 +16,6 @@ from translator_app.core.engine.closing_stop import (
     stop_spans,
     with_stop,
 )
-
-BUNDLE = Path(__file__).parents[2] / "resources" / "model"
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(BUNDLE, device="cpu")
 
 
 @pytest.mark.parametrize(

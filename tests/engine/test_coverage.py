@@ -4,18 +4,7 @@ one that leaves a part out. Sentences of the everyday dev set."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-from translator_app.core import Translator
-
-BUNDLE = Path(__file__).parents[2] / "resources" / "model"
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(BUNDLE, device="cpu")
 
 
 @pytest.mark.parametrize(

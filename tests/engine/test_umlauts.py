@@ -5,23 +5,12 @@ vergessen.“ read as it stands came out "I forgot the tie to the tuer."."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from translator_app.core import Translator
 from translator_app.core.engine import translator as translator_module
 from translator_app.core.faithful.glossary import Glossary, Term
 from translator_app.core.faithful.umlauts import restore_umlauts, spans_in, umlaut_words
 
-BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 WORDS = {"schluessel": "schlüssel", "fuer": "für", "tuer": "tür", "strasse": "straße"}
 GERMAN = "Ich habe den Schluessel fuer die Tuer vergessen."
-
-
-@pytest.fixture(scope="module")
-def translator() -> Translator:
-    return Translator.load(BUNDLE, device="cpu")
 
 
 def test_listed_words_get_their_umlauts_in_the_case_they_were_typed():
