@@ -85,6 +85,15 @@ def tiny_pairs() -> list[tuple[str, str]]:
     return [tuple(line.split("\t")) for line in lines if line]
 
 
+@pytest.fixture(scope="module")
+def translator():
+    """The bundled model's Translator on the CPU, as the app loads it, once per test
+    module (a module that defines its own ``translator`` fixture uses that one)."""
+    from translator_app.core import Translator
+
+    return Translator.load(Path(__file__).parents[1] / "resources" / "model", device="cpu")
+
+
 @pytest.fixture(scope="session")
 def spm_bytes() -> bytes:
     from translator_app.core.text.tokenizer import train_sentencepiece

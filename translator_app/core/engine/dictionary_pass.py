@@ -22,6 +22,7 @@ from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
     dictionary_terms,
+    heading_term,
     names_in,
 )
 from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
@@ -165,7 +166,8 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
     """Dictionary terms for the common German words and places ``t``'s best candidate
     copies, and for those another candidate copies within :data:`HESITATION` of the
     best's score where the best does not say the dictionary's English either; ``names``:
-    words that are names in the text around it."""
+    words that are names in the text around it. A text of one word whose English is none
+    of its senses asks for the dictionary's (copied_words.heading_term)."""
     best = t.nbest[0]
     found = dictionary_terms(dictionary, t.source, best.text, names)
     terms = {term.source: term for term in found}
@@ -175,6 +177,9 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
         for term in dictionary_terms(dictionary, t.source, cand.text, names):
             if term.source not in terms and _unrendered(t, (term,)):
                 terms[term.source] = term
+    heading = heading_term(dictionary, t.source, best.text)  # a text of one word
+    if heading is not None:
+        terms.setdefault(heading.source, heading)
     return tuple(terms.values())
 
 

@@ -266,6 +266,48 @@ def plain_english(senses, noun: bool):
     return None
 
 
+# A text of one word: a heading, a sign, a form's field („Vorname“, „Abfahrt:“).
+ONE_WORD = re.compile(r"\s*([^\W\d_]+(?:-[^\W\d_]+)*)\s*[.!?:]?\s*")
+
+
+def heading_term(dictionary, source: str, english: str) -> Term | None:
+    """For a text of one German word (a heading, a sign, a form's field: „Vorname“,
+    „Abfahrt“, „Gleis“), a term with the dictionary's English where the model's
+    ``english`` is none of the word's senses: the model, trained on sentences, guessed a
+    lone word from its parts ("Before name", "Apart", "Leads"). None where it is one of
+    them ("Invoice" for „Rechnung“), or the dictionary holds no fit sense of the word
+    itself (a compound's last part is not the word)."""
+    m = ONE_WORD.fullmatch(source)
+    if m is None:
+        return None
+    word = m.group(1)
+    found = dictionary.lookup(word)
+    if not found.senses or found.compound is not None or says_a_sense(found.senses, english):
+        return None
+    # a sense of the word's own over one of a subject's („Ausfahrt“ [min.]: ramp)
+    senses = sorted(found.senses, key=lambda sense: bool(sense.form_register))
+    chosen = plain_english(senses, noun=word[:1].isupper())
+    if chosen is None:
+        return None
+    asked = chosen[0][:1].upper() + chosen[0][1:]  # the English's first word
+    return Term(word, asked, dictionary=True)
+
+
+def says_a_sense(senses, english: str) -> bool:
+    """Whether ``english`` (a translation of the word alone) is one of the English
+    variants of any of ``senses``, case, articles and punctuation aside ("Date of birth"
+    for „Geburtsdatum“, "Invoice" for „Rechnung“; not "Before name" for „Vorname“)."""
+    said = _bare_english(english)
+    return any(
+        _bare_english(plain(variant)) == said for s in senses for variant in variants(s.english)
+    )
+
+
+def _bare_english(text: str) -> str:
+    words = re.sub(r"[^\w\s'-]", " ", text.casefold()).split()
+    return " ".join(words[1:] if words[:1] in (["the"], ["a"], ["an"], ["to"]) else words)
+
+
 def _vague(words: list[str]) -> bool:
     """A variant that is no translation to insert: "sth.", "sb.", "to …", "…"."""
     return words[0] == "to" or any(w.startswith(("sth.", "sb.", "...", "…")) for w in words)
