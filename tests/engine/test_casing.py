@@ -53,6 +53,16 @@ def test_the_case_a_text_is_written_in(text, case):
     assert written_case(text) == case
 
 
+def test_in_capitals_sie_and_ihre_are_the_polite_form_in_lower_case_the_familiar():
+    casing = {"vielen": "lower", "für": "lower", "ihre": "lower", "danke": "lower"}
+    assert as_german_writes("VIELEN DANK FÜR IHRE ANTWORT", casing) == (
+        "Vielen Dank für Ihre Antwort"
+    )
+    assert as_german_writes("danke für ihre antwort", casing, case="lower") == (
+        "Danke für ihre Antwort"
+    )
+
+
 def test_a_text_in_lower_case_gets_its_nouns_capitals():
     casing = {"bin": "lower", "gleich": "lower", "zu": "lower", "eu": "upper"}
     assert as_german_writes("bin gleich zu hause", casing, case="lower") == "Bin gleich zu Hause"
