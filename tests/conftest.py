@@ -85,6 +85,19 @@ def tiny_pairs() -> list[tuple[str, str]]:
     return [tuple(line.split("\t")) for line in lines if line]
 
 
+def tiny_ding(folder: Path, lines: list[str]):
+    """A Ding dictionary of ``lines`` (Ding's format: German :: English) in ``folder``,
+    its index in a cache beside it."""
+    import lzma
+
+    from translator_app.core.dictionary.lookup import Dictionary
+
+    source = folder / "de-en.ding.txt.xz"
+    with lzma.open(source, "wt", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return Dictionary(source, folder / "cache")
+
+
 @pytest.fixture(scope="module")
 def translator():
     """The bundled model's Translator on the CPU, as the app loads it, once per test

@@ -4,7 +4,6 @@ the bundled model translating again with it."""
 
 from __future__ import annotations
 
-import lzma
 import threading
 import time
 from functools import partial
@@ -13,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import tiny_ding
 from translator_app.core import Translator
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
@@ -70,11 +70,7 @@ DING = [
 
 @pytest.fixture(scope="module")
 def ding(tmp_path_factory) -> Dictionary:
-    folder = tmp_path_factory.mktemp("ding")
-    source = folder / "de-en.ding.txt.xz"
-    with lzma.open(source, "wt", encoding="utf-8") as f:
-        f.write("\n".join(DING) + "\n")
-    return Dictionary(source, folder / "cache")
+    return tiny_ding(tmp_path_factory.mktemp("ding"), DING)
 
 
 def _common(sentence: str, word: str) -> bool:
@@ -327,10 +323,7 @@ def test_a_copied_name_stays_and_the_users_glossary_wins(translator):
 
 
 def test_a_translator_that_may_not_wait_builds_the_index_on_a_thread(tmp_path):
-    source = tmp_path / "de-en.ding.txt.xz"
-    with lzma.open(source, "wt", encoding="utf-8") as f:
-        f.write("\n".join(DING) + "\n")
-    ding = Dictionary(source, tmp_path / "cache")
+    ding = tiny_ding(tmp_path, DING)
     # While a build holds the index's lock (the worker's, begun as the model loaded), a
     # translator that may not wait is answered at once (it waited the whole build).
     answers: list[bool] = []

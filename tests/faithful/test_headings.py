@@ -5,10 +5,9 @@ model, trained on sentences, guessed „Vorname“ as "Before name", „Abfahrt�
 
 from __future__ import annotations
 
-import lzma
-
 import pytest
 
+from conftest import tiny_ding
 from translator_app.core.dictionary.lookup import Dictionary
 from translator_app.core.faithful.copied_words import heading_term, says_a_sense
 
@@ -23,11 +22,7 @@ DING = [
 
 @pytest.fixture(scope="module")
 def ding(tmp_path_factory) -> Dictionary:
-    folder = tmp_path_factory.mktemp("ding")
-    source = folder / "de-en.ding.txt.xz"
-    with lzma.open(source, "wt", encoding="utf-8") as f:
-        f.write("\n".join(DING) + "\n")
-    return Dictionary(source, folder / "cache")
+    return tiny_ding(tmp_path_factory.mktemp("ding"), DING)
 
 
 def test_an_english_is_a_sense_whatever_its_case_article_or_stop(ding):
