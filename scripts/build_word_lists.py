@@ -26,11 +26,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
+
 LISTS = ROOT / "resources" / "lists"
 # A spelling without umlauts that the corpora hold more than this share as often as the
 # word with them is a word of its own („Masse“ beside „Maße“, „neue“): not listed.
 UMLAUT_SHARE = 1 / 20
-_PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 TOKEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|[.!?:„\"“»«]")
 OPENERS = frozenset('.!?:„"“»«')
 
@@ -61,7 +64,7 @@ def umlaut_words(words: Counter, min_count: int) -> dict[str, str]:
     of two words with one plain spelling, the commoner."""
     found: dict[str, str] = {}
     for word, n in words.items():
-        plain = word.translate(_PLAIN)
+        plain = without_umlauts(word)
         if n < min_count or plain == word or words[plain] >= UMLAUT_SHARE * n:
             continue
         if plain not in found or words[found[plain]] < n:

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from translator_app.core.engine import translator as translator_module
 from translator_app.core.faithful.glossary import Glossary, Term
-from translator_app.core.faithful.umlauts import restore_umlauts, spans_in, umlaut_words
+from translator_app.core.faithful.umlauts import (
+    restore_umlauts,
+    spans_in,
+    umlaut_words,
+    without_umlauts,
+)
 
 WORDS = {"schluessel": "schlüssel", "fuer": "für", "tuer": "tür", "strasse": "straße"}
 GERMAN = "Ich habe den Schluessel fuer die Tuer vergessen."
@@ -20,6 +25,13 @@ def test_listed_words_get_their_umlauts_in_the_case_they_were_typed():
     # "Tür" is at 8..11 of the restored text and at 9..13 of the typed one
     assert spans_in(origins, [(8, 11)]) == ((9, 13),)
     assert spans_in(origins, [(0, 3), (4, 7)]) == ((0, 4), (5, 8))
+
+
+def test_what_a_keyboard_without_umlauts_writes_is_restored():
+    assert without_umlauts("Für die Tür, Straße") == "Fuer die Tuer, Strasse"
+    assert without_umlauts("Ärger über Öl") == "Aerger ueber Oel"
+    read, _ = restore_umlauts(without_umlauts("für die Tür, Straße"), WORDS)
+    assert read == "für die Tür, Straße"
 
 
 def test_a_text_with_an_umlaut_or_no_listed_word_stays_as_typed():

@@ -23,7 +23,8 @@ class SearchOptions:
     to return (at most ``beam``); length_penalty: GNMT alpha that beam search ranks by;
     coverage_penalty: GNMT beta, how much a beam search hypothesis loses for source
     tokens its attention left uncovered (:func:`with_coverage`); the output stops at
-    min(max_len_a * source length + max_len_b, the model's cap) tokens; all_layers: keep every layer's and head's cross-attention (the app's panel)."""
+    min(max_len_a * source length + max_len_b, the model's cap) tokens; all_layers: keep
+    every layer's and head's cross-attention (the app's panel)."""
 
     beam: int = 1
     nbest: int = 1

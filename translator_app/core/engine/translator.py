@@ -395,11 +395,12 @@ class Translator:
         # (beam search may prefer a shorter candidate that drops „in Wien“).
         checked = merge_uses(uses, entity_uses(read)) if protect else uses
         marked = merge_uses(uses, protected_uses(read)) if protect else uses
-        enc = self._encode(read, marked)
+        stop = needs_stop(read)
+        enc = self._encode(read, marked, stop)
         if origins is not None and enc is not None:  # spans in the user's text
             enc = Pieces(clean, enc.ids, enc.pieces, spans_in(origins, enc.spans))
             uses, checked = uses_in(origins, uses), uses_in(origins, checked)
-        sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=needs_stop(read))
+        sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=stop)
         if enc is None or not enc.ids:
             return sentence
         if len(enc.ids) > MAX_SENTENCE_TOKENS:
@@ -420,10 +421,10 @@ class Translator:
             sentence.jobs.append(Job(i, c, chunk_ids, prefix if c == 0 else ()))
         return sentence
 
-    def _encode(self, clean: str, marked: list) -> Pieces | None:
+    def _encode(self, clean: str, marked: list, stop: bool) -> Pieces | None:
         """The pieces of ``clean`` with its ``marked`` terms and facts annotated, read with
-        a full stop after it where it closes without punctuation (closing_stop.py); None
-        where it is blank."""
+        a full stop after it where ``stop`` says it closes without punctuation
+        (closing_stop.needs_stop); None where it is blank."""
         if not clean.strip():
             return None
 
@@ -434,7 +435,7 @@ class Translator:
             a = self.tokenizer.encode(annotated)
             return Pieces(seen, a.ids, a.pieces, map_spans(a.spans, inserted, len(seen)))
 
-        return encode_with_stop(encode, clean) if needs_stop(clean) else encode(clean)
+        return encode_with_stop(encode, clean) if stop else encode(clean)
 
     def _assemble(self, s: _Sentence, chunks: list[list[Hypothesis]]) -> Translation:
         """The Translation of one sentence from its chunks' hypotheses."""

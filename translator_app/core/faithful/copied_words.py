@@ -346,9 +346,10 @@ def dictionary_terms(
     """Terms (German as the source writes it, English from ``dictionary``, marked
     ``dictionary``) for the copied words of ``output`` that read as common words or
     places in ``source`` (:func:`dictionary_reading`, with the ``names`` of the text
-    around it) and that the dictionary translates. A capitalised word that names a place is a place
-    unless an article or an adjective makes it a noun („in Halle“ is the city, „in der
-    Halle“ the hall); a place whose English is its German („in Essen“) is left alone."""
+    around it) and that the dictionary translates. A capitalised word that names a place
+    is a place unless an article or an adjective makes it a noun („in Halle“ is the
+    city, „in der Halle“ the hall); a place whose English is its German („in Essen“) is
+    left alone."""
     # each copy's reading is decided below, occurrence by occurrence, as
     # copied_common_words decides it: the dictionary is not asked twice
     copied = {w.casefold() for w in copied_words(dictionary, source, output)}

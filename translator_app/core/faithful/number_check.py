@@ -123,6 +123,13 @@ DE_SCALE_WORDS = (
 _EN_SCALES = {"thousand": 10**3, "million": 10**6, "mn": 10**6, "billion": 10**9}
 _EN_SCALES |= {"bn": 10**9, "trillion": 10**12}
 EN_SCALE_OF = {10**3: "thousand", 10**6: "million", 10**9: "billion", 10**12: "trillion"}
+
+
+def de_scale(word: str) -> int:
+    """The value of a German scale word matched by :data:`DE_SCALE_WORDS` („Mrd.“: 10**9)."""
+    return DE_SCALES[word.lower().rstrip(".")]
+
+
 _DE_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
@@ -274,7 +281,7 @@ def source_facts(text: str) -> list[Fact]:
                 facts += [year, date]
                 continue
         elif g["scaled"]:
-            scale = DE_SCALES[g["sw"].lower().rstrip(".")]
+            scale = de_scale(g["sw"])
             keys = {_scaled(g["si"].replace(".", ""), g["sd"], scale)}
             # as English says it („2,5 Millionen“: "2.5 million"), not "2,500,000"
             english = f"{english_number(g['si'], g['sd'])} {EN_SCALE_OF[scale]}"

@@ -21,10 +21,10 @@ from fractions import Fraction
 
 from translator_app.core.faithful.number_check import (
     DE_SCALE_WORDS,
-    DE_SCALES,
     EN_SCALE_OF,
     MONTHS_DE,
     WEEKDAYS_DE,
+    de_scale,
 )
 
 # ------------------------------------------------------------------ German, one word
@@ -124,7 +124,7 @@ def german_numbers(text: str) -> list[tuple[int, int, Fraction]]:
             continue  # „mehrere Hundert Millionen“: hundreds of millions, no number
         count = Fraction(1) if word in _DE_ONE else german_number_word(word)
         if count is not None:
-            found.append((m.start(), m.end(), count * DE_SCALES[m["scale"].lower().rstrip(".")]))
+            found.append((m.start(), m.end(), count * de_scale(m["scale"])))
     for m in _DE_PARTS_RE.finditer(text):
         if m["half"]:
             value = Fraction(1, 2)
@@ -157,8 +157,7 @@ _EN_SMALL = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", 
     "sixteen", "seventeen", "eighteen", "nineteen"])}  # fmt: skip
 _EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
 _EN_TENS |= {"seventy": 70, "eighty": 80, "ninety": 90}
-_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_EN_SCALES |= {"trillion": 10**12}
+_EN_SCALES = {"hundred": 100} | {name: value for value, name in EN_SCALE_OF.items()}
 _EN_PARTS = {"half": Fraction(1, 2), "halves": Fraction(1, 2), "third": Fraction(1, 3)}
 _EN_PARTS |= {"thirds": Fraction(1, 3), "quarter": Fraction(1, 4), "quarters": Fraction(1, 4)}
 _EN_PARTS |= {"fifth": Fraction(1, 5), "fifths": Fraction(1, 5), "fourth": Fraction(1, 4)}

@@ -26,7 +26,7 @@ from translator_app.core.faithful.entity_lists import (
     WORD_SURNAMES,
 )
 from translator_app.core.faithful.glossary import TermUse, find_target
-from translator_app.core.faithful.number_check import source_facts
+from translator_app.core.faithful.number_check import EN_SCALE_OF, source_facts
 
 _NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
 _NAMES = (
@@ -54,7 +54,7 @@ _PLACE = re.compile(rf"(?<![\w-])(?P<name>{_alternatives(_PLACE_ENGLISH)})(?![\w
 
 # An amount in euros, as German writes it after the number: 12,50 €, 12,50 EUR, 12,50 Euro.
 _EURO_AFTER = re.compile(r"\s*(?:€|EUR\b|Euro\b)")
-_SCALE_WORDS = (" thousand", " million", " billion", " trillion")
+_SCALE_WORDS = tuple(f" {name}" for name in EN_SCALE_OF.values())
 
 
 def _fact_use(text: str, fact) -> TermUse:

@@ -27,7 +27,9 @@ from translator_app.core.platform.paths import resources_dir
 UMLAUTS = resources_dir() / "lists" / "german-umlauts.tsv"
 _WORD = re.compile(r"[^\W\d_]+")
 _HAS_UMLAUT = re.compile(r"[äöüÄÖÜß]")
-_PAIRS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
+# How a keyboard without them writes each: the lower-case letter, its two letters.
+PAIRS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
+_WITHOUT = str.maketrans(PAIRS | {k.upper(): v.capitalize() for k, v in PAIRS.items() if k != "ß"})
 
 
 @cache
@@ -54,7 +56,7 @@ def _origins(typed: str, written: str, at: int) -> list[int] | None:
     do not line up."""
     origins, i = [], 0
     for ch in written:
-        pair = _PAIRS.get(ch.lower())
+        pair = PAIRS.get(ch.lower())
         origins.append(at + i)
         i += 2 if pair is not None and typed[i : i + 2].lower() == pair else 1
     return origins if i == len(typed) else None
@@ -88,6 +90,13 @@ def restore_umlauts(
     parts.append(text[pos:])
     origins.extend(range(pos, len(text) + 1))
     return "".join(parts), tuple(origins)
+
+
+def without_umlauts(text: str) -> str:
+    """``text`` as a keyboard without umlauts writes it („Tür“ -> „Tuer“, „Ärger“ ->
+    „Aerger“, „Straße“ -> „Strasse“; a capital umlaut as a capital and a small letter,
+    as a word's first letter is typed): what :func:`restore_umlauts` undoes."""
+    return text.translate(_WITHOUT)
 
 
 def spans_in(origins: Sequence[int], spans: Sequence[tuple[int, int]]) -> tuple:
