@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from translator_app.core import Translator, bundled_model_dir
@@ -47,11 +48,18 @@ def translations_with(translator: Translator, german: list[str], beam: int, step
     """The English of each sentence (the app's way, at ``beam``), with ``step`` (a
     (module, name) pair of the translator's) replaced by ``stand_in`` for the while, or as
     it is where ``stand_in`` is None: what one step brings, measured with it and without."""
-    module, name = step
-    saved = getattr(module, name)
-    if stand_in is not None:
-        setattr(module, name, stand_in)
-    try:
+    with replaced({step: stand_in} if stand_in is not None else {}):
         return [t.text for t in translator.translate(german, beam=beam)]
+
+
+@contextmanager
+def replaced(stand_ins: dict):
+    """Each (module, name) of ``stand_ins`` replaced by its stand-in for the while."""
+    saved = {(module, name): getattr(module, name) for module, name in stand_ins}
+    try:
+        for (module, name), stand_in in stand_ins.items():
+            setattr(module, name, stand_in)
+        yield
     finally:
-        setattr(module, name, saved)
+        for (module, name), value in saved.items():
+            setattr(module, name, value)

@@ -1,10 +1,12 @@
-"""Build two word lists of resources/lists from the German side of the prepared training
-corpora (data/prepared/train.tsv.xz, test sentences already removed):
+"""Build three word lists of resources/lists from the prepared training corpora
+(data/prepared/train.tsv.xz, test sentences already removed):
 german-casing.tsv, how German words are written inside a sentence, for reading a text
 written in capitals or without any (translator_app/core/faithful/casing.py); and
 german-umlauts.tsv, the words written with ä, ö, ü or ß whose spelling without them
 (ae, oe, ue, ss) the corpora hardly hold, for reading a text typed without them
-(translator_app/core/faithful/umlauts.py).
+(translator_app/core/faithful/umlauts.py); and german-nouns.tsv, the capitalised words of
+the dictionary (resources/dictionary) that the English of their pairs hardly ever keeps:
+common nouns, not names, wherever they stand (translator_app/core/faithful/copied_words.py).
 
     .venv/bin/python scripts/build_word_lists.py [--train data/prepared/train.tsv.xz] [--min-count 2]
 
@@ -28,9 +30,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from translator_app.core.dictionary.ding import WORD  # noqa: E402
+from translator_app.core.dictionary.lookup import Dictionary  # noqa: E402
+from translator_app.core.faithful.copied_words import fit_englishes  # noqa: E402
+from translator_app.core.faithful.german_left import GermanLeftCheck  # noqa: E402
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
 
 LISTS = ROOT / "resources" / "lists"
+# A capitalised word is a common noun, not a name, where the corpora hold it in at least
+# NOUN_MIN_PAIRS pairs and the English of fewer than NOUN_KEPT_SHARE of them keeps it
+# (Forscher 106 pairs, none kept; König 112, 3 kept; Merkel 45, 43 kept; Koch 85, 15).
+NOUN_MIN_PAIRS = 10
+NOUN_KEPT_SHARE = 0.05
 # A spelling without umlauts that the corpora hold more than this share as often as the
 # word with them is a word of its own („Masse“ beside „Maße“, „neue“): not listed.
 UMLAUT_SHARE = 1 / 20
@@ -56,6 +67,63 @@ def count_forms(lines) -> tuple[dict[str, Counter], Counter]:
             words[token.lower()] += 1
             opening = False
     return forms, words
+
+
+def kept_in_english(lines) -> tuple[Counter, Counter]:
+    """How many pairs hold each capitalised German word, and in how many of them the
+    English holds it too, written alike."""
+    pairs: Counter = Counter()
+    kept: Counter = Counter()
+    for line in lines:
+        german, english = line.rstrip("\n").split("\t")[:2]
+        english_words = set(WORD.findall(english))
+        for word in {w for w in WORD.findall(german) if w[:1].isupper() and not w.isupper()}:
+            pairs[word] += 1
+            kept[word] += word in english_words
+    return pairs, kept
+
+
+def common_nouns(pairs: Counter, kept: Counter, lexicon) -> list[str]:
+    """The capitalised words that ``lexicon`` holds as German and not as English (the
+    words a copy could be) and the English of their pairs hardly keeps."""
+    return sorted(
+        word
+        for word, n in pairs.items()
+        if n >= NOUN_MIN_PAIRS
+        and kept[word] < NOUN_KEPT_SHARE * n
+        and lexicon.is_german_word(word)
+        and not lexicon.is_english_word(word)
+    )
+
+
+def usual_englishes(lines, nouns: list[str], dictionary) -> dict[str, str]:
+    """Noun -> the one of its dictionary English (copied_words.fit_englishes) that the
+    English of its pairs says most often (a plural too), where any says one: „Föderation“
+    federation, not the dictionary's first, "federal state"."""
+    choices = {}
+    for word in nouns:
+        englishes = list(
+            dict.fromkeys(e for e, _ in fit_englishes(dictionary.lookup(word).senses, True))
+        )
+        if englishes:
+            choices[word] = [
+                (e, re.compile(rf"(?<![\w-]){re.escape(e.casefold())}(?:e?s)?(?![\w-])"))
+                for e in englishes
+            ]
+    said: dict[str, Counter] = defaultdict(Counter)
+    for line in lines:
+        german, english = line.rstrip("\n").split("\t")[:2]
+        folded = english.casefold()
+        for word in set(WORD.findall(german)) & choices.keys():
+            for e, pattern in choices[word]:
+                if pattern.search(folded):
+                    said[word][e] += 1
+    usual = {}
+    for word, counts in said.items():
+        order = [e for e, _ in choices[word]]
+        # the most said; of equals, the dictionary's first
+        usual[word] = max(counts, key=lambda e: (counts[e], -order.index(e)))
+    return usual
 
 
 def umlaut_words(words: Counter, min_count: int) -> dict[str, str]:
@@ -99,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     with lzma.open(args.train, "rt", encoding="utf-8") as f:
         forms, words = count_forms(f)
+    with lzma.open(args.train, "rt", encoding="utf-8") as f:
+        pairs, kept = kept_in_english(f)
     casing = sorted(
         (word, form)
         for word, written in forms.items()
@@ -120,16 +190,29 @@ def main(argv: list[str] | None = None) -> int:
         "See README.md.",
         umlauts,
     )
+    nouns = common_nouns(pairs, kept, GermanLeftCheck.bundled())
+    with lzma.open(args.train, "rt", encoding="utf-8") as f:
+        usual = usual_englishes(f, nouns, Dictionary.bundled())
+    _write(
+        args.out / "german-nouns.tsv",
+        "Capitalised German words that are common nouns, not names: the dictionary's German,\n"
+        f"in at least {NOUN_MIN_PAIRS} pairs of the prepared training corpora, fewer than "
+        f"{NOUN_KEPT_SHARE:.0%} of whose\n"
+        "English keep the word. Word, pairs, pairs whose English keeps it, and the English\n"
+        "of the dictionary their English says most (- where none). See README.md.",
+        [(w, str(pairs[w]), str(kept[w]), usual.get(w, "-")) for w in nouns],
+    )
     kinds = Counter(f for _, f in casing)
     print(
         f"german-casing.tsv: {len(casing)} words ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"
     )
     print(f"german-umlauts.tsv: {len(umlauts)} words")
+    print(f"german-nouns.tsv: {len(nouns)} words")
     return 0
 
 
-def _write(path: Path, header: str, rows: list[tuple[str, str]]) -> None:
-    lines = [f"# {line}" for line in header.splitlines()] + [f"{a}\t{b}" for a, b in rows]
+def _write(path: Path, header: str, rows: list[tuple[str, ...]]) -> None:
+    lines = [f"# {line}" for line in header.splitlines()] + ["\t".join(row) for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

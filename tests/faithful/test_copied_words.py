@@ -4,6 +4,7 @@ the bundled model translating again with it."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from functools import partial
@@ -297,16 +298,16 @@ def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator,
     from translator_app.core.engine import dictionary_pass
 
     sentence = (  # newstest2013 (dev)
-        'Der Staat solle auch, so steht es im Entwurf, "das wahre Wesen der ägyptischen '
-        'Familie" schützen "und ihre Moral und ihre Werte fördern".'
+        "Dann erst schwellen die Stimmen der Sänger langsam an - Alt, Bass, Tenor und "
+        "Sopran - bedrängen, betören und verfolgen sich."
     )
     with monkeypatch.context() as m:  # the annotated decode alone
         m.setattr(dictionary_pass, "_with_words_forced", lambda texts, out, *rest: out)
         asked = translator.translate([sentence], beam=1)[0]
-    assert "Wesen" in asked.text  # it copies the word it was asked to say
+    assert re.search(r"\bAlt\b", asked.text)  # it copies the word it was asked to say
     forced = translator.translate([sentence], beam=1)[0]
-    assert "Wesen" not in forced.text and "nature" in forced.text
-    assert forced.text.startswith(asked.text[: asked.text.index("Wesen")])  # kept before it
+    assert not re.search(r"\bAlt\b", forced.text) and "alto" in forced.text
+    assert forced.text.startswith(asked.text[: asked.text.index("Alt")])  # kept before it
     # attention for every piece, the forced ones too
     assert forced.attention.shape[0] == len(forced.target_pieces)
 

@@ -22,8 +22,10 @@ from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
     dictionary_terms,
+    fit_englishes,
     heading_term,
     names_in,
+    openers_lowered,
 )
 from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
 from translator_app.core.text.tokenizer import PIECE_MARK
@@ -57,10 +59,15 @@ def with_dictionary_terms(
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
     for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in).
     ``encode`` (English -> target ids): where given, a sentence that still copies a word
-    it was asked to say is decoded once more with the word forced in its place."""
+    it was asked to say is decoded once more with the word forced in its place, and a
+    sentence decoded again with its opening word in lower case begins its English with
+    a capital (:func:`_with_openers_lowered`)."""
     names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
     out = [_rechosen(t, copies) for t in out]
+    out = _with_openers_lowered(
+        texts, out, prefixes, decode, glossary, protect, dictionary, names, encode
+    )
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
@@ -85,6 +92,54 @@ def with_dictionary_terms(
     if encode is not None and not prefixes:
         out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode)
     return out
+
+
+def _with_openers_lowered(
+    texts, out, prefixes, decode, glossary, protect, dictionary, names, encode
+):
+    """``out`` decoded once more where it copies a word that opens the sentence or a
+    quotation and that German writes in lower case inside one, with that word in lower
+    case (copied_words.openers_lowered: „Aktuell ist der Verkehr …“ copied 'Aktuell');
+    the new translation is kept where it copies fewer words and loses no more facts. It
+    holds the user's text as its source: only a letter's case differs, the offsets hold.
+    Where its English then begins in lower case, as the German it was given did, and
+    ``encode`` is given, its first word is forced with a capital (one decode more)."""
+    copies = partial(copied_common_words, dictionary, names=names)
+    lowered = {}
+    for i, t in enumerate(out):
+        if t.nbest and not (prefixes and prefixes[i]) and (copied := copies(t.source, t.text)):
+            text = openers_lowered(dictionary, t.source, copied, names)
+            if text is not None:
+                lowered[i] = text
+    if not lowered:
+        return out
+    indices = list(lowered)
+    again = _decode_with([lowered[i] for i in indices], None, decode, glossary, protect)
+    for i, t in zip(indices, again, strict=True):
+        capital = _capital_first(t, encode) if encode is not None else None
+        if capital is not None:
+            word, prefix = capital
+            (forced,) = _decode_with([lowered[i]], [prefix], decode, glossary, protect)
+            # after a quotation mark the model may go on with the word („"Free" -> "Freed")
+            if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", forced.text):
+                t = forced
+        t = _rechosen(replace(t, source=out[i].source), copies)
+        fewer = len(copies(t.source, t.text)) < len(copies(out[i].source, out[i].text))
+        if t.nbest and fewer and facts_lost(t) <= facts_lost(out[i]):
+            out[i] = t
+    return out
+
+
+def _capital_first(t: Translation, encode) -> tuple[str, tuple[int, ...]] | None:
+    """The first word of ``t``'s best English capitalised, and target ids that begin the
+    English so (the English before it and the word, encoded anew), for the model to go
+    on from; None where the word begins with a capital already."""
+    best = t.best
+    m = re.search(r"[^\W\d_][\w'-]*", best.text) if best is not None else None
+    if m is None or not m.group()[:1].islower():
+        return None
+    word = m.group()[:1].upper() + m.group()[1:]
+    return word, tuple(encode(best.text[: m.start()] + word))
 
 
 def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode):
@@ -175,12 +230,28 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
         if cand.score < best.score - HESITATION:
             break  # the n-best comes best first
         for term in dictionary_terms(dictionary, t.source, cand.text, names):
-            if term.source not in terms and _unrendered(t, (term,)):
+            if (
+                term.source not in terms
+                and _unrendered(t, (term,))
+                and not _says_a_fit_english(dictionary, term, best.text)
+            ):
                 terms[term.source] = term
     heading = heading_term(dictionary, t.source, best.text)  # a text of one word
     if heading is not None:
         terms.setdefault(heading.source, heading)
     return tuple(terms.values())
+
+
+def _says_a_fit_english(dictionary, term: Term, english: str) -> bool:
+    """Whether ``english`` says one of the dictionary's English for ``term``'s German
+    other than the one asked („Hymne“: "hymn" where "anthem" is asked): the best
+    candidate translated the word its own way, which a copy further down does not undo."""
+    found = dictionary.lookup(term.source).senses
+    said = english.casefold()
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(e.casefold())}(?:e?s)?(?![\w-])", said)
+        for e, _ in fit_englishes(found, noun=term.source[:1].isupper())
+    )
 
 
 def _unrendered(t: Translation, terms: tuple[Term, ...]) -> int:

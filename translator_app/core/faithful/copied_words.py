@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Protocol
 
 from translator_app.core.dictionary.ding import WORD, marks, plain, variants
+from translator_app.core.faithful.casing import german_casing, german_nouns
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
     MORE_PLACES,
@@ -75,6 +76,9 @@ _NOT_ADJECTIVES = _words(
     wenigen einigen mehreren manchen beiden anderen andere anderer anderem"""
 )
 _TOKEN = re.compile(r"\w[\w-]*")  # words and numbers („3. Liga“: the number before)
+# Marks after which a word opens a sentence or a quotation; not the full stop, which
+# inside one sentence ends an ordinal or an abbreviation („an 4. Stelle“, „der sog. …“).
+_OPENERS = frozenset('!?:„"“»«(')
 _AND = frozenset({"und", "oder", "sowie", "bzw"})
 _PREPOSITIONS = _words(
     """mit ohne aus bei nach von zu für in an auf unter über vor hinter neben zwischen
@@ -163,7 +167,21 @@ def names_in(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(names)
 
 
-def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
+def openings(source: str) -> frozenset[int]:
+    """The indices of the :data:`_TOKEN` words of ``source`` that open a sentence or a
+    quotation (first, or after ! ? : or an opening quotation mark or bracket), where
+    German writes every word with a capital."""
+    found = set()
+    for i, m in enumerate(_TOKEN.finditer(source)):
+        before = source[: m.start()].rstrip()
+        if not before or before[-1] in _OPENERS:
+            found.add(i)
+    return frozenset(found)
+
+
+def reading(
+    words: Sequence[str], i: int, names: Collection[str] = (), opens: Collection[int] = (0,)
+) -> str:
     """How ``words[i]`` of a German sentence reads: "common" (a common word: lower case,
     or a noun after a determiner, a number or a measure, after an attributive adjective
     that itself follows one of those or a preposition („mit frischer Hefe“; not „sagte
@@ -171,20 +189,27 @@ def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
     such a noun („Ihren Arzt oder Apotheker“)); "preposition" (a capitalised word
     right after a preposition: a place or a noun without an article, „in Sibirien“,
     „von Prostatakrebs“); "" where it may be a name (first word, after a verb, a listed
-    surname, or one of ``names``, the case-folded names of the text around it)."""
+    surname, or one of ``names``, the case-folded names of the text around it, unless
+    the corpora tell it a common noun: "noun", casing.german_nouns, „Forscher vermuten …“,
+    „der Russischen Föderation“); "lower"
+    for a word that opens a sentence or a quotation (``opens``: indices) and that German
+    writes in lower case inside one (casing.german_casing: „Noch ist …“, „Stets …“,
+    „Wer schoss …“), whose capital is the sentence's."""
     word = words[i]
     if word.casefold() in _SURNAMES or word.casefold() in names:
         return ""
     if word[:1].islower():
         return "common"
+    if i in opens and german_casing().get(word.casefold()) == "lower":
+        return "lower"
     if i == 0:
-        return ""
+        return _noun_or_name(word)
     before = words[i - 1]
     b = before.casefold()
     if b in _AND:
         if i >= 2 and words[i - 2][:1].isupper():
-            return reading(words, i - 2, names)
-        return ""
+            return reading(words, i - 2, names, opens) or _noun_or_name(word)
+        return _noun_or_name(word)
     if _introduces_noun(b):
         return "common"
     if b in _PREPOSITIONS:
@@ -195,7 +220,19 @@ def reading(words: Sequence[str], i: int, names: Collection[str] = ()) -> str:
         first = words[i - 2].casefold() if i >= 2 else ""
         if i == 1 or _introduces_noun(first) or first in _PREPOSITIONS:
             return "common"
-    return ""
+    return _noun_or_name(word)
+
+
+def written_as_noun(key: str) -> bool:
+    """Whether German writes the case-folded word ``key`` with a capital, as a noun: the
+    casing table lists none such. A noun typed in lower case (a casual text: „die
+    forelle“) is asked with a noun's English."""
+    return key not in german_casing()
+
+
+def _noun_or_name(word: str) -> str:
+    """ "noun" where the corpora tell ``word`` a common noun, else "" (it may be a name)."""
+    return "noun" if word in german_nouns() else ""
 
 
 def _introduces_noun(word: str) -> bool:
@@ -213,25 +250,33 @@ def copied_common_words(
     if not copied:
         return ()
     words = _TOKEN.findall(source)
+    opens = openings(source)
     keys = {w.casefold() for w in copied}
     common = {
         w.casefold()
         for i, w in enumerate(words)
-        if w.casefold() in keys and dictionary_reading(dictionary, words, i, names)
+        if w.casefold() in keys and dictionary_reading(dictionary, words, i, names, opens)
     }
     return tuple(w for w in copied if w.casefold() in common)
 
 
-def dictionary_reading(dictionary, words: Sequence[str], i: int, names: Collection[str] = ()):
+def dictionary_reading(
+    dictionary,
+    words: Sequence[str],
+    i: int,
+    names: Collection[str] = (),
+    opens: Collection[int] = (0,),
+):
     """:func:`reading`, and where that leaves a capitalised word open, what the
     dictionary tells of it: "place" where its first sense names a country, a region or
     a town („Polen begann …“: Poland; not a river, whose names are surnames too: „sagte
     Maas“), "plural" where its first sense is a plural noun (a name is none: „Kondome
-    können …“); "" where it may be a name."""
-    how = reading(words, i, names)
+    können …“); "" where it may be a name. A word the corpora tell a common noun
+    (:func:`reading`'s "noun") is "common" where its first sense names no place."""
+    how = reading(words, i, names, opens)
     word = words[i]
     key = word.casefold()
-    if how or key in _SURNAMES or key in names or word in _CITIES:
+    if (how and how != "noun") or key in _SURNAMES or key in names or word in _CITIES:
         return how
     senses = dictionary.lookup(word).senses
     if not senses:
@@ -240,7 +285,20 @@ def dictionary_reading(dictionary, words: Sequence[str], i: int, names: Collecti
         return "place"
     if set(senses[0].tags) == {"pl"}:
         return "plural"
-    return ""
+    return "common" if how == "noun" else ""
+
+
+def usual_english(word: str, senses, noun: bool):
+    """(English, sense) to ask for ``word``: for a noun, the English its pairs in the
+    corpora say most (casing.german_nouns: „Föderation“ federation, „Vorsicht“
+    caution), where it is one of ``senses``' :func:`fit_englishes`; else
+    :func:`plain_english`'s."""
+    usual = german_nouns().get(word[:1].upper() + word[1:]) if noun else None
+    if usual:
+        for english, sense in fit_englishes(senses, True):
+            if english == usual:
+                return english, sense
+    return plain_english(senses, noun)
 
 
 def plain_english(senses, noun: bool):
@@ -250,6 +308,11 @@ def plain_english(senses, noun: bool):
     as the marks of the German variant that writes the word and of the English variant
     say (Ding marks the variant a mark follows: „Festung“ is "fortress", though its
     entry's „Bollwerk“ is figurative and its "fastness" poetic); None where no sense is."""
+    return next(fit_englishes(senses, noun), None)
+
+
+def fit_englishes(senses, noun: bool) -> Iterator[tuple[str, object]]:
+    """Every (English, sense) :func:`plain_english` could ask for, in its order."""
     tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
     # a common noun's senses before a place's („die Marken“: brands, not Marche)
     senses = sorted(senses, key=is_place)
@@ -261,9 +324,8 @@ def plain_english(senses, noun: bool):
             if not english or _UNFIT & set(marks(variant)):
                 continue
             words = english.split()
-            if english and len(words) <= _MAX_ENGLISH_WORDS and not _vague(words):
-                return english, sense
-    return None
+            if len(words) <= _MAX_ENGLISH_WORDS and not _vague(words):
+                yield english, sense
 
 
 # A text of one word: a heading, a sign, a form's field („Vorname“, „Abfahrt:“).
@@ -330,6 +392,46 @@ def place_english(senses) -> str | None:
     return plain(first.english).split(";")[0].strip() or None
 
 
+def openers_lowered(
+    dictionary, source: str, copied: Collection[str], names: Collection[str] = ()
+) -> str | None:
+    """``source`` with each of the ``copied`` words (as :func:`copied_common_words` gives
+    them) written in lower case where it opens the sentence or a quotation and German
+    writes it in lower case inside one (:func:`reading`'s "lower": „Aktuell ist …“ ->
+    „aktuell ist …“, „Stets muss …“); None where none is. The model, which met such a word mostly inside
+    sentences, copied its capitalised form as it copies names; written as it knows it,
+    the word is translated ("currently", "always"). A verb's infinitive that the
+    dictionary gives first as a noun keeps its capital: opening a sentence or a quotation
+    it is mostly one („„Sterben in Würde““: dying). Only the case of a letter changes, so
+    every offset into ``source`` holds in the new text."""
+    copied = {w.casefold() for w in copied}
+    opens = openings(source)
+    matches = list(_TOKEN.finditer(source))
+    words = [m.group() for m in matches]
+    text = source
+    for i in sorted(opens):
+        word = words[i]
+        lowered = word[:1].lower() + word[1:]
+        if (
+            word.casefold() in copied
+            and len(lowered) == len(word)
+            and reading(words, i, names, opens) == "lower"
+            and not _noun_infinitive(dictionary, word)
+        ):
+            start = matches[i].start()
+            text = text[:start] + lowered[:1] + text[start + 1 :]
+    return None if text == source else text
+
+
+def _noun_infinitive(dictionary, word: str) -> bool:
+    """Whether ``word`` is a verb's infinitive that ``dictionary`` gives first as a
+    neuter noun (das Sterben, das Stampfen)."""
+    if not word.endswith("en"):
+        return False
+    senses = dictionary.lookup(word).senses
+    return bool(senses) and "n" in senses[0].tags
+
+
 def _same_name(a: str, b: str) -> bool:
     """Whether two spellings name the same (Quebec, Québec)."""
 
@@ -357,12 +459,13 @@ def dictionary_terms(
         return ()
     terms: dict[str, Term] = {}
     words = _TOKEN.findall(source)
+    opens = openings(source)
     for i, word in enumerate(words):
         key = word.casefold()
         if key not in copied or key in terms or word in _CITIES:
             continue  # a listed place: the translator protects it with its English
-        how = dictionary_reading(dictionary, words, i, names)
-        if not how:
+        how = dictionary_reading(dictionary, words, i, names, opens)
+        if how in ("", "lower"):  # "lower": asked as German writes it (openers_lowered)
             continue
         found = dictionary.lookup(word)
         if not found.senses:
@@ -372,8 +475,8 @@ def dictionary_terms(
             if place is not None and not _same_name(place, word):
                 terms[key] = Term(word, place, dictionary=True)
             continue
-        noun = word[:1].isupper()
-        chosen = plain_english(found.senses, noun)
+        noun = word[:1].isupper() or written_as_noun(key)
+        chosen = usual_english(word, found.senses, noun)
         if chosen is None:
             continue
         english, sense = chosen

@@ -1,0 +1,93 @@
+"""German words copied into the English where they open a sentence or a quotation, or
+stand where a name may (issue 60): the dictionary pass without and with its two readings
+of them (core/faithful/copied_words.py): an opening word German writes in lower case
+asked in lower case (openers_lowered: „Aktuell ist …“, „Stets habe …“), and a
+capitalised word the corpora tell a common noun (resources/lists/german-nouns.tsv)
+asked with the English its pairs say most („Forscher vermuten …“: researchers); and a
+noun typed in lower case asked with a noun's English („die forelle“).
+
+    .venv/bin/python bench/bench_copied_nouns.py [--model DIR] [--beam N] [--show N] [SET ...]
+
+For each dev set (a TSV of German and English; default: newstest2013 as
+data/prepared/news-dev.tsv, the everyday and register dev sets, the mixed dev set
+data/prepared/valid.tsv) the German is translated as the app translates it (greedy by
+default, as translator-train eval scores the floors), without the two readings and with
+them, and scored by sacreBLEU (BLEU, chrF) and the German-words-left check
+(core/faithful/german_left.py: copies the reference does not keep, per 100 sentences).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import sacrebleu
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from app_search import replaced  # noqa: E402
+
+from translator_app.core import Translator  # noqa: E402
+from translator_app.core.data.corpus import read_pairs  # noqa: E402
+from translator_app.core.engine import dictionary_pass  # noqa: E402
+from translator_app.core.faithful import copied_words  # noqa: E402
+from translator_app.core.faithful.german_left import (  # noqa: E402
+    GermanLeftCheck,
+    german_left_report,
+)
+
+# The readings measured, and what stands in for each without them.
+WITHOUT = {
+    (copied_words, "german_nouns"): dict,  # no word told a noun by the corpora
+    (copied_words, "openings"): lambda source: frozenset(),  # no opening word "lower"
+    (dictionary_pass, "_with_openers_lowered"): lambda texts, out, *rest: out,
+    (copied_words, "written_as_noun"): lambda key: False,  # a lower-case word no noun
+}
+SETS = [
+    ROOT / "data" / "prepared" / "news-dev.tsv",
+    ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv",
+    ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
+    ROOT / "data" / "prepared" / "valid.tsv",
+]
+
+
+def scores(german, english, refs, check) -> str:
+    left = german_left_report(check, german, english, refs)
+    bleu = sacrebleu.corpus_bleu(english, [refs]).score
+    chrf = sacrebleu.corpus_chrf(english, [refs]).score
+    return f"BLEU {bleu:.2f}, chrF {chrf:.2f}, German left {left['per_100']:.2f} per 100"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sets", nargs="*", type=Path, default=SETS)
+    ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
+    ap.add_argument("--beam", type=int, default=1, help="1 (greedy) by default")
+    ap.add_argument("--show", type=int, default=10, help="print N changed lines per set")
+    args = ap.parse_args(argv)
+    translator = Translator.load(args.model, device="cpu")
+    check = GermanLeftCheck.bundled()
+    for path in args.sets:
+        if not path.is_file():
+            print(f"{path}: not there, skipped", file=sys.stderr)
+            continue
+        pairs = [pair for _, pair in read_pairs(path)]
+        german, refs = [de for de, _ in pairs], [en for _, en in pairs]
+        with replaced(WITHOUT):
+            before = [t.text for t in translator.translate(german, beam=args.beam)]
+        after = [t.text for t in translator.translate(german, beam=args.beam)]
+        print(f"\n{path.name}: {len(pairs)} sentences, beam {args.beam}")
+        print(f"  without the readings: {scores(german, before, refs, check)}")
+        print(f"  with them:            {scores(german, after, refs, check)}")
+        changed = [(d, a, b) for d, a, b in zip(german, before, after, strict=True) if a != b]
+        print(f"  {len(changed)} sentences changed")
+        for de, a, b in changed[: args.show]:
+            print(f"    {de}\n      - {a}\n      + {b}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Copied words the dictionary pass did not ask for (issue 60): a word that opens a
+sentence or a quotation with a capital German writes only there („Aktuell ist …“,
+„Stets habe …“), and a noun where a name may stand („Forscher vermuten …“), which the
+corpora tell from a name by whether the English of their pairs keeps it."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import tiny_ding
+from translator_app.core.faithful.casing import german_nouns
+from translator_app.core.faithful.copied_words import (
+    _TOKEN,
+    dictionary_terms,
+    openers_lowered,
+    openings,
+    reading,
+)
+from translator_app.core.faithful.german_left import GermanLeftCheck
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
+import build_word_lists  # noqa: E402
+
+DING = [
+    "aktuell {adj} :: topical",
+    "stets {adv} :: perpetually; always",
+    "Sterben {n} :: dying",
+    "sterben {vi} :: to die",
+    "Forscher {m} :: researcher",
+    "Föderation {f} :: federal state; federation",
+    "Müller {m} :: miller",
+]
+
+
+@pytest.fixture(scope="module")
+def ding(tmp_path_factory):
+    return tiny_ding(tmp_path_factory.mktemp("ding"), DING)
+
+
+def _opening_words(text: str) -> list[str]:
+    words = _TOKEN.findall(text)
+    return [words[i] for i in sorted(openings(text))]
+
+
+def test_a_sentence_a_quotation_and_a_bracket_open_words_an_ordinal_does_not():
+    text = 'Der Spruch "Wer schoss auf J.R.?", an 4. Stelle (etwa 5): Ende'
+    assert _opening_words(text) == ["Der", "Wer", "etwa", "Ende"]
+
+
+def test_an_opening_word_german_writes_in_lower_case_reads_as_lower():
+    for text in ("Aktuell ist der Verkehr schlecht.", "Stets habe er Licht gehabt."):
+        words = _TOKEN.findall(text)
+        assert reading(words, 0) == "lower"
+    text = 'Der Spruch "Wer schoss auf ihn?" ging um die Welt.'
+    words = _TOKEN.findall(text)
+    assert reading(words, words.index("Wer"), (), openings(text)) == "lower"
+    # inside a sentence the capital is the word's own: no name is read in lower case
+    assert reading(words, words.index("Spruch"), (), openings(text)) == "common"
+
+
+def test_the_corpora_tell_common_nouns_from_names():
+    nouns = german_nouns()
+    # the English of their pairs never keeps them: nouns, with the English it says
+    assert nouns["Forscher"] == "researcher" and nouns["Gouverneur"] == "governor"
+    assert nouns["Föderation"] == "federation"  # Ding's first is "federal state"
+    # surnames that are words too, kept in the English of many of their pairs
+    assert not {"Merkel", "Müller", "Schmidt", "Fischer", "Koch"} & nouns.keys()
+    words = _TOKEN.findall("Forscher vermuten, dass er alt ist.")
+    assert reading(words, 0) == "noun"
+    words = _TOKEN.findall("Schmidt vermutet, dass er alt ist.")
+    assert reading(words, 0) == ""
+
+
+def test_a_noun_where_a_name_may_stand_asks_the_english_its_pairs_say(ding):
+    terms = dictionary_terms(ding, "Forscher vermuten es.", "Forscher suspect it.")
+    assert [(t.source, t.target) for t in terms] == [("Forscher", "Researcher")]
+    terms = dictionary_terms(ding, "Held der Russischen Föderation.", "Hero of Föderation.")
+    assert [t.target for t in terms] == ["federation"]
+    # an opening word German writes in lower case is asked in lower case, not as a term
+    assert dictionary_terms(ding, "Aktuell ist es gut.", "Aktuell is it good.") == ()
+
+
+def test_only_a_copied_opening_word_is_written_in_lower_case(ding):
+    source = "Aktuell ist der Verkehr schlecht."
+    assert openers_lowered(ding, source, ["Aktuell"]) == "aktuell ist der Verkehr schlecht."
+    assert openers_lowered(ding, source, []) is None
+    # an infinitive the dictionary gives first as a noun is one where it opens a quotation
+    source = 'Ihr Ausschuss für "Sterben in Würde" tagte.'
+    assert openers_lowered(ding, source, ["Sterben"]) is None
+    # the offsets into the user's text hold
+    text = 'Er sagte: "Stets habe ich recht."'
+    lowered = openers_lowered(ding, text, ["Stets"])
+    assert len(lowered) == len(text) and lowered.replace("stets", "Stets") == text
+
+
+def test_the_list_is_counted_from_the_pairs(ding):
+    lines = [
+        "Die Föderation wächst.\tThe federation grows.\n",
+        "Zwei Föderationen.\tTwo federations.\n",
+        "Forscher fanden es.\tResearchers found it.\n",
+        "Müller sagte es.\tMüller said it.\n",
+        "Müller kam.\tMüller came.\n",
+    ]
+    pairs, kept = build_word_lists.kept_in_english(lines)
+    assert (pairs["Müller"], kept["Müller"]) == (2, 2)
+    assert (pairs["Forscher"], kept["Forscher"]) == (1, 0)
+    lexicon = GermanLeftCheck.from_ding(DING)
+    build_word_lists.NOUN_MIN_PAIRS = 1  # the tiny corpus: every word is seen once or twice
+    try:
+        nouns = build_word_lists.common_nouns(pairs, kept, lexicon)
+    finally:
+        build_word_lists.NOUN_MIN_PAIRS = 10
+    assert nouns == ["Forscher", "Föderation"]
+    usual = build_word_lists.usual_englishes(lines, nouns, ding)
+    assert usual == {"Föderation": "federation", "Forscher": "researcher"}
+
+
+def test_the_bundled_model_translates_a_word_it_copied_at_a_sentences_opening(translator):
+    sentences = [  # newstest2013 (dev)
+        "Aktuell ist der Verkehr in Mexiko-Stadt ganz besonders schlecht.",
+        "Stets habe er mit Licht schlafen müssen, das von außen in seine Zelle eindrang.",
+        "Forscher vermuten, dass er erst kurz nach dem Urknall entstanden ist, als im "
+        "Universum vorwiegend Wasserstoff zu finden war.",
+    ]
+    alone = translator.translate(sentences, beam=1, dictionary_words=False)
+    said = translator.translate(sentences, beam=1)
+    for german, before, after in zip(sentences, alone, said, strict=True):
+        first = german.split()[0]
+        assert re.search(rf"\b{first}\b", before.text), before.text  # the model copies it
+        assert not re.search(rf"\b{first}\b", after.text), after.text
+        assert after.text[:1].isupper()  # read in lower case, it begins with a capital
+        assert after.source == german  # the user's text, the offsets into it
+        assert after.attention.shape == (len(after.target_pieces), len(after.source_pieces))
+    assert "currently" in said[0].text or "at the moment" in said[0].text
+    assert "always" in said[1].text
+    assert "researcher" in said[2].text.lower()
