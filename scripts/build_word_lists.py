@@ -4,9 +4,11 @@ german-casing.tsv, how German words are written inside a sentence, for reading a
 written in capitals or without any (translator_app/core/faithful/casing.py); and
 german-umlauts.tsv, the words written with ä, ö, ü or ß whose spelling without them
 (ae, oe, ue, ss) the corpora hardly hold, for reading a text typed without them
-(translator_app/core/faithful/umlauts.py); and german-nouns.tsv, the capitalised words of
-the dictionary (resources/dictionary) that the English of their pairs hardly ever keeps:
-common nouns, not names, wherever they stand (translator_app/core/faithful/copied_words.py).
+(translator_app/core/faithful/umlauts.py); german-names.tsv, the capitalised words of the
+dictionary (resources/dictionary) that the English of their pairs keeps: names, where
+every other such word is a common noun wherever it stands; and german-noun-english.tsv,
+the English of a noun that its pairs say most, where the dictionary gives another first
+(translator_app/core/faithful/corpus_words.py).
 
     .venv/bin/python scripts/build_word_lists.py [--train data/prepared/train.tsv.xz] [--min-count 2]
 
@@ -37,11 +39,11 @@ from translator_app.core.faithful.german_left import GermanLeftCheck  # noqa: E4
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
 
 LISTS = ROOT / "resources" / "lists"
-# A capitalised word is a common noun, not a name, where the corpora hold it in at least
-# NOUN_MIN_PAIRS pairs and the English of fewer than NOUN_KEPT_SHARE of them keeps it
-# (Forscher 106 pairs, none kept; König 112, 3 kept; Merkel 45, 43 kept; Koch 85, 15).
-NOUN_MIN_PAIRS = 10
-NOUN_KEPT_SHARE = 0.05
+# A capitalised word of the dictionary is a name (or a word English writes alike) where
+# the English of at least this share of its pairs keeps it (Merkel 43 of 45 pairs, Koch
+# 15 of 85); else a common noun (Forscher none of 106, König 3 of 112), as is a word
+# the corpora lack.
+NAME_KEPT_SHARE = 0.05
 # A spelling without umlauts that the corpora hold more than this share as often as the
 # word with them is a word of its own („Masse“ beside „Maße“, „neue“): not listed.
 UMLAUT_SHARE = 1 / 20
@@ -83,23 +85,31 @@ def kept_in_english(lines) -> tuple[Counter, Counter]:
     return pairs, kept
 
 
-def common_nouns(pairs: Counter, kept: Counter, lexicon) -> list[str]:
-    """The capitalised words that ``lexicon`` holds as German and not as English (the
-    words a copy could be) and the English of their pairs hardly keeps."""
+def _copyable(word: str, lexicon) -> bool:
+    """A word a copy could be: German of the dictionary, no English word."""
+    return lexicon.is_german_word(word) and not lexicon.is_english_word(word)
+
+
+def kept_names(pairs: Counter, kept: Counter, lexicon) -> list[str]:
+    """The capitalised words of the dictionary that the English of their pairs keeps
+    (:data:`NAME_KEPT_SHARE`): names, though the dictionary holds them too."""
     return sorted(
         word
         for word, n in pairs.items()
-        if n >= NOUN_MIN_PAIRS
-        and kept[word] < NOUN_KEPT_SHARE * n
-        and lexicon.is_german_word(word)
-        and not lexicon.is_english_word(word)
+        if kept[word] and kept[word] >= NAME_KEPT_SHARE * n and _copyable(word, lexicon)
     )
+
+
+def common_nouns(pairs: Counter, kept: Counter, lexicon) -> list[str]:
+    """The capitalised words of the dictionary in the pairs that are no names."""
+    names = set(kept_names(pairs, kept, lexicon))
+    return sorted(w for w in pairs if w not in names and _copyable(w, lexicon))
 
 
 def usual_englishes(lines, nouns: list[str], dictionary) -> dict[str, str]:
     """Noun -> the one of its dictionary English (copied_words.fit_englishes) that the
-    English of its pairs says most often (a plural too), where any says one: „Föderation“
-    federation, not the dictionary's first, "federal state"."""
+    English of its pairs says most often (a plural too), where that is not the first:
+    „Föderation“ federation, not the dictionary's first, "federal state"."""
     choices = {}
     for word in nouns:
         englishes = list(
@@ -122,7 +132,9 @@ def usual_englishes(lines, nouns: list[str], dictionary) -> dict[str, str]:
     for word, counts in said.items():
         order = [e for e, _ in choices[word]]
         # the most said; of equals, the dictionary's first
-        usual[word] = max(counts, key=lambda e: (counts[e], -order.index(e)))
+        most = max(counts, key=lambda e: (counts[e], -order.index(e)))
+        if most != order[0]:
+            usual[word] = most
     return usual
 
 
@@ -190,24 +202,32 @@ def main(argv: list[str] | None = None) -> int:
         "See README.md.",
         umlauts,
     )
-    nouns = common_nouns(pairs, kept, GermanLeftCheck.bundled())
-    with lzma.open(args.train, "rt", encoding="utf-8") as f:
-        usual = usual_englishes(f, nouns, Dictionary.bundled())
+    lexicon = GermanLeftCheck.bundled()
+    names = kept_names(pairs, kept, lexicon)
     _write(
-        args.out / "german-nouns.tsv",
-        "Capitalised German words that are common nouns, not names: the dictionary's German,\n"
-        f"in at least {NOUN_MIN_PAIRS} pairs of the prepared training corpora, fewer than "
-        f"{NOUN_KEPT_SHARE:.0%} of whose\n"
-        "English keep the word. Word, pairs, pairs whose English keeps it, and the English\n"
-        "of the dictionary their English says most (- where none). See README.md.",
-        [(w, str(pairs[w]), str(kept[w]), usual.get(w, "-")) for w in nouns],
+        args.out / "german-names.tsv",
+        "Capitalised German words of the dictionary that are names (or written alike in\n"
+        f"English): the English of at least {NAME_KEPT_SHARE:.0%} of their pairs in the "
+        "prepared training corpora\nkeeps them. Word, pairs, pairs whose English keeps it. "
+        "See README.md.",
+        [(w, str(pairs[w]), str(kept[w])) for w in names],
+    )
+    with lzma.open(args.train, "rt", encoding="utf-8") as f:
+        usual = usual_englishes(f, common_nouns(pairs, kept, lexicon), Dictionary.bundled())
+    _write(
+        args.out / "german-noun-english.tsv",
+        "German nouns and the English of the dictionary that the English of their pairs in\n"
+        "the prepared training corpora says most, where that is not the dictionary's first.\n"
+        "See README.md.",
+        sorted(usual.items()),
     )
     kinds = Counter(f for _, f in casing)
     print(
         f"german-casing.tsv: {len(casing)} words ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"
     )
     print(f"german-umlauts.tsv: {len(umlauts)} words")
-    print(f"german-nouns.tsv: {len(nouns)} words")
+    print(f"german-names.tsv: {len(names)} words")
+    print(f"german-noun-english.tsv: {len(usual)} words")
     return 0
 
 

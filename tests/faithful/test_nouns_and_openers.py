@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 
 from conftest import tiny_ding
-from translator_app.core.faithful.casing import german_nouns
 from translator_app.core.faithful.copied_words import (
     _TOKEN,
+    dictionary_reading,
     dictionary_terms,
     openers_lowered,
     openings,
     reading,
 )
+from translator_app.core.faithful.corpus_words import kept_names, noun_english
 from translator_app.core.faithful.german_left import GermanLeftCheck
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
@@ -33,6 +34,7 @@ DING = [
     "Forscher {m} :: researcher",
     "Föderation {f} :: federal state; federation",
     "Müller {m} :: miller",
+    "Bahn {f} :: railway; track",
 ]
 
 
@@ -62,17 +64,24 @@ def test_an_opening_word_german_writes_in_lower_case_reads_as_lower():
     assert reading(words, words.index("Spruch"), (), openings(text)) == "common"
 
 
-def test_the_corpora_tell_common_nouns_from_names():
-    nouns = german_nouns()
-    # the English of their pairs never keeps them: nouns, with the English it says
-    assert nouns["Forscher"] == "researcher" and nouns["Gouverneur"] == "governor"
-    assert nouns["Föderation"] == "federation"  # Ding's first is "federal state"
-    # surnames that are words too, kept in the English of many of their pairs
-    assert not {"Merkel", "Müller", "Schmidt", "Fischer", "Koch"} & nouns.keys()
-    words = _TOKEN.findall("Forscher vermuten, dass er alt ist.")
-    assert reading(words, 0) == "noun"
-    words = _TOKEN.findall("Schmidt vermutet, dass er alt ist.")
-    assert reading(words, 0) == ""
+def test_the_corpora_tell_names_from_common_nouns(ding):
+    names = kept_names()
+    # the English of many of their pairs keeps them: a club, a firm, a name
+    assert {"Bayern", "Bahn"} <= names
+    # the English of their pairs says them otherwise: nouns
+    assert not {"Forscher", "Gouverneur", "König", "Föderation"} & names
+    assert noun_english()["Föderation"] == "federation"  # Ding's first: "federal state"
+    assert "Forscher" not in noun_english()  # Ding's first, "researcher", is the usual
+
+    def read(text: str, word: str) -> str:
+        words = _TOKEN.findall(text)
+        return dictionary_reading(ding, words, words.index(word), (), openings(text))
+
+    assert read("Forscher vermuten, dass er alt ist.", "Forscher") == "common"
+    assert read("Held der Russischen Föderation.", "Föderation") == "common"
+    assert read("Bahn kündigt Streik an.", "Bahn") == ""  # Deutsche Bahn, kept
+    assert read("Müller kündigt Streik an.", "Müller") == ""  # a listed surname
+    assert read("Schmidt vermutet es.", "Schmidt") == ""  # no word of the dictionary
 
 
 def test_a_noun_where_a_name_may_stand_asks_the_english_its_pairs_say(ding):
@@ -109,14 +118,12 @@ def test_the_list_is_counted_from_the_pairs(ding):
     assert (pairs["Müller"], kept["Müller"]) == (2, 2)
     assert (pairs["Forscher"], kept["Forscher"]) == (1, 0)
     lexicon = GermanLeftCheck.from_ding(DING)
-    build_word_lists.NOUN_MIN_PAIRS = 1  # the tiny corpus: every word is seen once or twice
-    try:
-        nouns = build_word_lists.common_nouns(pairs, kept, lexicon)
-    finally:
-        build_word_lists.NOUN_MIN_PAIRS = 10
+    assert build_word_lists.kept_names(pairs, kept, lexicon) == ["Müller"]
+    nouns = build_word_lists.common_nouns(pairs, kept, lexicon)
     assert nouns == ["Forscher", "Föderation"]
     usual = build_word_lists.usual_englishes(lines, nouns, ding)
-    assert usual == {"Föderation": "federation", "Forscher": "researcher"}
+    # the dictionary's first English is not listed: it is asked without the list
+    assert usual == {"Föderation": "federation"}
 
 
 def test_the_bundled_model_translates_a_word_it_copied_at_a_sentences_opening(translator):

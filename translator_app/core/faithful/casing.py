@@ -25,7 +25,6 @@ from translator_app.core.data.tables import read_table
 from translator_app.core.platform.paths import resources_dir
 
 CASING = resources_dir() / "lists" / "german-casing.tsv"
-NOUNS = resources_dir() / "lists" / "german-nouns.tsv"
 # A text is in capitals where at least this share of its words (two letters or more) are,
 # two of them or one of four letters or more: „Die EU und die USA“ is not, „ACHTUNG“ is.
 CAPITALS_SHARE = 0.6
@@ -48,14 +47,6 @@ _POLITE = frozenset(["sie", "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "
 def german_casing() -> Mapping[str, str]:
     """Case-folded word -> "lower", "upper" or "either" (read once, when first needed)."""
     return {word: form for word, form in read_table(CASING, 2)}
-
-
-@cache
-def german_nouns() -> Mapping[str, str]:
-    """Capitalised words that are common nouns, not names, as the corpora tell (the
-    English of their pairs hardly ever keeps them), each with the dictionary English
-    those pairs say most, or "" (scripts/build_word_lists.py)."""
-    return {word: "" if english == "-" else english for word, _, _, english in read_table(NOUNS, 4)}
 
 
 def in_capitals(text: str) -> bool:

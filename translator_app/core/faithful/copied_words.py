@@ -25,7 +25,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Protocol
 
 from translator_app.core.dictionary.ding import WORD, marks, plain, variants
-from translator_app.core.faithful.casing import german_casing, german_nouns
+from translator_app.core.faithful.casing import german_casing
+from translator_app.core.faithful.corpus_words import kept_names, noun_english
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
     MORE_PLACES,
@@ -189,9 +190,7 @@ def reading(
     such a noun („Ihren Arzt oder Apotheker“)); "preposition" (a capitalised word
     right after a preposition: a place or a noun without an article, „in Sibirien“,
     „von Prostatakrebs“); "" where it may be a name (first word, after a verb, a listed
-    surname, or one of ``names``, the case-folded names of the text around it, unless
-    the corpora tell it a common noun: "noun", casing.german_nouns, „Forscher vermuten …“,
-    „der Russischen Föderation“); "lower"
+    surname, or one of ``names``, the case-folded names of the text around it); "lower"
     for a word that opens a sentence or a quotation (``opens``: indices) and that German
     writes in lower case inside one (casing.german_casing: „Noch ist …“, „Stets …“,
     „Wer schoss …“), whose capital is the sentence's."""
@@ -203,13 +202,13 @@ def reading(
     if i in opens and german_casing().get(word.casefold()) == "lower":
         return "lower"
     if i == 0:
-        return _noun_or_name(word)
+        return ""
     before = words[i - 1]
     b = before.casefold()
     if b in _AND:
         if i >= 2 and words[i - 2][:1].isupper():
-            return reading(words, i - 2, names, opens) or _noun_or_name(word)
-        return _noun_or_name(word)
+            return reading(words, i - 2, names, opens)
+        return ""
     if _introduces_noun(b):
         return "common"
     if b in _PREPOSITIONS:
@@ -220,7 +219,7 @@ def reading(
         first = words[i - 2].casefold() if i >= 2 else ""
         if i == 1 or _introduces_noun(first) or first in _PREPOSITIONS:
             return "common"
-    return _noun_or_name(word)
+    return ""
 
 
 def written_as_noun(key: str) -> bool:
@@ -228,11 +227,6 @@ def written_as_noun(key: str) -> bool:
     casing table lists none such. A noun typed in lower case (a casual text: „die
     forelle“) is asked with a noun's English."""
     return key not in german_casing()
-
-
-def _noun_or_name(word: str) -> str:
-    """ "noun" where the corpora tell ``word`` a common noun, else "" (it may be a name)."""
-    return "noun" if word in german_nouns() else ""
 
 
 def _introduces_noun(word: str) -> bool:
@@ -271,12 +265,14 @@ def dictionary_reading(
     dictionary tells of it: "place" where its first sense names a country, a region or
     a town („Polen begann …“: Poland; not a river, whose names are surnames too: „sagte
     Maas“), "plural" where its first sense is a plural noun (a name is none: „Kondome
-    können …“); "" where it may be a name. A word the corpora tell a common noun
-    (:func:`reading`'s "noun") is "common" where its first sense names no place."""
+    können …“); "common" where it is a noun of the dictionary that the corpora do not
+    keep in the English as they keep a name (corpus_words.kept_names: „Forscher
+    vermuten …“, „der Russischen Föderation“, „Bezirk Pilsen“); "" where it may be a
+    name."""
     how = reading(words, i, names, opens)
     word = words[i]
     key = word.casefold()
-    if (how and how != "noun") or key in _SURNAMES or key in names or word in _CITIES:
+    if how or key in _SURNAMES or key in names or word in _CITIES:
         return how
     senses = dictionary.lookup(word).senses
     if not senses:
@@ -285,15 +281,19 @@ def dictionary_reading(
         return "place"
     if set(senses[0].tags) == {"pl"}:
         return "plural"
-    return "common" if how == "noun" else ""
+    if word not in kept_names() and any(
+        not is_place(sense) for _, sense in fit_englishes(senses, True)
+    ):
+        return "common"  # a noun of its own, no river's or town's name only
+    return ""
 
 
 def usual_english(word: str, senses, noun: bool):
     """(English, sense) to ask for ``word``: for a noun, the English its pairs in the
-    corpora say most (casing.german_nouns: „Föderation“ federation, „Vorsicht“
+    corpora say most (corpus_words.noun_english: „Föderation“ federation, „Vorsicht“
     caution), where it is one of ``senses``' :func:`fit_englishes`; else
     :func:`plain_english`'s."""
-    usual = german_nouns().get(word[:1].upper() + word[1:]) if noun else None
+    usual = noun_english().get(word[:1].upper() + word[1:]) if noun else None
     if usual:
         for english, sense in fit_englishes(senses, True):
             if english == usual:
