@@ -35,6 +35,7 @@ DING = [
     "Föderation {f} :: federal state; federation",
     "Müller {m} :: miller",
     "Bahn {f} :: railway; track",
+    "Kürschner {m} :: furrier",
 ]
 
 
@@ -82,6 +83,10 @@ def test_the_corpora_tell_names_from_common_nouns(ding):
     assert read("Bahn kündigt Streik an.", "Bahn") == ""  # Deutsche Bahn, kept
     assert read("Müller kündigt Streik an.", "Müller") == ""  # a listed surname
     assert read("Schmidt vermutet es.", "Schmidt") == ""  # no word of the dictionary
+    # a firm: after „Firma“, or before its legal form
+    assert read("Die Kürschner GmbH hat bezahlt.", "Kürschner") == ""
+    assert read("Die Firma Kürschner hat bezahlt.", "Kürschner") == ""
+    assert read("Der Kürschner hat bezahlt.", "Kürschner") == "common"
 
 
 def test_a_noun_where_a_name_may_stand_asks_the_english_its_pairs_say(ding):
