@@ -16,6 +16,7 @@ from translator_app.core.faithful.copied_words import (
     _TOKEN,
     dictionary_reading,
     dictionary_terms,
+    names_in,
     openers_lowered,
     openings,
     reading,
@@ -76,7 +77,8 @@ def test_the_corpora_tell_names_from_common_nouns(ding):
 
     def read(text: str, word: str) -> str:
         words = _TOKEN.findall(text)
-        return dictionary_reading(ding, words, words.index(word), (), openings(text))
+        names = names_in([text])  # as the dictionary pass reads a text
+        return dictionary_reading(ding, words, words.index(word), names, openings(text))
 
     assert read("Forscher vermuten, dass er alt ist.", "Forscher") == "common"
     assert read("Held der Russischen Föderation.", "Föderation") == "common"
