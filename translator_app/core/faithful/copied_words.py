@@ -154,7 +154,8 @@ def copied_words(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
 def names_in(texts: Iterable[str]) -> frozenset[str]:
     """The case-folded words that follow a title or a listed first name anywhere in
     ``texts`` (a document, or the sentences translated together), and those before a
-    listed city, the names of clubs and firms („Werder Bremen“, „Eintracht Frankfurt“):
+    listed city or a firm's legal form, the names of clubs and firms („Werder Bremen“,
+    „Eintracht Frankfurt“, „Kürschner GmbH“):
     „Herr Götze“ or „Werder Bremen“ in one sentence makes „für Götze“ or „gegen Werder“
     in the next a name too. (Taking any capitalised word the dictionary does not know
     for a first name made 580 more words of newstest2013 names, „Politik“ and „Museum“
@@ -165,7 +166,9 @@ def names_in(texts: Iterable[str]) -> frozenset[str]:
         names |= _names(words)
         for first, second in zip(words, words[1:], strict=False):
             f = first.casefold()
-            if second in _CITIES and first[:1].isupper() and f not in _BEFORE_NOUNS:
+            if (second in _CITIES or second in _LEGAL_FORMS) and (
+                first[:1].isupper() and f not in _BEFORE_NOUNS
+            ):
                 names.add(f)
     return frozenset(names)
 
@@ -283,21 +286,11 @@ def dictionary_reading(
         return "place"
     if set(senses[0].tags) == {"pl"}:
         return "plural"
-    if (
-        word not in kept_names()
-        and not _in_a_name(words, i)
-        and any(not is_place(sense) for _, sense in fit_englishes(senses, True))
+    if word not in kept_names() and any(
+        not is_place(sense) for _, sense in fit_englishes(senses, True)
     ):
         return "common"  # a noun of its own, no river's or town's name only
     return ""
-
-
-def _in_a_name(words: Sequence[str], i: int) -> bool:
-    """Whether ``words[i]`` names a firm: it stands before a legal form („Kürschner
-    GmbH“). (Taking a noun after any capitalised word the dictionary lacks for a surname,
-    as after a given name the lists lack, „Antje Seiler“, kept 6 more copies on
-    newstest2013, nouns after names: „Prensky, Inhaber …“, „Nixons Klempner“.)"""
-    return i + 1 < len(words) and words[i + 1] in _LEGAL_FORMS
 
 
 def usual_english(word: str, senses, noun: bool):
