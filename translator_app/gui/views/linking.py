@@ -324,7 +324,8 @@ def _has_word(text: str) -> bool:
 def dictionary_message(use: TermUse) -> str:
     return (
         f"From the dictionary: „{use.source}“ → {use.english} (the model did not know the "
-        "word and copied it; this is the dictionary's first sense)"
+        "word and copied it; of the dictionary's senses, the one its training texts use "
+        "most, else the first)"
     )
 
 
