@@ -36,6 +36,7 @@ from translator_app.core.dictionary.ding import WORD  # noqa: E402
 from translator_app.core.dictionary.lookup import Dictionary  # noqa: E402
 from translator_app.core.faithful.copied_words import fit_englishes  # noqa: E402
 from translator_app.core.faithful.german_left import GermanLeftCheck  # noqa: E402
+from translator_app.core.faithful.glossary import english_pattern  # noqa: E402
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
 
 LISTS = ROOT / "resources" / "lists"
@@ -116,17 +117,13 @@ def usual_englishes(lines, nouns: list[str], dictionary) -> dict[str, str]:
             dict.fromkeys(e for e, _ in fit_englishes(dictionary.lookup(word).senses, True))
         )
         if englishes:
-            choices[word] = [
-                (e, re.compile(rf"(?<![\w-]){re.escape(e.casefold())}(?:e?s)?(?![\w-])"))
-                for e in englishes
-            ]
+            choices[word] = [(e, english_pattern(e)) for e in englishes]
     said: dict[str, Counter] = defaultdict(Counter)
     for line in lines:
         german, english = line.rstrip("\n").split("\t")[:2]
-        folded = english.casefold()
         for word in set(WORD.findall(german)) & choices.keys():
             for e, pattern in choices[word]:
-                if pattern.search(folded):
+                if pattern.search(english):
                     said[word][e] += 1
     usual = {}
     for word, counts in said.items():
@@ -178,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     with lzma.open(args.train, "rt", encoding="utf-8") as f:
-        forms, words = count_forms(f)
-    with lzma.open(args.train, "rt", encoding="utf-8") as f:
-        pairs, kept = kept_in_english(f)
+        lines = f.readlines()  # read once for the three counts (about 60 MB of text)
+    forms, words = count_forms(lines)
+    pairs, kept = kept_in_english(lines)
     casing = sorted(
         (word, form)
         for word, written in forms.items()
@@ -212,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         "See README.md.",
         [(w, str(pairs[w]), str(kept[w])) for w in names],
     )
-    with lzma.open(args.train, "rt", encoding="utf-8") as f:
-        usual = usual_englishes(f, common_nouns(pairs, kept, lexicon), Dictionary.bundled())
+    usual = usual_englishes(lines, common_nouns(pairs, kept, lexicon), Dictionary.bundled())
     _write(
         args.out / "german-noun-english.tsv",
         "German nouns and the English of the dictionary that the English of their pairs in\n"

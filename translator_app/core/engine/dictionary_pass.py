@@ -27,7 +27,13 @@ from translator_app.core.faithful.copied_words import (
     names_in,
     openers_lowered,
 )
-from translator_app.core.faithful.glossary import Glossary, Term, check_uses, merged
+from translator_app.core.faithful.glossary import (
+    Glossary,
+    Term,
+    check_uses,
+    english_pattern,
+    merged,
+)
 from translator_app.core.text.tokenizer import PIECE_MARK
 
 # The translator's decode with a glossary of its own (the user's, the dictionary's
@@ -247,9 +253,8 @@ def _says_a_fit_english(dictionary, term: Term, english: str) -> bool:
     other than the one asked („Hymne“: "hymn" where "anthem" is asked): the best
     candidate translated the word its own way, which a copy further down does not undo."""
     found = dictionary.lookup(term.source).senses
-    said = english.casefold()
     return any(
-        re.search(rf"(?<![\w-]){re.escape(e.casefold())}(?:e?s)?(?![\w-])", said)
+        english_pattern(e).search(english)
         for e, _ in fit_englishes(found, noun=term.source[:1].isupper())
     )
 

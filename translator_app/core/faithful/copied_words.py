@@ -179,8 +179,10 @@ def openings(source: str) -> frozenset[int]:
     German writes every word with a capital."""
     found = set()
     for i, m in enumerate(_TOKEN.finditer(source)):
-        before = source[: m.start()].rstrip()
-        if not before or before[-1] in _OPENERS:
+        j = m.start() - 1
+        while j >= 0 and source[j].isspace():  # the mark before the word, spaces aside
+            j -= 1
+        if j < 0 or source[j] in _OPENERS:
             found.add(i)
     return frozenset(found)
 

@@ -261,6 +261,13 @@ def map_spans(spans, inserted, source_len: int):
     return tuple((to_source(b, False), to_source(e, True)) for b, e in spans)
 
 
+def english_pattern(english: str) -> re.Pattern:
+    """Where an English text says ``english`` as a word, a plural too, case aside ("hymn",
+    "hymns"; not inside "hymnal"): the English of a sense said, or counted in the pairs.
+    (:func:`find_target` takes a possessive too.)"""
+    return re.compile(rf"(?<![\w-]){re.escape(english)}(?:e?s)?(?![\w-])", re.IGNORECASE)
+
+
 def find_target(target: str, english: str) -> re.Match | None:
     """Where ``english`` uses a term's English (its plural and possessive too: MagicPans,
     MagicPan's; not as part of another word: "pot" is not in "potato")."""
