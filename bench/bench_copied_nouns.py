@@ -5,9 +5,12 @@ asked in lower case (openers_lowered: „Aktuell ist …“, „Stets habe …�
 capitalised noun of the dictionary that the corpora do not keep in the English as they
 keep names (resources/lists/german-names.tsv) asked with the English its pairs say most
 (resources/lists/german-noun-english.tsv; „Forscher vermuten …“: researchers); and a
-noun typed in lower case asked with a noun's English („die forelle“).
+noun typed in lower case asked with a noun's English („die forelle“). With
+``--pass first-capital`` it measures the same way the capital the translator gives an
+English that the model began in lower case (core/engine/first_capital.py).
 
-    .venv/bin/python bench/bench_copied_nouns.py [--model DIR] [--beam N] [--show N] [SET ...]
+    .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital]
+        [--model DIR] [--beam N] [--show N] [SET ...]
 
 For each dev set (a TSV of German and English; default: newstest2013 as
 data/prepared/news-dev.tsv, the everyday and register dev sets, the mixed dev set
@@ -33,7 +36,7 @@ from app_search import replaced  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
-from translator_app.core.engine import dictionary_pass  # noqa: E402
+from translator_app.core.engine import dictionary_pass, translator  # noqa: E402
 from translator_app.core.faithful import copied_words  # noqa: E402
 from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
@@ -50,12 +53,16 @@ class _EveryWord:
 
 
 # The readings measured, and what stands in for each without them.
-WITHOUT = {
+READINGS = {
     (copied_words, "kept_names"): _EveryWord,  # no word told a noun by the corpora
     (copied_words, "noun_english"): dict,  # the dictionary's first English
     (copied_words, "openings"): lambda source: frozenset(),  # no opening word "lower"
     (dictionary_pass, "_with_openers_lowered"): lambda texts, out, *rest: out,
     (copied_words, "written_as_noun"): lambda key: False,  # a lower-case word no noun
+}
+WITHOUT = {
+    "readings": READINGS,
+    "first-capital": {(translator, "with_first_capital"): lambda tok, out, *rest: out},
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",
@@ -75,11 +82,12 @@ def scores(german, english, refs, check) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sets", nargs="*", type=Path, default=SETS)
+    ap.add_argument("--pass", dest="measured", choices=sorted(WITHOUT), default="readings")
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
     ap.add_argument("--beam", type=int, default=1, help="1 (greedy) by default")
     ap.add_argument("--show", type=int, default=10, help="print N changed lines per set")
     args = ap.parse_args(argv)
-    translator = Translator.load(args.model, device="cpu")
+    model = Translator.load(args.model, device="cpu")
     check = GermanLeftCheck.bundled()
     for path in args.sets:
         if not path.is_file():
@@ -87,12 +95,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pairs = [pair for _, pair in read_pairs(path)]
         german, refs = [de for de, _ in pairs], [en for _, en in pairs]
-        with replaced(WITHOUT):
-            before = [t.text for t in translator.translate(german, beam=args.beam)]
-        after = [t.text for t in translator.translate(german, beam=args.beam)]
-        print(f"\n{path.name}: {len(pairs)} sentences, beam {args.beam}")
-        print(f"  without the readings: {scores(german, before, refs, check)}")
-        print(f"  with them:            {scores(german, after, refs, check)}")
+        with replaced(WITHOUT[args.measured]):
+            before = [t.text for t in model.translate(german, beam=args.beam)]
+        after = [t.text for t in model.translate(german, beam=args.beam)]
+        print(f"\n{path.name}: {len(pairs)} sentences, beam {args.beam}, {args.measured}")
+        print(f"  without: {scores(german, before, refs, check)}")
+        print(f"  with:    {scores(german, after, refs, check)}")
         changed = [(d, a, b) for d, a, b in zip(german, before, after, strict=True) if a != b]
         print(f"  {len(changed)} sentences changed")
         for de, a, b in changed[: args.show]:

@@ -46,7 +46,7 @@ def test_the_stops_piece_has_an_empty_span_at_the_end_of_the_users_text():
     "german, english",
     [
         ("Geburtsdatum", "Date of birth"),
-        ("Angebot für Büromöbel", "offer for office furniture"),
+        ("Angebot für Büromöbel", "Offer for office furniture"),  # first_capital.py
     ],
 )
 def test_a_heading_is_translated_as_a_sentence_and_ends_as_the_users(translator, german, english):

@@ -65,15 +65,11 @@ def with_dictionary_terms(
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
     for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in).
     ``encode`` (English -> target ids): where given, a sentence that still copies a word
-    it was asked to say is decoded once more with the word forced in its place, and a
-    sentence decoded again with its opening word in lower case begins its English with
-    a capital (:func:`_with_openers_lowered`)."""
+    it was asked to say is decoded once more with the word forced in its place."""
     names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
     out = [_rechosen(t, copies) for t in out]
-    out = _with_openers_lowered(
-        texts, out, prefixes, decode, glossary, protect, dictionary, names, encode
-    )
+    out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dictionary, names)
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
@@ -100,16 +96,14 @@ def with_dictionary_terms(
     return out
 
 
-def _with_openers_lowered(
-    texts, out, prefixes, decode, glossary, protect, dictionary, names, encode
-):
+def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dictionary, names):
     """``out`` decoded once more where it copies a word that opens the sentence or a
     quotation and that German writes in lower case inside one, with that word in lower
     case (copied_words.openers_lowered: „Aktuell ist der Verkehr …“ copied 'Aktuell');
     the new translation is kept where it copies fewer words and loses no more facts. It
     holds the user's text as its source: only a letter's case differs, the offsets hold.
-    Where its English then begins in lower case, as the German it was given did, and
-    ``encode`` is given, its first word is forced with a capital (one decode more)."""
+    Its English may begin in lower case, as the German it was given did: the translator
+    gives it its capital (engine/first_capital.py)."""
     copies = partial(copied_common_words, dictionary, names=names)
     lowered = {}
     for i, t in enumerate(out):
@@ -122,30 +116,11 @@ def _with_openers_lowered(
     indices = list(lowered)
     again = _decode_with([lowered[i] for i in indices], None, decode, glossary, protect)
     for i, t in zip(indices, again, strict=True):
-        capital = _capital_first(t, encode) if encode is not None else None
-        if capital is not None:
-            word, prefix = capital
-            (forced,) = _decode_with([lowered[i]], [prefix], decode, glossary, protect)
-            # after a quotation mark the model may go on with the word („"Free" -> "Freed")
-            if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", forced.text):
-                t = forced
         t = _rechosen(replace(t, source=out[i].source), copies)
         fewer = len(copies(t.source, t.text)) < len(copies(out[i].source, out[i].text))
         if t.nbest and fewer and facts_lost(t) <= facts_lost(out[i]):
             out[i] = t
     return out
-
-
-def _capital_first(t: Translation, encode) -> tuple[str, tuple[int, ...]] | None:
-    """The first word of ``t``'s best English capitalised, and target ids that begin the
-    English so (the English before it and the word, encoded anew), for the model to go
-    on from; None where the word begins with a capital already."""
-    best = t.best
-    m = re.search(r"[^\W\d_][\w'-]*", best.text) if best is not None else None
-    if m is None or not m.group()[:1].islower():
-        return None
-    word = m.group()[:1].upper() + m.group()[1:]
-    return word, tuple(encode(best.text[: m.start()] + word))
 
 
 def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode):

@@ -15,6 +15,7 @@ import numpy as np
 from translator_app.core.engine.batching import frozen_array
 from translator_app.core.engine.candidates import candidate, text_of
 from translator_app.core.engine.closing_stop import as_read, stop_added, without_stop
+from translator_app.core.engine.first_capital import begins_with_capital, capitalised
 from translator_app.core.engine.search_types import output_limit
 from translator_app.core.engine.translation import Candidate, Translation
 
@@ -107,10 +108,15 @@ def alternatives(
     )
     hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
     out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
-    stopped = stop_added(translation)
+    stopped, capital = stop_added(translation), begins_with_capital(translation.source)
     for h in hyps:
-        if len(h.tokens) > piece and h.tokens[:piece] == prefix and h.tokens[piece] not in seen:
-            seen.add(h.tokens[piece])
-            found = candidate(translator.tokenizer, h)
-            out.append(without_stop(translator.tokenizer, found) if stopped else found)
+        if len(h.tokens) <= piece or h.tokens[:piece] != prefix:
+            continue
+        found = candidate(translator.tokenizer, h)
+        found = without_stop(translator.tokenizer, found) if stopped else found
+        # a first word offered as the translation shows it (engine/first_capital.py)
+        found = capitalised(translator.tokenizer, found) if capital else found
+        if len(found.target_ids) > piece and found.target_ids[piece] not in seen:
+            seen.add(found.target_ids[piece])
+            out.append(found)
     return tuple(out[:k])

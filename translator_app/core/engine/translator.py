@@ -34,6 +34,7 @@ from translator_app.core.engine.closing_stop import encode_with_stop, needs_stop
 from translator_app.core.engine.dictionary_pass import with_dictionary_terms
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, with_placeholders
+from translator_app.core.engine.first_capital import with_first_capital
 from translator_app.core.engine.lazy_model import Device, LazyModel, device_name, materialised
 from translator_app.core.engine.search_types import (
     Hypothesis,
@@ -283,7 +284,7 @@ class Translator:
             out = with_placeholders(texts, out, prefixes, decode, glossary)
         if dictionary_words:
             out = self._with_dictionary(texts, out, prefixes, decode, glossary)
-        return out
+        return with_first_capital(self.tokenizer, out, prefixes)
 
     def add_dictionary_words(
         self,
@@ -302,7 +303,8 @@ class Translator:
         objects)."""
         options, glossary = self._request(options, choices, glossary)
         decode = self._decoder(options, should_stop, BATCH_TOKENS, glossary)
-        return self._with_dictionary(list(texts), list(translations), None, decode, glossary)
+        out = self._with_dictionary(list(texts), list(translations), None, decode, glossary)
+        return with_first_capital(self.tokenizer, out)
 
     def _request(self, options, choices, glossary):
         """The search options and glossary (the taught terms under the user's) of a

@@ -1,0 +1,115 @@
+"""An English that begins in lower case where the German began with a capital (issue 60).
+
+The model sometimes starts the English of a sentence, a heading or a form's field in
+lower case: „Forscher vermuten …“ -> "researchers suspect …", „Nachname“ -> "family
+name", „Den Teig in eine gefettete Form füllen.“ -> "fill the dough …" (on the dev sets
+10 of 422 everyday sentences, 8 of 322 register lines, 17 of 2,996 newstest2013 lines,
+each with a reference that begins with a capital). A reader takes that for a fault of
+the translator. Such an English gets its first letter in upper case: the pieces of its
+first word are encoded anew with the capital and take the attention the word's pieces
+had (their rows' mean: each row still sums to one), so the alignment, the panel's
+layers and the passes that read the ids again see the text the user sees.
+
+Left as the model wrote it: an English whose first word has capitals of its own inside
+("iPhone", "mRNA"), one that begins with a digit, and one whose German began in lower
+case (a message typed in haste; the window gives the model its capitals, not the user).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from translator_app.core.engine.batching import frozen_array
+from translator_app.core.engine.candidates import text_of
+from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.text.tokenizer import PIECE_MARK, Tokenizer
+
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def first_word(text: str) -> re.Match | None:
+    """The first word of ``text`` where only marks (quotation marks, brackets, dashes,
+    spaces) stand before it; None where a digit or nothing does."""
+    m = _WORD.search(text)
+    if m is None or any(ch.isalnum() for ch in text[: m.start()]):
+        return None
+    return m
+
+
+def begins_with_capital(text: str) -> bool:
+    """Whether ``text``'s first word (:func:`first_word`) begins with a capital."""
+    m = first_word(text)
+    return m is not None and m.group()[0].isupper()
+
+
+def _to_capitalise(text: str) -> re.Match | None:
+    """The first word of an English that a capital would mend: lower case throughout."""
+    m = first_word(text)
+    return m if m is not None and m.group().islower() else None
+
+
+def capitalised(tokenizer: Tokenizer, cand: Candidate) -> Candidate:
+    """``cand`` with the first letter of its first word in upper case, the word's pieces
+    encoded anew and each given the mean of the attention rows (and layers) of the
+    pieces it replaces; unchanged where its first word is not all in lower case, does not
+    begin a piece of its own, or the new pieces would not spell the text."""
+    m = _to_capitalise(cand.text)
+    if m is None:
+        return cand
+    rows = [k for k, (a, b) in enumerate(cand.target_spans[:-1]) if a < m.end() and b > m.start()]
+    if not rows or rows != list(range(rows[0], rows[-1] + 1)):
+        return cand
+    first, last = rows[0], rows[-1]
+    begin, end = cand.target_spans[first][0], cand.target_spans[last][1]
+    if not cand.target_pieces[first].startswith(PIECE_MARK) or begin != m.start():
+        return cand
+    word = cand.text[begin:end]
+    new_ids = tuple(tokenizer.encode_ids([word[0].upper() + word[1:]], side="target")[0])
+    ids = cand.target_ids[:first] + new_ids + cand.target_ids[last + 1 :]
+    text = cand.text[:begin] + word[0].upper() + cand.text[begin + 1 :]
+    if text_of(tokenizer, ids) != text:
+        return cand
+    dec = tokenizer.decode(ids)
+    n_new = len(new_ids)
+    if len(dec.pieces) != len(cand.target_pieces) - 1 - (last - first + 1) + n_new:
+        return cand
+    return replace(
+        cand,
+        text=text,
+        target_ids=ids,
+        target_pieces=dec.pieces + cand.target_pieces[-1:],
+        target_spans=dec.spans + cand.target_spans[-1:],
+        attention=_rows_merged(cand.attention, first, last, n_new),
+        layers=None if cand.layers is None else _rows_merged(cand.layers, first, last, n_new),
+    )
+
+
+def _rows_merged(matrix: np.ndarray, first: int, last: int, copies: int) -> np.ndarray:
+    """``matrix`` with rows ``first``..``last`` replaced by ``copies`` copies of their
+    mean (along the first axis)."""
+    matrix = np.asarray(matrix)
+    mean = matrix[first : last + 1].mean(axis=0, keepdims=True)
+    out = np.concatenate(
+        [matrix[:first], np.repeat(mean, copies, axis=0), matrix[last + 1 :]], axis=0
+    )
+    return frozen_array(out.astype(matrix.dtype, copy=False))
+
+
+def with_first_capital(
+    tokenizer: Tokenizer, translations: list[Translation], prefixes=None
+) -> list[Translation]:
+    """``translations`` with each candidate's English begun with a capital where its
+    German begins with one (:func:`capitalised`); the others, and those whose beginning
+    was forced (``prefixes``: a word the user chose, kept as chosen), are returned as
+    they are."""
+    out = []
+    for i, t in enumerate(translations):
+        if t.nbest and not (prefixes and prefixes[i]) and begins_with_capital(t.source):
+            nbest = tuple(capitalised(tokenizer, c) for c in t.nbest)
+            if any(a is not b for a, b in zip(nbest, t.nbest, strict=True)):
+                t = replace(t, nbest=nbest)
+        out.append(t)
+    return out
