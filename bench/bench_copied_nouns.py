@@ -63,6 +63,7 @@ READINGS = {
 WITHOUT = {
     "readings": READINGS,
     "first-capital": {(translator, "with_first_capital"): lambda tok, out, *rest: out},
+    "garbled": {(copied_words, "garbled_sources"): lambda lexicon, source, output: ()},
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",

@@ -183,8 +183,9 @@ def test_a_doubled_stop_after_a_clock_time_is_written_once(tokenizer):
 
 def test_a_doubled_the_is_written_once(tokenizer):
     """A model adding its own article to a glossary term asked for with "the" writes
-    "the the"; the second goes, its piece keeps an empty span."""
-    ids = list(tokenizer.encode("The the fee is in the the agreement. Then there.").ids)
+    "the the" (the dictionary pass once "the the the"); each after the first goes, its piece
+    keeps an empty span."""
+    ids = list(tokenizer.encode("The the fee is in the the the agreement. Then there.").ids)
     dec = tokenizer.decode(ids)
     assert dec.text == "The fee is in the agreement. Then there."
     assert len(dec.spans) == len(ids)

@@ -20,7 +20,6 @@ be a name („sagte Maas“, „Lahm soll …“, „Bayern gewinnt“), and a n
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Protocol
 
@@ -34,6 +33,7 @@ from translator_app.core.faithful.entity_lists import (
     PLACES,
     WORD_SURNAMES,
 )
+from translator_app.core.faithful.garbled_words import folded, garbled_sources
 from translator_app.core.faithful.glossary import Term
 
 # Words after which a capitalised word is a surname.
@@ -441,12 +441,7 @@ def _noun_infinitive(dictionary, word: str) -> bool:
 
 def _same_name(a: str, b: str) -> bool:
     """Whether two spellings name the same (Quebec, Québec)."""
-
-    def bare(text: str) -> str:
-        decomposed = unicodedata.normalize("NFKD", text.casefold())
-        return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-    return bare(a) == bare(b)
+    return folded(a) == folded(b)
 
 
 def dictionary_terms(
@@ -455,13 +450,15 @@ def dictionary_terms(
     """Terms (German as the source writes it, English from ``dictionary``, marked
     ``dictionary``) for the copied words of ``output`` that read as common words or
     places in ``source`` (:func:`dictionary_reading`, with the ``names`` of the text
-    around it) and that the dictionary translates. A capitalised word that names a place
+    around it) and that the dictionary translates; a word the English garbled
+    (garbled_words.py: "Husten juice" for „Hustensaft“) counts as copied. A capitalised word that names a place
     is a place unless an article or an adjective makes it a noun („in Halle“ is the
     city, „in der Halle“ the hall); a place whose English is its German („in Essen“) is
     left alone."""
     # each copy's reading is decided below, occurrence by occurrence, as
     # copied_common_words decides it: the dictionary is not asked twice
     copied = {w.casefold() for w in copied_words(dictionary, source, output)}
+    copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
     if not copied:
         return ()
     terms: dict[str, Term] = {}

@@ -69,8 +69,9 @@ def _pieces_from_proto(proto, text: str) -> Pieces:
 _CLOCK_DOUBLE_STOP = re.compile(r"(?<=\b[ap]\.m\.)\.")
 # "the the": a model writing its own article before a glossary term that was asked for
 # with one („im Vertrag“ -> "in the the agreement"; core/faithful/glossary.py). English
-# never doubles it, so the second goes (the first keeps a sentence's capital).
-_DOUBLE_THE = re.compile(r"\b[Tt]he( the)\b")
+# never doubles it, so every "the" after the first goes (the first keeps a sentence's
+# capital; a dictionary term after „im“ gave "in the the the ground floor").
+_DOUBLE_THE = re.compile(r"\b[Tt]he((?: the)+)\b")
 
 
 def _tidied(p: Pieces) -> Pieces:

@@ -1,0 +1,84 @@
+"""German words the model garbled into the English (core/faithful/garbled_words.py): a
+part copied and a part translated ("Husten juice" for „Hustensaft“), a German word spelt
+the English way ("giraffs"), are asked for with the dictionary's English as a copied word
+is. With the bundled model, greedy: „Die Brotdose …“ was "The breaddose …", „Ab 22 Uhr
+ist Nachtruhe.“ "From 10 p.m. is nightruhe."."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import tiny_ding
+from translator_app.core.faithful.copied_words import dictionary_terms
+from translator_app.core.faithful.garbled_words import folded, garbled_sources, shared_ends
+
+DING = [
+    "Hustensaft {m} :: cough syrup",
+    "Brotdose {f} :: lunch box",
+    "Giraffe {f}; Giraffen {pl} :: giraffe; giraffes",
+    "Nachtruhe {f} :: night's rest",
+    "Saft {m} :: juice",
+    "Sport {m} :: sport",
+    "Computer {m} :: computer",
+    "Rötung {f} :: redness",
+]
+
+
+@pytest.fixture(scope="module")
+def ding(tmp_path_factory):
+    return tiny_ding(tmp_path_factory.mktemp("ding"), DING)
+
+
+def test_words_share_their_beginning_or_their_end_spelt_without_marks():
+    assert folded("Rötung") == "rotung" and folded("Straße") == "strasse"
+    assert shared_ends("husten", "hustensaft") == 6
+    assert shared_ends("breaddose", "brotdose") == 4
+    assert shared_ends("nightruhe", "nachtruhe") == 6  # "htruhe"
+    assert shared_ends("unrepresentatively", "aktive") == 0  # "tive" inside is no end
+
+
+@pytest.mark.parametrize(
+    "source, output, garbled",
+    [
+        ("Hustensaft vor Gebrauch schütteln.", "Husten juice is delicious.", ("Hustensaft",)),
+        ("Die Brotdose ist leer.", "The breaddose is empty.", ("Brotdose",)),
+        ("Ab 22 Uhr ist Nachtruhe.", "From 10 p.m. is nightruhe.", ("Nachtruhe",)),
+        ("Die Giraffen fressen.", "The giraffs eat.", ("Giraffen",)),
+        # an English word, however near the German, is the model's translation
+        ("Hustensaft vor Gebrauch schütteln.", "Shake cough syrup before use.", ()),
+        ("Die Giraffen fressen.", "The giraffes eat.", ()),
+        # a copy of the whole word is copied_words.py's; a German word that is English too,
+        # and a short one, share their ends with too many English words
+        ("Die Brotdose ist leer.", "The Brotdose is empty.", ()),
+        ("Der Computer rechnet.", "The computerr calculates.", ()),
+        ("Sport ist gesund.", "Sporting is healthy.", ()),
+    ],
+)
+def test_a_word_of_no_language_that_ends_as_a_german_word_garbles_it(ding, source, output, garbled):
+    assert garbled_sources(ding, source, output) == garbled
+
+
+def test_a_garbled_word_is_asked_for_with_the_dictionarys_english(ding):
+    terms = dictionary_terms(ding, "Die Brotdose ist leer.", "The breaddose is empty.")
+    assert [(t.source, t.target) for t in terms] == [("Brotdose", "lunch box")]
+
+
+@pytest.mark.parametrize(
+    "german, said, garble",
+    [
+        ("Die Brotdose ist frei von Weichmachern.", "lunch box", "breaddose"),
+        ("Das Unwetter hat in der Nacht große Schäden angerichtet.", "storm", "unweet"),
+        # asked for with "the" after „im“, and the model wrote its own "the" twice too
+        (
+            "Frühstück wird von 7 bis 10 Uhr im Erdgeschoss serviert.",
+            "in the ground floor",
+            "Erdge",
+        ),
+    ],
+)
+def test_the_bundled_model_says_the_word_it_garbled(translator, german, said, garble):
+    (alone,) = translator.translate([german], beam=1, dictionary_words=False)
+    assert garble in alone.text  # the model's own English, or update this case
+    (t,) = translator.translate([german], beam=1)
+    assert said in t.text and garble not in t.text
+    assert "the the" not in t.text.lower()
