@@ -7,9 +7,13 @@ keep names (resources/lists/german-names.tsv) asked with the English its pairs s
 (resources/lists/german-noun-english.tsv; „Forscher vermuten …“: researchers); and a
 noun typed in lower case asked with a noun's English („die forelle“). With
 ``--pass first-capital`` it measures the same way the capital the translator gives an
-English that the model began in lower case (core/engine/first_capital.py).
+English that the model began in lower case (core/engine/first_capital.py); with
+``--pass garbled`` the words the model garbled (core/faithful/garbled_words.py); with
+``--pass unsaid`` the long nouns said in none of the dictionary's senses and the guard
+that keeps a new decode only where it says more words in one
+(core/faithful/unsaid_nouns.py).
 
-    .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital]
+    .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid]
         [--model DIR] [--beam N] [--show N] [SET ...]
 
 For each dev set (a TSV of German and English; default: newstest2013 as
@@ -64,6 +68,10 @@ WITHOUT = {
     "readings": READINGS,
     "first-capital": {(translator, "with_first_capital"): lambda tok, out, *rest: out},
     "garbled": {(copied_words, "garbled_sources"): lambda lexicon, source, output: ()},
+    "unsaid": {  # long nouns said in no sense of the dictionary, and the senses guard
+        (copied_words, "unsaid_nouns"): lambda dictionary, source, output: (),
+        (dictionary_pass, "says_more_senses"): lambda dictionary, source, new, old: True,
+    },
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",

@@ -298,16 +298,17 @@ def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator,
     from translator_app.core.engine import dictionary_pass
 
     sentence = (  # newstest2013 (dev)
-        "Das Foto des Weltraumteleskops Hubble zeigt einen Ausschnitt aus dem Irisnebel "
-        "im Sternbild Kepheus."
+        "Es gab einmal eine Zeit, in der fast ein Viertel aller US-amerikanischen "
+        "Jugendlichen nach der Schule bei McDonald's hinter der Theke stand, allerdings "
+        "lebten die Jugendlichen noch bei ihren Eltern."
     )
     with monkeypatch.context() as m:  # the annotated decode alone
         m.setattr(dictionary_pass, "_with_words_forced", lambda texts, out, *rest: out)
         asked = translator.translate([sentence], beam=1)[0]
-    assert "Kepheus" in asked.text  # it copies the word it was asked to say
+    assert "Theke" in asked.text  # it copies the word it was asked to say
     forced = translator.translate([sentence], beam=1)[0]
-    assert "Kepheus" not in forced.text and "Cepheus" in forced.text
-    assert forced.text.startswith(asked.text[: asked.text.index("Kepheus")])  # kept
+    assert "Theke" not in forced.text and "counter" in forced.text
+    assert forced.text.startswith(asked.text[: asked.text.index("Theke")])  # kept
     # attention for every piece, the forced ones too
     assert forced.attention.shape[0] == len(forced.target_pieces)
 

@@ -34,6 +34,7 @@ from translator_app.core.faithful.glossary import (
     english_pattern,
     merged,
 )
+from translator_app.core.faithful.unsaid_nouns import says_more_senses
 from translator_app.core.text.tokenizer import PIECE_MARK
 
 # The translator's decode with a glossary of its own (the user's, the dictionary's
@@ -68,6 +69,7 @@ def with_dictionary_terms(
     it was asked to say is decoded once more with the word forced in its place."""
     names = names_in(texts)
     copies = partial(copied_common_words, dictionary, names=names)
+    said = partial(says_more_senses, dictionary)
     out = [_rechosen(t, copies) for t in out]
     out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dictionary, names)
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
@@ -89,10 +91,10 @@ def with_dictionary_terms(
         )
         for i, t in zip(indices, again, strict=True):
             t = _rechosen(t, copies)
-            if t.nbest and _says_more(t, out[i], terms, copies):
+            if t.nbest and _says_more(t, out[i], terms, copies, said):
                 out[i] = t
     if encode is not None and not prefixes:
-        out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode)
+        out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said)
     return out
 
 
@@ -123,7 +125,7 @@ def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dicti
     return out
 
 
-def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode):
+def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said):
     """``out`` decoded once more where the annotated decode still copied a word it was
     asked to say: its English is forced in place of the copy, the words before it kept,
     and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
@@ -137,7 +139,7 @@ def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, enco
             [texts[i]], [prefix], decode, merged(Glossary(terms), glossary), protect
         )
         t = _rechosen(t, copies)
-        if t.nbest and _says_more(t, out[i], terms, copies):
+        if t.nbest and _says_more(t, out[i], terms, copies, said):
             out[i] = t
     return out
 
@@ -172,17 +174,23 @@ def _piece_at(cand, offset: int) -> int | None:
     return None
 
 
-def _says_more(new: Translation, old: Translation, terms, copies: Copies) -> bool:
+def _says_more(
+    new: Translation, old: Translation, terms, copies: Copies, said: Callable[[str, str, str], bool]
+) -> bool:
     """Whether ``new`` says the dictionary's words better than ``old``: it renders more
     of ``terms``, or all of them with fewer copies (the first English may say the word
     and copy it too: "the ban on the torture of the Folter"); it copies no more and
-    loses no more facts."""
+    loses no more facts; and where it copies no fewer, it says more of the source's
+    words in a sense of the dictionary (``said``: unsaid_nouns.says_more_senses: a term
+    for a word the model said otherwise, or garbled, that pushes other words out gains
+    nothing)."""
     left, left_before = _unrendered(new, terms), _unrendered(old, terms)
     copied, copied_before = len(copies(new.source, new.text)), len(copies(old.source, old.text))
     return (
         (left < left_before or (left == 0 and copied < copied_before))
         and copied <= copied_before
         and facts_lost(new) <= facts_lost(old)
+        and (copied < copied_before or said(new.source, new.text, old.text))
     )
 
 

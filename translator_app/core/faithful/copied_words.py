@@ -35,6 +35,7 @@ from translator_app.core.faithful.entity_lists import (
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
 from translator_app.core.faithful.glossary import Term
+from translator_app.core.faithful.unsaid_nouns import unsaid_nouns
 
 # Words after which a capitalised word is a surname.
 _TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulein", "firma"})
@@ -451,14 +452,16 @@ def dictionary_terms(
     ``dictionary``) for the copied words of ``output`` that read as common words or
     places in ``source`` (:func:`dictionary_reading`, with the ``names`` of the text
     around it) and that the dictionary translates; a word the English garbled
-    (garbled_words.py: "Husten juice" for „Hustensaft“) counts as copied. A capitalised word that names a place
-    is a place unless an article or an adjective makes it a noun („in Halle“ is the
-    city, „in der Halle“ the hall); a place whose English is its German („in Essen“) is
-    left alone."""
+    (garbled_words.py: "Husten juice" for „Hustensaft“) counts as copied, and so does a
+    long noun it says in none of the dictionary's senses (unsaid_nouns.py). A
+    capitalised word that names a place is a place unless an article or an adjective
+    makes it a noun („in Halle“ is the city, „in der Halle“ the hall); a place whose
+    English is its German („in Essen“) is left alone."""
     # each copy's reading is decided below, occurrence by occurrence, as
     # copied_common_words decides it: the dictionary is not asked twice
     copied = {w.casefold() for w in copied_words(dictionary, source, output)}
     copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
+    copied |= {w.casefold() for w in unsaid_nouns(dictionary, source, output)}
     if not copied:
         return ()
     terms: dict[str, Term] = {}

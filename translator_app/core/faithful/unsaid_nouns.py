@@ -1,0 +1,77 @@
+"""Long German nouns the English says in none of the dictionary's senses (issue 60).
+
+The model translates a compound it has rarely seen by its parts, or by a guess: „Das
+Fahrradschloss hat zwei Schlüssel.“ -> "The bike squad has two key.", „Die Tiefgarage
+schließt …“ -> "The low-garage closes …", „Ohne gültige Aufenthaltserlaubnis …“ -> "…
+without valid staying". Such a word is no copy and no garble, but the dictionary knows
+it. A capitalised word of :data:`MIN_LETTERS` letters or more, not the sentence's first,
+whose dictionary senses (as a noun) the English says none of, is asked for with the
+dictionary's English as a copied word is (core/engine/dictionary_pass.py). Shorter nouns
+are left to the model: they are the words it knows, and its English for them is more
+often a right one the dictionary does not list (on the everyday dev set, asking every
+noun of five letters or more changed 133 of 422 sentences and cost the register dev set
+0.2 BLEU; ten letters or more raised every dev set: docs/benchmarks.md).
+
+The decode with the dictionary's English is kept only where it says more of the
+source's words in a sense of the dictionary than the model's own English did
+(:func:`says_more_senses`): a term that pushes other words out („zwanzig Minuten Verspätung“:
+"twenty minutes late" -> "twenty delay") gains nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from translator_app.core.dictionary.ding import plain, variants
+from translator_app.core.faithful.dropped import is_content_word
+from translator_app.core.faithful.glossary import english_pattern
+
+MIN_LETTERS = 10
+MAX_SENSE_WORDS = 3  # a longer English is an explanation, not a translation to find
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
+    """The capitalised words of ``source`` (not its first word) of :data:`MIN_LETTERS`
+    letters or more that ``dictionary`` knows as nouns and whose English ``output``
+    says in none of their senses, as the source writes them and in its order."""
+    from translator_app.core.faithful.copied_words import fit_englishes  # imports this
+
+    found = []
+    for word in dict.fromkeys(_WORD.findall(source)[1:]):
+        if len(word) < MIN_LETTERS or not word[:1].isupper():
+            continue
+        fits = [e for e, _ in fit_englishes(dictionary.lookup(word).senses, True)]
+        if fits and not any(english_pattern(e).search(output) for e in fits):
+            found.append(word)
+    return tuple(found)
+
+
+@lru_cache(maxsize=20_000)
+def _sense_patterns(dictionary, word: str) -> tuple[re.Pattern, ...]:
+    """Patterns of the English of every sense of ``word`` (of at most
+    :data:`MAX_SENSE_WORDS` words)."""
+    out = []
+    for sense in dictionary.lookup(word).senses:
+        for variant in variants(sense.english):
+            english = plain(variant)
+            if english and len(english.split()) <= MAX_SENSE_WORDS:
+                out.append(english_pattern(english))
+    return tuple(out)
+
+
+def senses_said(dictionary, source: str, output: str) -> int:
+    """How many content words of ``source`` (core/faithful/dropped.py's) ``output``
+    says in one of the dictionary's senses."""
+    return sum(
+        any(p.search(output) for p in _sense_patterns(dictionary, word))
+        for word in dict.fromkeys(_WORD.findall(source))
+        if is_content_word(word)
+    )
+
+
+def says_more_senses(dictionary, source: str, new: str, old: str) -> bool:
+    """Whether English ``new`` says more of ``source``'s words in a sense of the
+    dictionary than ``old`` (:func:`senses_said`)."""
+    return senses_said(dictionary, source, new) > senses_said(dictionary, source, old)
