@@ -83,3 +83,17 @@ def test_the_bundled_model_says_the_long_noun_it_guessed(translator, german, sai
 def test_the_bundled_model_keeps_its_english_where_the_term_pushes_words_out(translator):
     (t,) = translator.translate(["Der Zug hat zwanzig Minuten Verspätung."], beam=1)
     assert "twenty minutes" in t.text
+
+
+def test_a_word_of_the_users_glossary_is_left_to_it(translator, monkeypatch):
+    from translator_app.core.engine import dictionary_pass
+    from translator_app.core.faithful.glossary import Glossary, Term
+
+    mine = Glossary((Term("Wanderschuh", "TrailRunner"),))
+    german = ["Wir haben drei neue Wanderschuhe bestellt."]
+    (t,) = translator.translate(german, beam=1, glossary=mine)
+    assert "TrailRunner" in t.text
+    # asked for with the dictionary's English, the user's term was lost
+    monkeypatch.setattr(dictionary_pass, "_overlaps", lambda *args: False)
+    (t,) = translator.translate(german, beam=1, glossary=mine)
+    assert "TrailRunner" not in t.text

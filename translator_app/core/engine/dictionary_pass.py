@@ -1,12 +1,15 @@
 """The pass that says words the model does not know with the dictionary's English (issue
 60): which sentences are decoded again with dictionary terms, and which result is kept.
 
-The model copies a German word it cannot translate („Den Teig …“ -> "The Teig …") or
+The model copies a German word it cannot translate („Den Teig …“ -> "The Teig …"),
 leaves it out („250 Gramm Mehl“ -> "250 grams", where a lower candidate of the n-best
-writes "250 Gramm Mehl"). For a word that reads as a common word
-(core/faithful/copied_words.py) the dictionary's English is annotated as a term and the
-sentence decoded once more; the new translation is kept where it renders more of those
-words (or all of them, copying fewer), copies no more and loses no more facts.
+writes "250 Gramm Mehl"), garbles it ("breaddose": core/faithful/garbled_words.py) or
+guesses a long noun's English ("bike squad": core/faithful/unsaid_nouns.py). For a word
+that reads as a common word (core/faithful/copied_words.py) the dictionary's English is
+annotated as a term and the sentence decoded once more; the new translation is kept
+where it renders more of those words (or all of them, copying fewer), copies no more,
+loses no more facts, and, where it copies no fewer, says more of the source's words in
+a sense of the dictionary.
 """
 
 from __future__ import annotations
@@ -60,9 +63,10 @@ def with_dictionary_terms(
     encode: Callable[[str], Sequence[int]] | None = None,
 ) -> list[Translation]:
     """Decode again, with the dictionary's English as terms under the user's
-    ``glossary``, each sentence whose best candidate copies a common German word or
-    leaves out one that a close candidate copies (:func:`unknown_words`); keep the new
-    translation where it renders more of them, copies no more and loses no more facts.
+    ``glossary``, each sentence whose best candidate copies a common German word (or
+    garbles it, or says a long noun in none of its senses) or leaves out one that a
+    close candidate copies (:func:`unknown_words`); keep the new translation where
+    :func:`_says_more`.
     ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
     for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in).
     ``encode`` (English -> target ids): where given, a sentence that still copies a word
@@ -211,7 +215,9 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
     copies, and for those another candidate copies within :data:`HESITATION` of the
     best's score where the best does not say the dictionary's English either; ``names``:
     words that are names in the text around it. A text of one word whose English is none
-    of its senses asks for the dictionary's (copied_words.heading_term)."""
+    of its senses asks for the dictionary's (copied_words.heading_term). A word the
+    user's glossary (or what Teach learnt) says is left to it: its English is the user's,
+    in no sense of the dictionary („Wanderschuhe“: TrailRunner)."""
     best = t.nbest[0]
     found = dictionary_terms(dictionary, t.source, best.text, names)
     terms = {term.source: term for term in found}
@@ -228,7 +234,17 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
     heading = heading_term(dictionary, t.source, best.text)  # a text of one word
     if heading is not None:
         terms.setdefault(heading.source, heading)
-    return tuple(terms.values())
+    users = [(u.start, u.end) for u in t.terms if not u.dictionary]
+    return tuple(term for term in terms.values() if not _overlaps(t.source, term, users))
+
+
+def _overlaps(source: str, term: Term, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``term`` stands in ``source`` where one of ``spans`` does."""
+    return any(
+        u.start < end and start < u.end
+        for u in Glossary((term,)).find(source)
+        for start, end in spans
+    )
 
 
 def _says_a_fit_english(dictionary, term: Term, english: str) -> bool:
