@@ -9,7 +9,8 @@ import pytest
 
 from conftest import tiny_ding
 from translator_app.core.dictionary.lookup import Dictionary
-from translator_app.core.faithful.copied_words import heading_term, says_a_sense
+from translator_app.core.faithful.copied_words import heading_term
+from translator_app.core.faithful.senses import says_a_sense
 
 DING = [
     "Vorname {m} :: first name; forename; given name",

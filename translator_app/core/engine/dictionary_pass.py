@@ -25,7 +25,6 @@ from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
     dictionary_terms,
-    fit_englishes,
     heading_term,
     names_in,
     openers_lowered,
@@ -37,6 +36,7 @@ from translator_app.core.faithful.glossary import (
     english_pattern,
     merged,
 )
+from translator_app.core.faithful.senses import fit_englishes
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
 from translator_app.core.text.tokenizer import PIECE_MARK
 

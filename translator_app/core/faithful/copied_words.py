@@ -20,12 +20,12 @@ be a name („sagte Maas“, „Lahm soll …“, „Bayern gewinnt“), and a n
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
-from translator_app.core.dictionary.ding import WORD, marks, plain, variants
+from translator_app.core.dictionary.ding import WORD
 from translator_app.core.faithful.casing import german_casing
-from translator_app.core.faithful.corpus_words import kept_names, noun_english
+from translator_app.core.faithful.corpus_words import kept_names
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
     MORE_PLACES,
@@ -35,6 +35,14 @@ from translator_app.core.faithful.entity_lists import (
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
 from translator_app.core.faithful.glossary import Term
+from translator_app.core.faithful.senses import (
+    fit_englishes,
+    is_place,
+    place_english,
+    plain_english,
+    says_a_sense,
+    usual_english,
+)
 from translator_app.core.faithful.unsaid_nouns import unsaid_nouns
 
 # Words after which a capitalised word is a surname.
@@ -46,7 +54,6 @@ _FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
 _SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
 _CITIES = frozenset(german for german, _ in PLACES + MORE_PLACES)
 _RIVER = re.compile(r"\(river\)")
-_PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -95,29 +102,6 @@ _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
 _STRONG_ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:es|em)")
 _NOT_STRONG = _words("alles trotzdem außerdem nachdem seitdem indem zudem vordem bereits")
 _NUMBER = re.compile(r"\d[\d.,]*\.?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf")
-
-_NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
-_MODIFIER_TAGS = frozenset({"adj", "adv"})
-# Senses not to offer as the plain English of a word (colloquial ones are: Ding marks
-# whole entries so, „Thermoskanne“ among them).
-_UNFIT = frozenset(
-    {
-        "übtr.",
-        "fig.",
-        "veraltet",
-        "archaic",
-        "dated",
-        "poet.",
-        "selten",
-        "rare",
-        "obs.",
-        "slang",
-        "vulg.",
-        "pej.",
-        "in Zusammensetzungen",
-    }
-)
-_MAX_ENGLISH_WORDS = 3
 
 
 class Lexicon(Protocol):
@@ -296,46 +280,6 @@ def dictionary_reading(
     return ""
 
 
-def usual_english(word: str, senses, noun: bool):
-    """(English, sense) to ask for ``word``: for a noun, the English its pairs in the
-    corpora say most (corpus_words.noun_english: „Föderation“ federation, „Vorsicht“
-    caution), where it is one of ``senses``' :func:`fit_englishes`; else
-    :func:`plain_english`'s."""
-    usual = noun_english().get(word[:1].upper() + word[1:]) if noun else None
-    if usual:
-        for english, sense in fit_englishes(senses, True):
-            if english == usual:
-                return english, sense
-    return plain_english(senses, noun)
-
-
-def plain_english(senses, noun: bool):
-    """(English, sense) to ask for: the first variant (of at most three words) of the
-    first sense of the right word class (a noun's for a capitalised word, else an
-    adjective's or an adverb's; a place's last) that is neither figurative nor rare,
-    as the marks of the German variant that writes the word and of the English variant
-    say (Ding marks the variant a mark follows: „Festung“ is "fortress", though its
-    entry's „Bollwerk“ is figurative and its "fastness" poetic); None where no sense is."""
-    return next(fit_englishes(senses, noun), None)
-
-
-def fit_englishes(senses, noun: bool) -> Iterator[tuple[str, object]]:
-    """Every (English, sense) :func:`plain_english` could ask for, in its order."""
-    tags = _NOUN_TAGS if noun else _MODIFIER_TAGS
-    # a common noun's senses before a place's („die Marken“: brands, not Marche)
-    senses = sorted(senses, key=is_place)
-    for sense in senses:
-        if not tags & set(sense.tags) or _UNFIT & set(sense.form_register):
-            continue
-        for variant in variants(sense.english):
-            english = plain(variant)
-            if not english or _UNFIT & set(marks(variant)):
-                continue
-            words = english.split()
-            if len(words) <= _MAX_ENGLISH_WORDS and not _vague(words):
-                yield english, sense
-
-
 # A text of one word: a heading, a sign, a form's field („Vorname“, „Abfahrt:“).
 ONE_WORD = re.compile(r"\s*([^\W\d_]+(?:-[^\W\d_]+)*)\s*[.!?:]?\s*")
 
@@ -361,43 +305,6 @@ def heading_term(dictionary, source: str, english: str) -> Term | None:
         return None
     asked = chosen[0][:1].upper() + chosen[0][1:]  # the English's first word
     return Term(word, asked, dictionary=True)
-
-
-def says_a_sense(senses, english: str) -> bool:
-    """Whether ``english`` (a translation of the word alone) is one of the English
-    variants of any of ``senses``, case, articles and punctuation aside ("Date of birth"
-    for „Geburtsdatum“, "Invoice" for „Rechnung“; not "Before name" for „Vorname“)."""
-    said = _bare_english(english)
-    return any(
-        _bare_english(plain(variant)) == said for s in senses for variant in variants(s.english)
-    )
-
-
-def _bare_english(text: str) -> str:
-    words = re.sub(r"[^\w\s'-]", " ", text.casefold()).split()
-    return " ".join(words[1:] if words[:1] in (["the"], ["a"], ["an"], ["to"]) else words)
-
-
-def _vague(words: list[str]) -> bool:
-    """A variant that is no translation to insert: "sth.", "sb.", "to …", "…"."""
-    return words[0] == "to" or any(w.startswith(("sth.", "sb.", "...", "…")) for w in words)
-
-
-def is_place(sense) -> bool:
-    """Whether a dictionary sense names a place: Ding's [geogr.], or an English that
-    says so („Koblenz“: "Coblenz (town in Germany)", without the mark)."""
-    return "geogr." in sense.register or bool(_PLACE_NOTE.search(sense.english))
-
-
-def place_english(senses) -> str | None:
-    """The English of a place the word names where Ding gives that sense first
-    (its [geogr.]: „Sibirien“ -> "Siberia", „Teheran“ -> "Tehran"; not „Halle“, a hall
-    first), or None. A plural region („Marken“, also the plural of „Marke“) is no place
-    to insert."""
-    first = senses[0] if senses else None
-    if first is None or not is_place(first) or "pl" in first.tags:
-        return None
-    return plain(first.english).split(";")[0].strip() or None
 
 
 def openers_lowered(

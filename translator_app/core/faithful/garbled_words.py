@@ -22,10 +22,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # copied_words imports this module
-    from translator_app.core.faithful.copied_words import Lexicon
 
 MIN_SHARED = 4  # letters the two words begin or end with alike ("Stab" of „Stabmixer“)
 MIN_SOURCE = 6  # a shorter German word shares its ends with too many English words
@@ -51,9 +47,10 @@ def shared_ends(a: str, b: str) -> int:
     return max(start, end)
 
 
-def garbled_sources(lexicon: Lexicon, source: str, output: str) -> tuple[str, ...]:
+def garbled_sources(lexicon, source: str, output: str) -> tuple[str, ...]:
     """The words of ``source``, as it writes them and in its order, that a word of
-    ``output`` garbles (see the module's description)."""
+    ``output`` garbles (see the module's description); ``lexicon``: German and English
+    words (copied_words.Lexicon)."""
     source_words = _WORD.findall(source)
     written = {folded(w) for w in source_words}
     candidates = [

@@ -26,9 +26,9 @@ from functools import lru_cache
 from translator_app.core.dictionary.ding import plain, variants
 from translator_app.core.faithful.dropped import is_content_word
 from translator_app.core.faithful.glossary import english_pattern
+from translator_app.core.faithful.senses import MAX_ENGLISH_WORDS, fit_englishes
 
 MIN_LETTERS = 10
-MAX_SENSE_WORDS = 3  # a longer English is an explanation, not a translation to find
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -36,8 +36,6 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
     """The capitalised words of ``source`` (not its first word) of :data:`MIN_LETTERS`
     letters or more that ``dictionary`` knows as nouns and whose English ``output``
     says in none of their senses, as the source writes them and in its order."""
-    from translator_app.core.faithful.copied_words import fit_englishes  # imports this
-
     found = []
     for word in dict.fromkeys(_WORD.findall(source)[1:]):
         if len(word) < MIN_LETTERS or not word[:1].isupper():
@@ -51,12 +49,12 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
 @lru_cache(maxsize=20_000)
 def _sense_patterns(dictionary, word: str) -> tuple[re.Pattern, ...]:
     """Patterns of the English of every sense of ``word`` (of at most
-    :data:`MAX_SENSE_WORDS` words)."""
+    senses.MAX_ENGLISH_WORDS words)."""
     out = []
     for sense in dictionary.lookup(word).senses:
         for variant in variants(sense.english):
             english = plain(variant)
-            if english and len(english.split()) <= MAX_SENSE_WORDS:
+            if english and len(english.split()) <= MAX_ENGLISH_WORDS:
                 out.append(english_pattern(english))
     return tuple(out)
 
