@@ -24,7 +24,12 @@ _OUTPUT_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def text_of(tokenizer: Tokenizer, ids: Sequence[int]) -> str:
     """The text that target ``ids`` decode to, as a candidate shows it."""
-    return _OUTPUT_CONTROL.sub(" ", tokenizer.decode(ids).text)
+    return shown(tokenizer.decode(ids).text)
+
+
+def shown(decoded: str) -> str:
+    """A decoded text as a candidate shows it (control characters as spaces)."""
+    return _OUTPUT_CONTROL.sub(" ", decoded)
 
 
 def candidate(tokenizer: Tokenizer, h: Hypothesis) -> Candidate:
@@ -37,7 +42,7 @@ def candidate(tokenizer: Tokenizer, h: Hypothesis) -> Candidate:
         spans = tuple((0, 0) for _ in body)
     end = len(dec.text)
     return Candidate(
-        text=_OUTPUT_CONTROL.sub(" ", dec.text),
+        text=shown(dec.text),
         target_ids=tuple(h.tokens),
         target_pieces=pieces + (EOS_PIECE,),
         target_spans=spans + ((end, end),),

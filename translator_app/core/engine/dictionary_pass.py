@@ -33,10 +33,9 @@ from translator_app.core.faithful.glossary import (
     Glossary,
     Term,
     check_uses,
-    english_pattern,
     merged,
 )
-from translator_app.core.faithful.senses import fit_englishes
+from translator_app.core.faithful.senses import says_a_fit_english
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
 from translator_app.core.text.tokenizer import PIECE_MARK
 
@@ -252,10 +251,7 @@ def _says_a_fit_english(dictionary, term: Term, english: str) -> bool:
     other than the one asked („Hymne“: "hymn" where "anthem" is asked): the best
     candidate translated the word its own way, which a copy further down does not undo."""
     found = dictionary.lookup(term.source).senses
-    return any(
-        english_pattern(e).search(english)
-        for e, _ in fit_englishes(found, noun=term.source[:1].isupper())
-    )
+    return says_a_fit_english(found, english, noun=term.source[:1].isupper())
 
 
 def _unrendered(t: Translation, terms: tuple[Term, ...]) -> int:

@@ -23,7 +23,7 @@ from dataclasses import replace
 import numpy as np
 
 from translator_app.core.engine.batching import frozen_array
-from translator_app.core.engine.candidates import text_of
+from translator_app.core.engine.candidates import shown
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.text.tokenizer import PIECE_MARK, Tokenizer
 
@@ -70,11 +70,12 @@ def capitalised(tokenizer: Tokenizer, cand: Candidate) -> Candidate:
     new_ids = tuple(tokenizer.encode_ids([word[0].upper() + word[1:]], side="target")[0])
     ids = cand.target_ids[:first] + new_ids + cand.target_ids[last + 1 :]
     text = cand.text[:begin] + word[0].upper() + cand.text[begin + 1 :]
-    if text_of(tokenizer, ids) != text:
-        return cand
     dec = tokenizer.decode(ids)
     n_new = len(new_ids)
-    if len(dec.pieces) != len(cand.target_pieces) - 1 - (last - first + 1) + n_new:
+    if (
+        shown(dec.text) != text
+        or len(dec.pieces) != len(cand.target_pieces) - 1 - (last - first + 1) + n_new
+    ):
         return cand
     return replace(
         cand,

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from translator_app.core.dictionary.ding import marks, plain, variants
 from translator_app.core.faithful.corpus_words import noun_english
+from translator_app.core.faithful.glossary import english_pattern
 
 _PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
@@ -78,14 +79,25 @@ def fit_englishes(senses, noun: bool) -> Iterator[tuple[str, object]]:
                 yield english, sense
 
 
+def says_a_fit_english(senses, english: str, noun: bool) -> bool:
+    """Whether the text ``english`` says one of :func:`fit_englishes` (as a word, its
+    plural too, case aside: glossary.english_pattern)."""
+    return any(english_pattern(e).search(english) for e, _ in fit_englishes(senses, noun))
+
+
+def every_english(senses) -> Iterator[str]:
+    """The plain English of every variant of every one of ``senses``, in their order."""
+    for sense in senses:
+        for variant in variants(sense.english):
+            yield plain(variant)
+
+
 def says_a_sense(senses, english: str) -> bool:
     """Whether ``english`` (a translation of the word alone) is one of the English
     variants of any of ``senses``, case, articles and punctuation aside ("Date of birth"
     for „Geburtsdatum“, "Invoice" for „Rechnung“; not "Before name" for „Vorname“)."""
     said = _bare_english(english)
-    return any(
-        _bare_english(plain(variant)) == said for s in senses for variant in variants(s.english)
-    )
+    return any(_bare_english(e) == said for e in every_english(senses))
 
 
 def _bare_english(text: str) -> str:

@@ -23,10 +23,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from translator_app.core.dictionary.ding import plain, variants
 from translator_app.core.faithful.dropped import is_content_word
 from translator_app.core.faithful.glossary import english_pattern
-from translator_app.core.faithful.senses import MAX_ENGLISH_WORDS, fit_englishes
+from translator_app.core.faithful.senses import (
+    MAX_ENGLISH_WORDS,
+    every_english,
+    plain_english,
+    says_a_fit_english,
+)
 
 MIN_LETTERS = 10
 _WORD = re.compile(r"[^\W\d_]+")
@@ -40,8 +44,8 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
     for word in dict.fromkeys(_WORD.findall(source)[1:]):
         if len(word) < MIN_LETTERS or not word[:1].isupper():
             continue
-        fits = [e for e, _ in fit_englishes(dictionary.lookup(word).senses, True)]
-        if fits and not any(english_pattern(e).search(output) for e in fits):
+        senses = dictionary.lookup(word).senses
+        if plain_english(senses, True) and not says_a_fit_english(senses, output, True):
             found.append(word)
     return tuple(found)
 
@@ -50,13 +54,11 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
 def _sense_patterns(dictionary, word: str) -> tuple[re.Pattern, ...]:
     """Patterns of the English of every sense of ``word`` (of at most
     senses.MAX_ENGLISH_WORDS words)."""
-    out = []
-    for sense in dictionary.lookup(word).senses:
-        for variant in variants(sense.english):
-            english = plain(variant)
-            if english and len(english.split()) <= MAX_ENGLISH_WORDS:
-                out.append(english_pattern(english))
-    return tuple(out)
+    return tuple(
+        english_pattern(english)
+        for english in every_english(dictionary.lookup(word).senses)
+        if english and len(english.split()) <= MAX_ENGLISH_WORDS
+    )
 
 
 def senses_said(dictionary, source: str, output: str) -> int:
