@@ -36,6 +36,7 @@ from translator_app.core.faithful.glossary import (
     merged,
 )
 from translator_app.core.faithful.senses import says_a_fit_english
+from translator_app.core.faithful.umlauts import spelled_as_german
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
 from translator_app.core.text.tokenizer import PIECE_MARK
 
@@ -79,22 +80,14 @@ def with_dictionary_terms(
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
         return out
-    # Sentences asking for the same terms are decoded together; each with its own, since
-    # a word's English depends on how its sentence reads it („in Polen“, „die Polen“).
-    groups: dict[tuple[Term, ...], list[int]] = {}
-    for i, terms in todo:
-        groups.setdefault(terms, []).append(i)
-    for terms, indices in groups.items():
+    wanted = dict(todo)
+    for terms_given, indices in term_batches(texts, wanted, glossary):
         again = _decode_with(
-            [texts[i] for i in indices],
-            some_of(prefixes, indices),
-            decode,
-            merged(Glossary(terms), glossary),
-            protect,
+            [texts[i] for i in indices], some_of(prefixes, indices), decode, terms_given, protect
         )
         for i, t in zip(indices, again, strict=True):
             t = _rechosen(t, copies)
-            if t.nbest and _says_more(t, out[i], terms, copies, said):
+            if t.nbest and _says_more(t, out[i], wanted[i], copies, said):
                 out[i] = t
     if encode is not None and not prefixes:
         out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said)
@@ -134,17 +127,70 @@ def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, enco
     and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
     …"), as Luong et al. (2015) put the dictionary's word in the unknown word's place,
     the model saying the rest around it."""
+    wanted, prefixes = {}, {}
     for i, terms in todo:
         prefix = _prefix_saying(out[i], terms, copies, encode)
-        if prefix is None:
-            continue
-        (t,) = _decode_with(
-            [texts[i]], [prefix], decode, merged(Glossary(terms), glossary), protect
+        if prefix is not None:
+            wanted[i], prefixes[i] = terms, prefix
+    for terms_given, indices in term_batches(texts, wanted, glossary):
+        again = _decode_with(
+            [texts[i] for i in indices],
+            [prefixes[i] for i in indices],
+            decode,
+            terms_given,
+            protect,
         )
-        t = _rechosen(t, copies)
-        if t.nbest and _says_more(t, out[i], terms, copies, said):
-            out[i] = t
+        for i, t in zip(indices, again, strict=True):
+            t = _rechosen(t, copies)
+            if t.nbest and _says_more(t, out[i], wanted[i], copies, said):
+                out[i] = t
     return out
+
+
+def term_batches(
+    texts: Sequence[str], wanted: dict[int, tuple[Term, ...]], glossary: Glossary | None
+) -> list[tuple[Glossary, list[int]]]:
+    """The decodes that give each sentence ``i`` of ``wanted`` its terms (under the
+    user's ``glossary``): (the glossary to decode with, the sentences). Each sentence
+    must be annotated with its own terms only, since a word's English depends on how
+    its sentence reads it („in Polen“ Poland, „die Polen“ Poles). The sentences are
+    decoded in one batch under all their terms where that glossary finds in each
+    exactly what its own finds (a decode of one sentence at a time took most of the
+    pass's time); the others, one decode per set of terms."""
+    own = {terms: merged(Glossary(terms), glossary) for terms in set(wanted.values())}
+    union, together = _one_batch(texts, wanted, own, glossary)
+    groups: dict[tuple[Term, ...], list[int]] = {}
+    for i, terms in wanted.items():
+        if i not in together:
+            groups.setdefault(terms, []).append(i)
+    batch = [(union, together)] if union is not None else []
+    return batch + [(own[terms], indices) for terms, indices in groups.items()]
+
+
+def _one_batch(texts, wanted, own, glossary) -> tuple[Glossary | None, list[int]]:
+    """One glossary of the terms of the sentences of ``wanted`` that it annotates as
+    their ``own`` glossaries would, and those sentences (None and none where there are
+    none). A word asked two ways („Polen“: Poland, Poles) leaves both sentences out."""
+    englishes: dict[str, set[str]] = {}
+    for terms in wanted.values():
+        for term in terms:
+            englishes.setdefault(term.source.casefold(), set()).add(term.target)
+    together = [
+        i
+        for i, terms in wanted.items()
+        if all(len(englishes[term.source.casefold()]) == 1 for term in terms)
+    ]
+    read = {i: spelled_as_german(texts[i])[0] for i in together}  # as the translator reads
+    while together:
+        terms = tuple(dict.fromkeys(term for i in together for term in wanted[i]))
+        union = merged(Glossary(terms), glossary)
+        fit = [i for i in together if union.find(read[i]) == own[wanted[i]].find(read[i])]
+        if fit == together:
+            return union, together
+        # a term of another sentence stands in these: each gets a decode of its own terms
+        # (a term that was not taken in the others stays out of theirs: they still fit)
+        together = fit
+    return None, []
 
 
 def _prefix_saying(t: Translation, terms, copies: Copies, encode) -> tuple[int, ...] | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from translator_app.core.dictionary.ding import marks, plain, variants
 from translator_app.core.faithful.corpus_words import noun_english
-from translator_app.core.faithful.glossary import english_pattern
+from translator_app.core.faithful.glossary import englishes_pattern
 
 _PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
@@ -81,8 +81,9 @@ def fit_englishes(senses, noun: bool) -> Iterator[tuple[str, object]]:
 
 def says_a_fit_english(senses, english: str, noun: bool) -> bool:
     """Whether the text ``english`` says one of :func:`fit_englishes` (as a word, its
-    plural too, case aside: glossary.english_pattern)."""
-    return any(english_pattern(e).search(english) for e, _ in fit_englishes(senses, noun))
+    plural too, case aside: glossary.englishes_pattern)."""
+    fit = englishes_pattern(e for e, _ in fit_englishes(senses, noun))
+    return fit.search(english) is not None
 
 
 def every_english(senses) -> Iterator[str]:

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from translator_app.core.faithful.dropped import is_content_word
-from translator_app.core.faithful.glossary import english_pattern
+from translator_app.core.faithful.glossary import englishes_pattern
 from translator_app.core.faithful.senses import (
     MAX_ENGLISH_WORDS,
     every_english,
@@ -51,11 +51,11 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=20_000)
-def _sense_patterns(dictionary, word: str) -> tuple[re.Pattern, ...]:
-    """Patterns of the English of every sense of ``word`` (of at most
+def _sense_pattern(dictionary, word: str) -> re.Pattern:
+    """Where an English says one of every sense of ``word`` (of at most
     senses.MAX_ENGLISH_WORDS words)."""
-    return tuple(
-        english_pattern(english)
+    return englishes_pattern(
+        english
         for english in every_english(dictionary.lookup(word).senses)
         if english and len(english.split()) <= MAX_ENGLISH_WORDS
     )
@@ -65,7 +65,7 @@ def senses_said(dictionary, source: str, output: str) -> int:
     """How many content words of ``source`` (core/faithful/dropped.py's) ``output``
     says in one of the dictionary's senses."""
     return sum(
-        any(p.search(output) for p in _sense_patterns(dictionary, word))
+        _sense_pattern(dictionary, word).search(output) is not None
         for word in dict.fromkeys(_WORD.findall(source))
         if is_content_word(word)
     )
