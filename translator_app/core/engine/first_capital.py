@@ -20,12 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-import numpy as np
-
-from translator_app.core.engine.batching import frozen_array
-from translator_app.core.engine.candidates import shown
+from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.text.tokenizer import PIECE_MARK, Tokenizer
+from translator_app.core.text.tokenizer import Tokenizer
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 
@@ -54,49 +51,14 @@ def _to_capitalise(text: str) -> re.Match | None:
 def capitalised(tokenizer: Tokenizer, cand: Candidate) -> Candidate:
     """``cand`` with the first letter of its first word in upper case, the word's pieces
     encoded anew and each given the mean of the attention rows (and layers) of the
-    pieces it replaces; unchanged where its first word is not all in lower case, does not
-    begin a piece of its own, or the new pieces would not spell the text."""
+    pieces it replaces (engine/respell.py); unchanged where its first word is not all in
+    lower case, does not begin a piece of its own, or the new pieces would not spell the
+    text."""
     m = _to_capitalise(cand.text)
     if m is None:
         return cand
-    rows = [k for k, (a, b) in enumerate(cand.target_spans[:-1]) if a < m.end() and b > m.start()]
-    if not rows or rows != list(range(rows[0], rows[-1] + 1)):
-        return cand
-    first, last = rows[0], rows[-1]
-    begin, end = cand.target_spans[first][0], cand.target_spans[last][1]
-    if not cand.target_pieces[first].startswith(PIECE_MARK) or begin != m.start():
-        return cand
-    word = cand.text[begin:end]
-    new_ids = tuple(tokenizer.encode_ids([word[0].upper() + word[1:]], side="target")[0])
-    ids = cand.target_ids[:first] + new_ids + cand.target_ids[last + 1 :]
-    text = cand.text[:begin] + word[0].upper() + cand.text[begin + 1 :]
-    dec = tokenizer.decode(ids)
-    n_new = len(new_ids)
-    if (
-        shown(dec.text) != text
-        or len(dec.pieces) != len(cand.target_pieces) - 1 - (last - first + 1) + n_new
-    ):
-        return cand
-    return replace(
-        cand,
-        text=text,
-        target_ids=ids,
-        target_pieces=dec.pieces + cand.target_pieces[-1:],
-        target_spans=dec.spans + cand.target_spans[-1:],
-        attention=_rows_merged(cand.attention, first, last, n_new),
-        layers=None if cand.layers is None else _rows_merged(cand.layers, first, last, n_new),
-    )
-
-
-def _rows_merged(matrix: np.ndarray, first: int, last: int, copies: int) -> np.ndarray:
-    """``matrix`` with rows ``first``..``last`` replaced by ``copies`` copies of their
-    mean (along the first axis)."""
-    matrix = np.asarray(matrix)
-    mean = matrix[first : last + 1].mean(axis=0, keepdims=True)
-    out = np.concatenate(
-        [matrix[:first], np.repeat(mean, copies, axis=0), matrix[last + 1 :]], axis=0
-    )
-    return frozen_array(out.astype(matrix.dtype, copy=False))
+    word = m.group()
+    return respelled(tokenizer, cand, m.start(), m.end(), word[0].upper() + word[1:])
 
 
 def with_first_capital(

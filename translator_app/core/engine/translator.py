@@ -43,6 +43,7 @@ from translator_app.core.engine.search_types import (
     with_choices,
     with_coverage,
 )
+from translator_app.core.engine.term_articles import with_term_articles
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import (
@@ -284,6 +285,7 @@ class Translator:
             out = with_placeholders(texts, out, prefixes, decode, glossary)
         if dictionary_words:
             out = self._with_dictionary(texts, out, prefixes, decode, glossary)
+        out = with_term_articles(self.tokenizer, out, prefixes)
         return with_first_capital(self.tokenizer, out, prefixes)
 
     def add_dictionary_words(
@@ -304,7 +306,7 @@ class Translator:
         options, glossary = self._request(options, choices, glossary)
         decode = self._decoder(options, should_stop, BATCH_TOKENS, glossary)
         out = self._with_dictionary(list(texts), list(translations), None, decode, glossary)
-        return with_first_capital(self.tokenizer, out)
+        return with_first_capital(self.tokenizer, with_term_articles(self.tokenizer, out))
 
     def _request(self, options, choices, glossary):
         """The search options and glossary (the taught terms under the user's) of a
