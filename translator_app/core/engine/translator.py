@@ -44,6 +44,7 @@ from translator_app.core.engine.search_types import (
     with_coverage,
 )
 from translator_app.core.engine.term_articles import with_term_articles
+from translator_app.core.engine.term_context import with_words_around_terms
 from translator_app.core.engine.text_document import DocumentTranslation, translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import (
@@ -334,8 +335,9 @@ class Translator:
         return decode
 
     def _with_dictionary(self, texts, out, prefixes, decode, glossary) -> list[Translation]:
-        """``out`` with the dictionary's English for the words it copied, where the
-        dictionary is there (the window does not wait for its index to be built)."""
+        """``out`` with the words around the user's terms kept (engine/term_context.py)
+        and the dictionary's English for copied words (once its index is built)."""
+        out = with_words_around_terms(texts, out, prefixes, decode)
         if self.dictionary is None:
             return out
         try:
