@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
-from translator_app.core.faithful.glossary import TermUse, check_uses
+from translator_app.core.faithful.glossary import TermUse, check_uses, repeated_terms
 from translator_app.core.faithful.number_check import Fact, repeated_numbers
 from translator_app.core.faithful.protect import lost_protected
 
@@ -53,8 +53,10 @@ def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
     """The numbers the candidate writes twice and the user's glossary terms it does not
     use."""
     mine = [u for u in terms if not u.dictionary]
-    return repeated_numbers(source, cand.text) + sum(
-        not u.kept for u in check_uses(mine, cand.text)
+    return (
+        repeated_numbers(source, cand.text)
+        + sum(not u.kept for u in check_uses(mine, cand.text))
+        + repeated_terms(mine, cand.text)
     )
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -282,7 +283,20 @@ def englishes_pattern(englishes: Iterable[str]) -> re.Pattern:
 def find_target(target: str, english: str) -> re.Match | None:
     """Where ``english`` uses a term's English (its plural and possessive too: MagicPans,
     MagicPan's; not as part of another word: "pot" is not in "potato")."""
-    return re.search(rf"(?<![\w-]){re.escape(target)}(?:s|es|'s)?(?![\w-])", english, re.IGNORECASE)
+    return next(_targets(target, english), None)
+
+
+def repeated_terms(uses: Sequence[TermUse], english: str) -> int:
+    """How many times ``english`` writes a term's English more often than the German
+    holds the term („weil die Lieferscheine fehlten“ with Lieferschein -> delivery note:
+    "We couldn't delivery notes because the delivery notes did.", the annotation's
+    English written where „liefern“ stood too)."""
+    asked = Counter(u.target.casefold() for u in uses)
+    return sum(max(0, len(list(_targets(target, english))) - n) for target, n in asked.items())
+
+
+def _targets(target: str, english: str) -> Iterator[re.Match]:
+    return re.finditer(rf"(?<![\w-]){re.escape(target)}(?:s|es|'s)?(?![\w-])", english, re.I)
 
 
 def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
