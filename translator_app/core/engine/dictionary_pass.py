@@ -80,15 +80,7 @@ def with_dictionary_terms(
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
         return out
-    wanted = dict(todo)
-    for terms_given, indices in term_batches(texts, wanted, glossary):
-        again = _decode_with(
-            [texts[i] for i in indices], some_of(prefixes, indices), decode, terms_given, protect
-        )
-        for i, t in zip(indices, again, strict=True):
-            t = _rechosen(t, copies)
-            if t.nbest and _says_more(t, out[i], wanted[i], copies, said):
-                out[i] = t
+    out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, copies, said)
     if encode is not None and not prefixes:
         out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said)
     return out
@@ -132,13 +124,16 @@ def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, enco
         prefix = _prefix_saying(out[i], terms, copies, encode)
         if prefix is not None:
             wanted[i], prefixes[i] = terms, prefix
+    return _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, copies, said)
+
+
+def _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, copies, said):
+    """``out`` with each sentence ``i`` of ``wanted`` decoded again with its terms (in
+    the batches of :func:`term_batches`), ``prefixes[i]`` forced where given, and the new
+    translation kept where :func:`_says_more`."""
     for terms_given, indices in term_batches(texts, wanted, glossary):
         again = _decode_with(
-            [texts[i] for i in indices],
-            [prefixes[i] for i in indices],
-            decode,
-            terms_given,
-            protect,
+            [texts[i] for i in indices], some_of(prefixes, indices), decode, terms_given, protect
         )
         for i, t in zip(indices, again, strict=True):
             t = _rechosen(t, copies)

@@ -51,7 +51,7 @@ def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple
 
 def _slips(source: str, cand: Candidate, terms: Sequence[TermUse]) -> int:
     """The numbers the candidate writes twice and the user's glossary terms it does not
-    use."""
+    use or writes more often than the German holds them."""
     mine = [u for u in terms if not u.dictionary]
     return (
         repeated_numbers(source, cand.text)

@@ -77,9 +77,10 @@ def words_around(plain: Translation, uses: Sequence[TermUse]) -> tuple[str, ...]
     return tuple(dict.fromkeys(found))
 
 
-def _unsaid(words: Sequence[str], english: str) -> frozenset[str]:
-    """The ``words`` ``english`` does not say (a plural too, case aside)."""
-    return frozenset(w for w in words if englishes_pattern((w,)).search(english) is None)
+def _unsaid(patterns: dict[str, re.Pattern], english: str) -> frozenset[str]:
+    """The words of ``patterns`` (word -> where a text says it, a plural too, case
+    aside) that ``english`` does not say."""
+    return frozenset(w for w, said in patterns.items() if said.search(english) is None)
 
 
 def _noun_beside(source: str, uses: Sequence[TermUse]) -> bool:
@@ -89,6 +90,11 @@ def _noun_beside(source: str, uses: Sequence[TermUse]) -> bool:
         m.group()[:1].isupper() and not any(u.start < m.end() and m.start() < u.end for u in uses)
         for m in list(_GERMAN_WORD.finditer(source))[1:]
     )
+
+
+def _users(t: Translation) -> list[TermUse]:
+    """The terms of the user's glossary (or Teach's) found in ``t``'s German."""
+    return [u for u in t.terms if not u.dictionary]
 
 
 def _count(unsaid: Callable[[str], frozenset[str]], english: str) -> int:
@@ -104,19 +110,17 @@ def with_words_around_terms(
     todo = [
         i
         for i, t in enumerate(out)
-        if len(t.nbest) > 1
-        and not (prefixes and prefixes[i])
-        and _noun_beside(t.source, [u for u in t.terms if not u.dictionary])
+        if len(t.nbest) > 1 and not (prefixes and prefixes[i]) and _noun_beside(t.source, _users(t))
     ]
     if not todo:
         return out
     plain = decode([texts[i] for i in todo], None, False, None)
     for i, own in zip(todo, plain, strict=True):
         t = out[i]
-        words = words_around(own, [u for u in t.terms if not u.dictionary])
+        words = words_around(own, _users(t))
         if not words:
             continue
-        unsaid = partial(_unsaid, words)
+        unsaid = partial(_unsaid, {w: englishes_pattern((w,)) for w in words})
         around = partial(_count, unsaid)
         cands, missing = prefer_faithful(t.source, t.nbest, t.terms, around=around)
         # kept where it says what the first said and more: the English without the
