@@ -11,7 +11,9 @@ English that the model began in lower case (core/engine/first_capital.py); with
 ``--pass garbled`` the words the model garbled (core/faithful/garbled_words.py); with
 ``--pass unsaid`` the long nouns said in none of the dictionary's senses and the guard
 that keeps a new decode only where it says more words in one
-(core/faithful/unsaid_nouns.py).
+(core/faithful/unsaid_nouns.py); with ``--pass plurals`` the English plurals in -ies that
+the senses and terms are found by ("large cities" says "large city":
+core/faithful/glossary.py).
 
     .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid]
         [--model DIR] [--beam N] [--show N] [SET ...]
@@ -27,6 +29,7 @@ them, and scored by sacreBLEU (BLEU, chrF) and the German-words-left check
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -41,7 +44,7 @@ from app_search import replaced  # noqa: E402
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.engine import dictionary_pass, translator  # noqa: E402
-from translator_app.core.faithful import copied_words  # noqa: E402
+from translator_app.core.faithful import copied_words, glossary, unsaid_nouns  # noqa: E402
 from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
     german_left_report,
@@ -71,6 +74,9 @@ WITHOUT = {
     "unsaid": {  # long nouns said in no sense of the dictionary, and the senses guard
         (copied_words, "unsaid_nouns"): lambda dictionary, source, output: (),
         (dictionary_pass, "says_more_senses"): lambda dictionary, source, new, old: True,
+    },
+    "plurals": {  # a sense or a term found in its -s and -es plurals only
+        (glossary, "_with_plural"): lambda english, endings: re.escape(english) + endings,
     },
 }
 SETS = [
@@ -106,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         german, refs = [de for de, _ in pairs], [en for _, en in pairs]
         with replaced(WITHOUT[args.measured]):
             before = [t.text for t in model.translate(german, beam=args.beam)]
+        unsaid_nouns.sense_pattern.cache_clear()  # patterns made without the step
         after = [t.text for t in model.translate(german, beam=args.beam)]
         print(f"\n{path.name}: {len(pairs)} sentences, beam {args.beam}, {args.measured}")
         print(f"  without: {scores(german, before, refs, check)}")

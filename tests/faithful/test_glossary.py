@@ -354,6 +354,23 @@ def test_a_term_takes_the_number_the_german_gives_it():
     ]
 
 
+def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():
+    """The senses and terms are found in the English by their plural too: "large
+    cities" says "large city" (with only -s and -es the dictionary pass took "the
+    largests" for as good an English of „Großstädten“), "batteries" keeps "battery";
+    "days" is "day" + s, and "citys" is no plural of "city"'s kind to write but harmless."""
+    from translator_app.core.faithful.glossary import englishes_pattern, find_target
+
+    city = englishes_pattern(["large city", "town"])
+    assert city.search("rents rise in the large cities")
+    assert city.search("in the large city") and city.search("small towns")
+    assert not city.search("the largests") and not city.search("large citie")
+    assert find_target("battery", "Keep the batteries dry.").group() == "batteries"
+    assert find_target("battery", "the battery's lid").group() == "battery's"
+    assert find_target("day", "two days").group() == "days"
+    assert find_target("day", "two daies") is None  # a vowel's y takes -s only
+
+
 def test_the_bundled_model_writes_a_plural_term_in_the_plural(tmp_path):
     from translator_app.core import Translator
     from translator_app.core.faithful.glossary import Glossary, Term

@@ -105,6 +105,8 @@ FUSED_ARTICLES = frozenset([
 ])
 # fmt: on
 _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
+# A last word whose plural ends in -ies (city, battery; not day, key, toy).
+_CONSONANT_Y = re.compile(r"[^\Waeiou]y$", re.IGNORECASE)
 
 
 def with_the(english: str) -> str:
@@ -123,7 +125,7 @@ def english_plural(english: str) -> str:
         return english  # a code, a name in capitals: no plural
     if lower.endswith(("s", "x", "z", "ch", "sh")):
         plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
-    elif lower.endswith("y") and lower[-2:-1] not in ("a", "e", "i", "o", "u"):
+    elif _CONSONANT_Y.search(lower):
         plural = last[:-1] + "ies"
     else:
         plural = last + "s"
@@ -274,10 +276,20 @@ def englishes_pattern(englishes: Iterable[str]) -> re.Pattern:
     """Where an English text says one of ``englishes`` as :func:`english_pattern` finds
     one (one pattern for a word's senses: compiling one per sense took a third of the
     dictionary pass's time); without any, a pattern found nowhere."""
-    said = "|".join(re.escape(e) for e in dict.fromkeys(englishes))
+    said = "|".join(_with_plural(e, "(?:e?s)?") for e in dict.fromkeys(englishes))
     if not said:
         return re.compile(r"(?!)")
-    return re.compile(rf"(?<![\w-])(?:{said})(?:e?s)?(?![\w-])", re.IGNORECASE)
+    return re.compile(rf"(?<![\w-])(?:{said})(?![\w-])", re.IGNORECASE)
+
+
+def _with_plural(english: str, endings: str) -> str:
+    """A pattern of ``english`` followed by ``endings`` (a pattern: "(?:e?s)?"), and of
+    its plural in -ies where it ends in a consonant's y: the model writes "large cities"
+    where the dictionary says "large city" ("citys" is no English)."""
+    said = re.escape(english) + endings
+    if _CONSONANT_Y.search(english):
+        said += "|" + re.escape(english[:-1]) + "ies"
+    return said
 
 
 def find_target(target: str, english: str) -> re.Match | None:
@@ -296,7 +308,8 @@ def repeated_terms(uses: Sequence[TermUse], english: str) -> int:
 
 
 def _targets(target: str, english: str) -> Iterator[re.Match]:
-    return re.finditer(rf"(?<![\w-]){re.escape(target)}(?:s|es|'s)?(?![\w-])", english, re.I)
+    said = _with_plural(target, "(?:s|es|'s)?")
+    return re.finditer(rf"(?<![\w-])(?:{said})(?![\w-])", english, re.I)
 
 
 def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:

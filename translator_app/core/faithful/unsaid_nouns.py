@@ -51,7 +51,7 @@ def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=20_000)
-def _sense_pattern(dictionary, word: str) -> re.Pattern:
+def sense_pattern(dictionary, word: str) -> re.Pattern:
     """Where an English says one of every sense of ``word`` (of at most
     senses.MAX_ENGLISH_WORDS words)."""
     return englishes_pattern(
@@ -65,7 +65,7 @@ def senses_said(dictionary, source: str, output: str) -> int:
     """How many content words of ``source`` (core/faithful/dropped.py's) ``output``
     says in one of the dictionary's senses."""
     return sum(
-        _sense_pattern(dictionary, word).search(output) is not None
+        sense_pattern(dictionary, word).search(output) is not None
         for word in dict.fromkeys(_WORD.findall(source))
         if is_content_word(word)
     )
