@@ -13,7 +13,8 @@ English that the model began in lower case (core/engine/first_capital.py); with
 that keeps a new decode only where it says more words in one
 (core/faithful/unsaid_nouns.py); with ``--pass plurals`` the English plurals in -ies that
 the senses and terms are found by ("large cities" says "large city":
-core/faithful/glossary.py).
+core/faithful/glossary.py); with ``--pass compound-heads`` a compound's last part
+looked up as a noun only („Tagesticket“: ticket, not „sticken“: core/dictionary/lookup.py).
 
     .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid]
         [--model DIR] [--beam N] [--show N] [SET ...]
@@ -43,6 +44,7 @@ from app_search import replaced  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
+from translator_app.core.dictionary import lookup  # noqa: E402
 from translator_app.core.engine import dictionary_pass, translator  # noqa: E402
 from translator_app.core.faithful import copied_words, glossary, unsaid_nouns  # noqa: E402
 from translator_app.core.faithful.german_left import (  # noqa: E402
@@ -78,6 +80,7 @@ WITHOUT = {
     "plurals": {  # a sense or a term found in its -s and -es plurals only
         (glossary, "_with_plural"): lambda english, endings: re.escape(english) + endings,
     },
+    "compound-heads": {(lookup, "_not_a_head"): lambda word, form: False},
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",

@@ -63,6 +63,16 @@ def test_a_word_is_found_as_written_inflected_by_its_lemma_and_in_a_compound(tin
     assert not tiny.lookup("Xyzzyq").found and not tiny.lookup("123").found
 
 
+def test_a_nouns_last_part_is_a_noun_not_a_verb_the_lemmatiser_guessed(tmp_path):
+    """„Tagesticket“ ends in „Sticket“, which the lemmatiser reads as a form of
+    „sticken“ (to embroider): a capitalised compound's last part is a noun, „Ticket“."""
+    ding = _write(tmp_path / "d.txt.xz", "sticken {vt} :: to embroider\nTicket {n} :: ticket\n")
+    d = Dictionary(ding, tmp_path / "cache")
+    day = d.lookup("Tagesticket")
+    assert day.compound == ("Tages", "Ticket") and day.senses[0].english == "ticket"
+    assert d.lookup("gesticket").senses[0].english == "to embroider"  # lower case: a verb
+
+
 def test_the_case_as_written_comes_first(tiny):
     assert tiny.lookup("Essen").senses[0].english == "food"
     assert tiny.lookup("essen").senses[0].english == "to eat {ate; eaten}"

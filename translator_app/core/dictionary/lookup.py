@@ -104,6 +104,14 @@ def _lemma(word: str) -> str:
     return simplemma.lemmatize(word, lang="de", low_memory=True)
 
 
+def _not_a_head(word: str, form: str) -> bool:
+    """Whether ``form``, a last part of ``word`` or its lemma, cannot be the part a
+    compound is: a noun's last part is a noun, which German writes with a capital. The
+    lemmatiser guesses lemmas for parts that are no words („Tagesticket“: „Sticket“ ->
+    „sticken“, to embroider, where „Ticket“ is the noun)."""
+    return word[:1].isupper() and not form[:1].isupper()
+
+
 class Dictionary:
     """Ding, indexed in ``cache_dir`` (built on first use, a few seconds, and again when
     the source changes). One connection per thread: the worker looks up, the CLI too."""
@@ -295,6 +303,8 @@ class Dictionary:
                 continue
             tail_lemma = _lemma(tail)
             for form in dict.fromkeys([tail, tail_lemma]):
+                if _not_a_head(word, form):
+                    continue
                 senses = self._senses(form, tail, tail_lemma)
                 if senses:
                     head = word[:i].rstrip("-")
