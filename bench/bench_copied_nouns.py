@@ -14,7 +14,12 @@ that keeps a new decode only where it says more words in one
 (core/faithful/unsaid_nouns.py); with ``--pass plurals`` the English plurals in -ies that
 the senses and terms are found by ("large cities" says "large city":
 core/faithful/glossary.py); with ``--pass compound-heads`` a compound's last part
-looked up as a noun only („Tagesticket“: ticket, not „sticken“: core/dictionary/lookup.py).
+looked up as a noun only („Tagesticket“: ticket, not „sticken“: core/dictionary/lookup.py);
+with ``--pass word-forms`` the words known by their lemma or last part („rostfreiem“,
+„Spam-Ordner“; "blinks" English where it garbles nothing), compounds asked with the English of their parts
+(core/faithful/compounds.py), a garbled opening word asked in lower case („Bohren Sie“),
+and the guards that a new decode garbles no more words than it stops copying and drops no
+sentence.
 
     .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid]
         [--model DIR] [--beam N] [--show N] [SET ...]
@@ -81,6 +86,14 @@ WITHOUT = {
         (glossary, "_with_plural"): lambda english, endings: re.escape(english) + endings,
     },
     "compound-heads": {(lookup, "_not_a_head"): lambda word, form: False},
+    "word-forms": {
+        (lookup.Dictionary, "is_german_word"): lambda self, word: self._is_form(word),
+        (lookup.Dictionary, "is_english_form"): lambda self, word: self._is_english((word,)),
+        (copied_words, "compound_term"): lambda *args: None,
+        (copied_words, "_polite_imperative"): lambda words, i: False,
+        (dictionary_pass._Words, "wrong"): lambda self, t: self.copies(t.source, t.text),
+        (dictionary_pass, "_keeps_sentences"): lambda new, old: True,
+    },
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",

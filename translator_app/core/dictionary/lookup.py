@@ -104,6 +104,19 @@ def _lemma(word: str) -> str:
     return simplemma.lemmatize(word, lang="de", low_memory=True)
 
 
+# Regular English endings and what their stem ends in without them (blinks, boxes,
+# batteries, blinked, carried, baked, blinking, baking).
+_INFLECTIONS = (
+    ("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ied", "y"), ("d", ""),
+    ("ing", ""), ("ing", "e"),
+)  # fmt: skip
+
+
+def _stem(word: str, end: str) -> str:
+    """``word`` without ``end``, where it ends so and keeps three letters; else ""."""
+    return word[: -len(end)] if word.endswith(end) and len(word) - len(end) >= 3 else ""
+
+
 def _not_a_head(word: str, form: str) -> bool:
     """Whether ``form``, a last part of ``word`` or its lemma, cannot be the part a
     compound is: a noun's last part is a noun, which German writes with a capital. The
@@ -256,13 +269,43 @@ class Dictionary:
 
     def is_german_word(self, word: str) -> bool:
         """Whether ``word`` is a single-word German form of an entry (a headword, an
-        inflected form, a compound), compared case-folded."""
+        inflected form, a compound), compared case-folded; or its lemma is („rostfreiem“,
+        „Starke“: Ding lists „rostfrei“, „stark“), or, joined by hyphens, its last part
+        („Spam-Ordner“)."""
+        if self._is_form(word):
+            return True
+        head, hyphen, last = word.rpartition("-")
+        if hyphen and head and len(last) >= _MIN_TAIL and self._is_form(last):
+            return True
+        lemma = _lemma(word)
+        return lemma != word and self._is_form(lemma)
+
+    def _is_form(self, word: str) -> bool:
         query = "SELECT 1 FROM forms WHERE form = ? AND kind IN (?, ?) LIMIT 1"
         return bool(self._fetch(query, (word.casefold(), HEADWORD, FORM)))
 
     def is_english_word(self, word: str) -> bool:
-        """Whether ``word`` stands in any English side (case-folded)."""
-        return bool(self._fetch("SELECT 1 FROM english WHERE word = ?", (word.casefold(),)))
+        """Whether ``word`` stands in any English side (case-folded). (A German compound
+        of English parts is none: English writes „Higgs-Boson“ "Higgs boson".)"""
+        return self._is_english((word,))
+
+    def is_english_form(self, word: str) -> bool:
+        """:meth:`is_english_word`, or a regular English inflection of one: Ding writes
+        "to blink", the model "blinks", "blinked". (Not for a word the source holds too:
+        „Hass“ and „Tages“ would pass for "has" and "tag" inflected.)"""
+        if self.is_english_word(word):
+            return True
+        word = word.casefold()
+        return self._is_english(
+            [stem + add for end, add in _INFLECTIONS if (stem := _stem(word, end))]
+        )
+
+    def _is_english(self, words) -> bool:
+        """Whether one of ``words`` (case-folded) stands in an English side."""
+        if not words:
+            return False
+        query = f"SELECT 1 FROM english WHERE word IN ({','.join('?' * len(words))}) LIMIT 1"
+        return bool(self._fetch(query, tuple(w.casefold() for w in words)))
 
     def _fetch(self, query: str, params: tuple) -> list[tuple]:
         """The rows of ``query``; a damaged index is built again once."""

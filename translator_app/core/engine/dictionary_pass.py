@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import replace
-from functools import partial
+from dataclasses import dataclass, replace
 
 from translator_app.core.engine.faithful_choice import Copies, facts_lost, prefer_faithful
 from translator_app.core.engine.faithful_passes import retry_lost_facts, some_of
@@ -29,6 +28,7 @@ from translator_app.core.faithful.copied_words import (
     names_in,
     openers_lowered,
 )
+from translator_app.core.faithful.garbled_words import garbled_sources
 from translator_app.core.faithful.glossary import (
     Glossary,
     Term,
@@ -50,6 +50,31 @@ DecodeWith = Callable[
 # word out and copying it („250 Gramm Mehl“: "250 grams" at -1.12, "250 Gramm Mehl" at
 # -1.20). The alignment's attention cannot tell: the best's still rests on „Mehl“.
 HESITATION = 0.5
+# The end of a sentence: a full stop, question or exclamation mark, and a closing quote
+# or bracket, at the end or before a capital or a number (not the points of "4.50",
+# "z.B." or "e.g. bread").
+_SENTENCE_END = re.compile(r"[.!?]+[\"'»«“”‘’)]*(?=\s+\W*[A-ZÄÖÜ0-9]|\s*$)")
+
+
+@dataclass(frozen=True)
+class _Words:
+    """What a translation does with the source's words, by the ``dictionary``: which
+    common words it copies (``names``: the names of the text around it), how many it
+    garbles, whether it says more of them in a sense of the dictionary than another."""
+
+    dictionary: object
+    names: frozenset[str]
+
+    def copies(self, source: str, english: str) -> tuple[str, ...]:
+        return copied_common_words(self.dictionary, source, english, self.names)
+
+    def wrong(self, t: Translation) -> tuple[str, ...]:
+        """The source's words ``t`` copies or garbles."""
+        copied = self.copies(t.source, t.text)
+        return copied + garbled_sources(self.dictionary, t.source, t.text)
+
+    def says_more(self, source: str, new: str, old: str) -> bool:
+        return says_more_senses(self.dictionary, source, new, old)
 
 
 def with_dictionary_terms(
@@ -72,33 +97,32 @@ def with_dictionary_terms(
     ``encode`` (English -> target ids): where given, a sentence that still copies a word
     it was asked to say is decoded once more with the word forced in its place."""
     names = names_in(texts)
-    copies = partial(copied_common_words, dictionary, names=names)
-    said = partial(says_more_senses, dictionary)
-    out = [_rechosen(t, copies) for t in out]
-    out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dictionary, names)
+    words = _Words(dictionary, names)
+    out = [_rechosen(t, words.copies) for t in out]
+    out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words)
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
     todo = [(i, terms) for i, terms in todo if terms]
     if not todo:
         return out
-    out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, copies, said)
+    out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, words)
     if encode is not None and not prefixes:
-        out = _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said)
+        out = _with_words_forced(texts, out, todo, decode, glossary, protect, words, encode)
     return out
 
 
-def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dictionary, names):
-    """``out`` decoded once more where it copies a word that opens the sentence or a
-    quotation and that German writes in lower case inside one, with that word in lower
-    case (copied_words.openers_lowered: „Aktuell ist der Verkehr …“ copied 'Aktuell');
-    the new translation is kept where it copies fewer words and loses no more facts. It
+def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words: _Words):
+    """``out`` decoded once more where it copies or garbles a word that opens the
+    sentence or a quotation and that German writes in lower case inside one, with that
+    word in lower case (copied_words.openers_lowered: „Aktuell ist der Verkehr …“ copied
+    'Aktuell', „Bohren Sie …“ garbled 'Bohrently'); the new translation is kept where it
+    copies and garbles fewer words and loses no more facts. It
     holds the user's text as its source: only a letter's case differs, the offsets hold.
     Its English may begin in lower case, as the German it was given did: the translator
     gives it its capital (engine/first_capital.py)."""
-    copies = partial(copied_common_words, dictionary, names=names)
     lowered = {}
     for i, t in enumerate(out):
-        if t.nbest and not (prefixes and prefixes[i]) and (copied := copies(t.source, t.text)):
-            text = openers_lowered(dictionary, t.source, copied, names)
+        if t.nbest and not (prefixes and prefixes[i]) and (wrong := words.wrong(t)):
+            text = openers_lowered(words.dictionary, t.source, wrong, words.names)
             if text is not None:
                 lowered[i] = text
     if not lowered:
@@ -106,14 +130,19 @@ def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, dicti
     indices = list(lowered)
     again = _decode_with([lowered[i] for i in indices], None, decode, glossary, protect)
     for i, t in zip(indices, again, strict=True):
-        t = _rechosen(replace(t, source=out[i].source), copies)
-        fewer = len(copies(t.source, t.text)) < len(copies(out[i].source, out[i].text))
-        if t.nbest and fewer and facts_lost(t) <= facts_lost(out[i]):
+        t = _rechosen(replace(t, source=out[i].source), words.copies)
+        fewer = len(words.wrong(t)) < len(words.wrong(out[i]))
+        if (
+            t.nbest
+            and fewer
+            and facts_lost(t) <= facts_lost(out[i])
+            and _keeps_sentences(t, out[i])
+        ):
             out[i] = t
     return out
 
 
-def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, encode, said):
+def _with_words_forced(texts, out, todo, decode, glossary, protect, words, encode):
     """``out`` decoded once more where the annotated decode still copied a word it was
     asked to say: its English is forced in place of the copy, the words before it kept,
     and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
@@ -121,13 +150,13 @@ def _with_words_forced(texts, out, todo, decode, glossary, protect, copies, enco
     the model saying the rest around it."""
     wanted, prefixes = {}, {}
     for i, terms in todo:
-        prefix = _prefix_saying(out[i], terms, copies, encode)
+        prefix = _prefix_saying(out[i], terms, words.copies, encode)
         if prefix is not None:
             wanted[i], prefixes[i] = terms, prefix
-    return _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, copies, said)
+    return _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, words)
 
 
-def _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, copies, said):
+def _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, words):
     """``out`` with each sentence ``i`` of ``wanted`` decoded again with its terms (in
     the batches of :func:`term_batches`), ``prefixes[i]`` forced where given, and the new
     translation kept where :func:`_says_more`."""
@@ -136,8 +165,8 @@ def _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, copies,
             [texts[i] for i in indices], some_of(prefixes, indices), decode, terms_given, protect
         )
         for i, t in zip(indices, again, strict=True):
-            t = _rechosen(t, copies)
-            if t.nbest and _says_more(t, out[i], wanted[i], copies, said):
+            t = _rechosen(t, words.copies)
+            if t.nbest and _says_more(t, out[i], wanted[i], words):
                 out[i] = t
     return out
 
@@ -218,24 +247,36 @@ def _piece_at(cand, offset: int) -> int | None:
     return None
 
 
-def _says_more(
-    new: Translation, old: Translation, terms, copies: Copies, said: Callable[[str, str, str], bool]
-) -> bool:
+def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool:
     """Whether ``new`` says the dictionary's words better than ``old``: it renders more
     of ``terms``, or all of them with fewer copies (the first English may say the word
-    and copy it too: "the ban on the torture of the Folter"); it copies no more and
-    loses no more facts; and where it copies no fewer, it says more of the source's
-    words in a sense of the dictionary (``said``: unsaid_nouns.says_more_senses: a term
-    for a word the model said otherwise, or garbled, that pushes other words out gains
+    and copy it too: "the ban on the torture of the Folter"); it copies no more, nor
+    copies and garbles more together („Grundschule“ asked: "Her election station is …"
+    -> "Her choicelokal is …"), drops no sentence and loses no more facts; and where it copies no fewer, it says more of the source's
+    words in a sense of the dictionary (unsaid_nouns.says_more_senses: a term for a
+    word the model said otherwise, or garbled, that pushes other words out gains
     nothing)."""
     left, left_before = _unrendered(new, terms), _unrendered(old, terms)
-    copied, copied_before = len(copies(new.source, new.text)), len(copies(old.source, old.text))
+    copied, copied_before = (
+        len(words.copies(new.source, new.text)),
+        len(words.copies(old.source, old.text)),
+    )
     return (
         (left < left_before or (left == 0 and copied < copied_before))
         and copied <= copied_before
+        and len(words.wrong(new)) <= len(words.wrong(old))
         and facts_lost(new) <= facts_lost(old)
-        and (copied < copied_before or said(new.source, new.text, old.text))
+        and _keeps_sentences(new, old)
+        and (copied < copied_before or words.says_more(new.source, new.text, old.text))
     )
+
+
+def _keeps_sentences(new: Translation, old: Translation) -> bool:
+    """Whether ``new`` ends as many sentences as ``old`` does, or as its German does
+    where that is fewer: a decode asked for one word must not drop a sentence („Baden
+    verboten! starke Strömung.“: "Baden forbiddens!" for "Bads banned! Starke String.")."""
+    ends = [len(_SENTENCE_END.findall(text)) for text in (new.text, old.text, old.source)]
+    return ends[0] >= min(ends[1], ends[2])
 
 
 def _decode_with(texts, prefixes, decode: DecodeWith, glossary: Glossary, protect: str):

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from translator_app.core.dictionary.ding import WORD
 from translator_app.core.faithful.casing import german_casing
+from translator_app.core.faithful.compounds import compound_term
 from translator_app.core.faithful.corpus_words import kept_names
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
@@ -317,7 +318,8 @@ def openers_lowered(
     sentences, copied its capitalised form as it copies names; written as it knows it,
     the word is translated ("currently", "always"). A verb's infinitive that the
     dictionary gives first as a noun keeps its capital: opening a sentence or a quotation
-    it is mostly one („„Sterben in Würde““: dying). Only the case of a letter changes, so
+    it is mostly one („„Sterben in Würde““: dying), unless „Sie“ follows it („Bohren Sie
+    …“: a request). Only the case of a letter changes, so
     every offset into ``source`` holds in the new text."""
     copied = {w.casefold() for w in copied}
     opens = openings(source)
@@ -331,11 +333,17 @@ def openers_lowered(
             word.casefold() in copied
             and len(lowered) == len(word)
             and reading(words, i, names, opens) == "lower"
-            and not _noun_infinitive(dictionary, word)
+            and (_polite_imperative(words, i) or not _noun_infinitive(dictionary, word))
         ):
             start = matches[i].start()
             text = text[:start] + lowered[:1] + text[start + 1 :]
     return None if text == source else text
+
+
+def _polite_imperative(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]`` is a verb said to „Sie“ („Bohren Sie zuerst zwei Löcher.“),
+    which no noun is, whatever the dictionary lists first."""
+    return i + 1 < len(words) and words[i + 1] == "Sie"
 
 
 def _noun_infinitive(dictionary, word: str) -> bool:
@@ -368,7 +376,8 @@ def dictionary_terms(
     # copied_common_words decides it: the dictionary is not asked twice
     copied = {w.casefold() for w in copied_words(dictionary, source, output)}
     copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
-    copied |= {w.casefold() for w in unsaid_nouns(dictionary, source, output)}
+    unsaid = {w.casefold() for w in unsaid_nouns(dictionary, source, output)} - copied
+    copied |= unsaid
     if not copied:
         return ()
     terms: dict[str, Term] = {}
@@ -390,13 +399,21 @@ def dictionary_terms(
                 terms[key] = Term(word, place, dictionary=True)
             continue
         noun = word[:1].isupper() or written_as_noun(key)
-        chosen = usual_english(word, found.senses, noun)
-        if chosen is None:
-            continue
-        english, sense = chosen
+        if found.compound is not None:  # „Tagesticket“: day ticket
+            if key in unsaid:  # the model said it its own way, no worse than by parts
+                continue
+            chosen = compound_term(dictionary, word, found, noun)
+            if chosen is None:
+                continue
+            lemma, english, sense = chosen
+        else:
+            chosen = usual_english(word, found.senses, noun)
+            if chosen is None:
+                continue
+            (english, sense), lemma = chosen, found.lemma
         # A singular noun's English is asked in the German's number (glossary.is_plural,
         # from the lemma); a plural sense's English and a modifier's are used as they are.
-        german = found.lemma if noun and "pl" not in sense.tags else word
+        german = lemma if noun and "pl" not in sense.tags else word
         if i == 0:  # the sentence's first word: its English begins the English
             english = english[:1].upper() + english[1:]
         terms[key] = Term(german, english, dictionary=True)

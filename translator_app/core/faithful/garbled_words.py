@@ -8,7 +8,7 @@ words stood in 17 of 422 everyday sentences and in about one news sentence in se
 A word of the English is taken for a garbled German word of the source when it
 
 - stands nowhere in the source (a copy is copied_words.py's) and is no English word (no
-  word of any English side of Ding),
+  word of any English side of Ding, nor a regular inflection of one: "blinks"),
 - begins or ends with the same :data:`MIN_SHARED` letters or more as a word of the source
   (compared case-folded, umlauts and ß spelt out), and
 - that source word is a German word of Ding, of :data:`MIN_SOURCE` letters or more, and
@@ -61,9 +61,11 @@ def garbled_sources(lexicon, source: str, output: str) -> tuple[str, ...]:
     if not candidates:
         return ()
     found: dict[str, None] = {}
+    # an English verb or plural ("blinks" beside „blinkt“) is no garble
+    is_english = getattr(lexicon, "is_english_form", lexicon.is_english_word)
     for word in _WORD.findall(output):
         key = folded(word)
-        if len(word) < MIN_OUTPUT or key in written or lexicon.is_english_word(word):
+        if len(word) < MIN_OUTPUT or key in written or is_english(word):
             continue
         for german, german_key in candidates:
             if shared_ends(key, german_key) >= MIN_SHARED:
