@@ -19,7 +19,8 @@ with ``--pass word-forms`` the words known by their lemma or last part („rostf
 „Spam-Ordner“; "blinks" English where it garbles nothing), compounds asked with the English of their parts
 (core/faithful/compounds.py), a garbled opening word asked in lower case („Bohren Sie“),
 and the guards that a new decode garbles no more words than it stops copying and drops no
-sentence.
+sentence; with ``--pass short-garbles`` garbles of German words of five letters („Salbe“:
+"salbes") asked for too (core/faithful/garbled_words.py).
 
     .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid]
         [--model DIR] [--beam N] [--show N] [SET ...]
@@ -51,7 +52,12 @@ from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.dictionary import lookup  # noqa: E402
 from translator_app.core.engine import dictionary_pass, translator  # noqa: E402
-from translator_app.core.faithful import copied_words, glossary, unsaid_nouns  # noqa: E402
+from translator_app.core.faithful import (  # noqa: E402
+    copied_words,
+    garbled_words,
+    glossary,
+    unsaid_nouns,
+)
 from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
     german_left_report,
@@ -94,6 +100,7 @@ WITHOUT = {
         (dictionary_pass._Words, "wrong"): lambda self, t: self.copies(t.source, t.text),
         (dictionary_pass, "_keeps_sentences"): lambda new, old: True,
     },
+    "short-garbles": {(garbled_words, "MIN_SOURCE"): 6},  # German words of 6 letters up
 }
 SETS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",

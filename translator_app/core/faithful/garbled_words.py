@@ -24,7 +24,7 @@ import re
 import unicodedata
 
 MIN_SHARED = 4  # letters the two words begin or end with alike ("Stab" of „Stabmixer“)
-MIN_SOURCE = 6  # a shorter German word shares its ends with too many English words
+MIN_SOURCE = 5  # „Salbe“ ("salbes"); a shorter word shares its ends with too many others
 MIN_OUTPUT = 4
 _WORD = re.compile(r"[^\W\d_]+")
 
