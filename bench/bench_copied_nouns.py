@@ -99,6 +99,9 @@ WITHOUT = {
         (copied_words, "_polite_imperative"): lambda words, i: False,
         (dictionary_pass._Words, "wrong"): lambda self, t: self.copies(t.source, t.text),
         (dictionary_pass, "_keeps_sentences"): lambda new, old: True,
+        (garbled_words, "_is_german"): lambda lexicon, word: (
+            lexicon.is_german_word(word) and not lexicon.is_english_word(word)
+        ),
     },
     "short-garbles": {(garbled_words, "MIN_SOURCE"): 6},  # German words of 6 letters up
 }

@@ -400,7 +400,9 @@ def dictionary_terms(
             continue
         noun = word[:1].isupper() or written_as_noun(key)
         if found.compound is not None:  # „Tagesticket“: day ticket
-            if key in unsaid:  # the model said it its own way, no worse than by parts
+            # not where the model said it its own way, no worse than by parts, nor where
+            # it may be a town's name („in Wolfsburg“)
+            if key in unsaid or how != "common":
                 continue
             chosen = compound_term(dictionary, word, found, noun)
             if chosen is None:

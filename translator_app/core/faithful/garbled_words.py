@@ -50,25 +50,35 @@ def shared_ends(a: str, b: str) -> int:
 def garbled_sources(lexicon, source: str, output: str) -> tuple[str, ...]:
     """The words of ``source``, as it writes them and in its order, that a word of
     ``output`` garbles (see the module's description); ``lexicon``: German and English
-    words (copied_words.Lexicon)."""
+    words (copied_words.Lexicon), and where it can look a word up (the dictionary), a
+    compound it knows by its last part counts as German too („Tagesticket“: "dayicket")."""
     source_words = _WORD.findall(source)
     written = {folded(w) for w in source_words}
-    candidates = [
-        (w, folded(w))
-        for w in dict.fromkeys(source_words)
-        if len(w) >= MIN_SOURCE and lexicon.is_german_word(w) and not lexicon.is_english_word(w)
-    ]
-    if not candidates:
-        return ()
-    found: dict[str, None] = {}
     # an English verb or plural ("blinks" beside „blinkt“) is no garble
     is_english = getattr(lexicon, "is_english_form", lexicon.is_english_word)
-    for word in _WORD.findall(output):
-        key = folded(word)
-        if len(word) < MIN_OUTPUT or key in written or is_english(word):
-            continue
-        for german, german_key in candidates:
-            if shared_ends(key, german_key) >= MIN_SHARED:
-                found[german] = None
-                break
-    return tuple(w for w in dict.fromkeys(source_words) if w in found)
+    garbles = [
+        folded(word)
+        for word in dict.fromkeys(_WORD.findall(output))
+        if len(word) >= MIN_OUTPUT and folded(word) not in written and not is_english(word)
+    ]
+    if not garbles:  # the usual English: no German word need be looked at
+        return ()
+    found = [
+        german
+        for german in dict.fromkeys(source_words)
+        if len(german) >= MIN_SOURCE
+        and any(shared_ends(key, folded(german)) >= MIN_SHARED for key in garbles)
+        and _is_german(lexicon, german)
+    ]
+    return tuple(found)
+
+
+def _is_german(lexicon, word: str) -> bool:
+    """Whether ``word`` is a German word of ``lexicon`` and no English one, or a
+    compound whose last part it knows (where it can look words up)."""
+    if lexicon.is_english_word(word):
+        return False
+    if lexicon.is_german_word(word):
+        return True
+    lookup = getattr(lexicon, "lookup", None)
+    return lookup is not None and word[:1].isupper() and lookup(word).compound is not None
