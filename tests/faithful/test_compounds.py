@@ -78,6 +78,15 @@ def test_a_word_known_by_its_lemma_or_its_last_part_is_german(ding):
     assert [(t.source, t.target) for t in terms] == [("Spam-Ordner", "spam folder")]
 
 
+def test_a_garbled_compound_is_asked_by_its_parts_where_it_reads_as_a_common_word(ding):
+    source, english = "Ein Tagesticket kostet 8 Euro.", "A dayicket costs 8 euros."
+    assert garbled_sources(ding, source, english) == ("Tagesticket",)
+    terms = dictionary_terms(ding, source, english)
+    assert [(t.source, t.target) for t in terms] == [("Tagesticket", "day ticket")]
+    # after a preposition it may be a town's name („in Tagesticket“): left alone
+    assert dictionary_terms(ding, "Wir wohnen in Tagesticket.", "We live in Dayicket.") == ()
+
+
 def test_an_english_inflection_garbles_nothing_but_a_copy_is_no_inflection(ding):
     assert ding.is_english_form("blinks") and not ding.is_english_word("blinks")
     source = "Die Lampe blinkt und blinkt."
