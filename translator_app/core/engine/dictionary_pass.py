@@ -68,10 +68,12 @@ class _Words:
     def copies(self, source: str, english: str) -> tuple[str, ...]:
         return copied_common_words(self.dictionary, source, english, self.names)
 
+    def garbled(self, t: Translation) -> tuple[str, ...]:
+        return garbled_sources(self.dictionary, t.source, t.text)
+
     def wrong(self, t: Translation) -> tuple[str, ...]:
         """The source's words ``t`` copies or garbles."""
-        copied = self.copies(t.source, t.text)
-        return copied + garbled_sources(self.dictionary, t.source, t.text)
+        return self.copies(t.source, t.text) + self.garbled(t)
 
     def says_more(self, source: str, new: str, old: str) -> bool:
         return says_more_senses(self.dictionary, source, new, old)
@@ -119,19 +121,19 @@ def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words
     holds the user's text as its source: only a letter's case differs, the offsets hold.
     Its English may begin in lower case, as the German it was given did: the translator
     gives it its capital (engine/first_capital.py)."""
-    lowered = {}
+    lowered, wrong_before = {}, {}
     for i, t in enumerate(out):
         if t.nbest and not (prefixes and prefixes[i]) and (wrong := words.wrong(t)):
             text = openers_lowered(words.dictionary, t.source, wrong, words.names)
             if text is not None:
-                lowered[i] = text
+                lowered[i], wrong_before[i] = text, len(wrong)
     if not lowered:
         return out
     indices = list(lowered)
     again = _decode_with([lowered[i] for i in indices], None, decode, glossary, protect)
     for i, t in zip(indices, again, strict=True):
         t = _rechosen(replace(t, source=out[i].source), words.copies)
-        fewer = len(words.wrong(t)) < len(words.wrong(out[i]))
+        fewer = len(words.wrong(t)) < wrong_before[i]
         if (
             t.nbest
             and fewer
@@ -252,19 +254,20 @@ def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool
     of ``terms``, or all of them with fewer copies (the first English may say the word
     and copy it too: "the ban on the torture of the Folter"); it copies no more, nor
     copies and garbles more together („Grundschule“ asked: "Her election station is …"
-    -> "Her choicelokal is …"), drops no sentence and loses no more facts; and where it copies no fewer, it says more of the source's
-    words in a sense of the dictionary (unsaid_nouns.says_more_senses: a term for a
-    word the model said otherwise, or garbled, that pushes other words out gains
-    nothing)."""
+    -> "Her choicelokal is …"), drops no sentence and loses no more facts; and where it
+    copies no fewer, it says more of the source's words in a sense of the dictionary
+    (unsaid_nouns.says_more_senses: a term for a word the model said otherwise, or
+    garbled, that pushes other words out gains nothing)."""
     left, left_before = _unrendered(new, terms), _unrendered(old, terms)
     copied, copied_before = (
         len(words.copies(new.source, new.text)),
         len(words.copies(old.source, old.text)),
     )
+    garbled, garbled_before = len(words.garbled(new)), len(words.garbled(old))
     return (
         (left < left_before or (left == 0 and copied < copied_before))
         and copied <= copied_before
-        and len(words.wrong(new)) <= len(words.wrong(old))
+        and copied + garbled <= copied_before + garbled_before
         and facts_lost(new) <= facts_lost(old)
         and _keeps_sentences(new, old)
         and (copied < copied_before or words.says_more(new.source, new.text, old.text))

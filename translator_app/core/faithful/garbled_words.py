@@ -57,17 +57,17 @@ def garbled_sources(lexicon, source: str, output: str) -> tuple[str, ...]:
     # an English verb or plural ("blinks" beside „blinkt“) is no garble
     is_english = getattr(lexicon, "is_english_form", lexicon.is_english_word)
     garbles = [
-        folded(word)
+        key
         for word in dict.fromkeys(_WORD.findall(output))
-        if len(word) >= MIN_OUTPUT and folded(word) not in written and not is_english(word)
+        if len(word) >= MIN_OUTPUT and (key := folded(word)) not in written and not is_english(word)
     ]
     if not garbles:  # the usual English: no German word need be looked at
         return ()
     found = [
         german
-        for german in dict.fromkeys(source_words)
+        for german, german_key in ((w, folded(w)) for w in dict.fromkeys(source_words))
         if len(german) >= MIN_SOURCE
-        and any(shared_ends(key, folded(german)) >= MIN_SHARED for key in garbles)
+        and any(shared_ends(key, german_key) >= MIN_SHARED for key in garbles)
         and _is_german(lexicon, german)
     ]
     return tuple(found)
