@@ -28,7 +28,9 @@ Choices (the model card repeats them, with the licences):
   paragraphs split into sentence pairs (``trainer/everyday_corpora.py``), the
   NOUN_FRAME_WORDS most frequent Ding nouns in sentence frames, and EVERYDAY_BLOCK_PAIRS
   recipe, device-manual and private-message sentences built from the tables of ``trainer/data/everyday``
-  (``trainer/everyday_blocks.py``).
+  (``trainer/everyday_blocks.py``), and EVERYDAY_NOTICE_PAIRS product descriptions,
+  reviews, support replies and travel notices built the same way
+  (``trainer/everyday_notices.py``).
 - Not used: IWSLT (test only; its licence forbids derivatives), the Bible (archaic
   register).
 - Tokenised corpora (Europarl, MLQE-PE, WMT15 sample) are detokenised with sacremoses,
@@ -64,6 +66,7 @@ from trainer.everyday_corpora import (  # noqa: E402
     web_pairs,
     word_counts,
 )
+from trainer.everyday_notices import notice_pairs  # noqa: E402
 from trainer.register_corpus import register_pairs  # noqa: E402
 from trainer.register_ui import ui_pairs  # noqa: E402
 from trainer.register_vocab import vocab_pairs  # noqa: E402
@@ -122,8 +125,10 @@ EVERYDAY_TRAIN = [
     ("xquad", "xquad-deen/xquad.deu-eng.tsv.xz", "CC-BY-SA 4.0"),
     ("ding-nouns", "ding-de-en-dictionary/de-en.ding-1.9.txt.xz", "GPL-2.0-or-later"),
     ("everyday-blocks", "(made by trainer/everyday_blocks.py)", "the project's own"),
+    ("everyday-notices", "(made by trainer/everyday_notices.py)", "the project's own"),
 ]
 EVERYDAY_BLOCK_PAIRS = 12_000  # recipes, device instructions, messages (trainer/data/everyday)
+EVERYDAY_NOTICE_PAIRS = 12_000  # products, reviews, support, travel notices (the same folder)
 NOUN_FRAME_WORDS = 15_000  # the most frequent Ding nouns of the German training text
 REGISTER_OWN_PAIRS = 16_000  # letters, e-mails, forms and shop text from building blocks
 REGISTER_VOCAB_PAIRS = 6_000  # everyday words of forms, shops and services in sentences
@@ -316,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         "xquad": lambda path, _rng: list(sentence_pairs(read_all([path]))),
         "ding-nouns": nouns_in_frames,
         "everyday-blocks": lambda _path, _rng: block_pairs(EVERYDAY_BLOCK_PAIRS, seed=1),
+        "everyday-notices": lambda _path, _rng: notice_pairs(EVERYDAY_NOTICE_PAIRS, seed=1),
     }
     for name, rel, licence in EVERYDAY_TRAIN:
         pairs = [clean(de, en) for de, en in everyday[name](args.data / rel, rng)]

@@ -54,7 +54,7 @@ def _join(*words: str) -> str:
     return " ".join(w for w in words if w)
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -73,7 +73,7 @@ class Verb:
 
     def imperative(self, obj: str, middle: str = "") -> str:
         """„Braten Sie das Fleisch zehn Minuten scharf an“."""
-        return _join(_cap(self.verb), "Sie", obj, middle, self.before, self.particle)
+        return _join(cap(self.verb), "Sie", obj, middle, self.before, self.particle)
 
 
 # -------------------------------------------------------------------------- recipes
@@ -95,12 +95,12 @@ def recipe_slots(rng: random.Random, food: tuple[str, ...], verbs) -> dict[str, 
     inf = _join(acc, verb1.infinitive())
     imp2 = verb2.imperative(pronoun)
     slots = {
-        "INF": _cap(inf),
+        "INF": cap(inf),
         "inf": inf,
         "INF2": verb2.infinitive(),
         "IMP": verb1.imperative(acc),
         "IMP2": imp2[:1].lower() + imp2[1:],
-        "E": _cap(v1[3].format(X=english)),
+        "E": cap(v1[3].format(X=english)),
         "e": v1[3].format(X=english),
         "E2": v2[3].format(X=en_pronoun),
     }
@@ -109,10 +109,10 @@ def recipe_slots(rng: random.Random, food: tuple[str, ...], verbs) -> dict[str, 
         inf_d = _join(acc, d_de, Verb(*vt[:3]).infinitive())
         e_d = vt[3].format(X=english) + f" for {d_en}"
         slots |= {
-            "INF_D": _cap(inf_d),
+            "INF_D": cap(inf_d),
             "inf_d": inf_d,
             "IMP_D": Verb(*vt[:3]).imperative(acc, d_de),
-            "E_D": _cap(e_d),
+            "E_D": cap(e_d),
             "e_d": e_d,
         }
     return slots
@@ -145,24 +145,24 @@ def device_slots(rng: random.Random, part, verb_row) -> dict[str, str]:
         "imp": imp[:1].lower() + imp[1:],
         "IMP_NOT": verb.imperative(p["ACC"], "nicht"),
         "IMP_D": verb.imperative(p["ACC"], f"{s_de} lang"),
-        "NOM": _cap(p["NOM"]),
+        "NOM": cap(p["NOM"]),
         "MUSS": p["MUSS"],
         "DARF": p["DARF"],
         "PP": verb_row[3],
-        "E": _cap(english),
+        "E": cap(english),
         "e": english,
-        "THE": _cap(p["THE"]),
+        "THE": cap(p["THE"]),
         "EPP": verb_row[5],
         "DE": s_en,
     }
 
 
 # ---------------------------------------------------------------------------- pairs
-_SLOT = re.compile(r"\{(\w+)\}")
+SLOT = re.compile(r"\{(\w+)\}")
 
 
 def fill(template: str, slots: dict[str, str]) -> str:
-    return _SLOT.sub(lambda m: slots[m.group(1)], template)
+    return SLOT.sub(lambda m: slots[m.group(1)], template)
 
 
 def recipe_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
@@ -173,7 +173,7 @@ def recipe_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
     while made < n:
         de, en = rng.choice(frames)
         slots = recipe_slots(rng, rng.choice(foods), verbs)
-        if slots is None or not set(_SLOT.findall(de)) <= set(slots):
+        if slots is None or not set(SLOT.findall(de)) <= set(slots):
             continue
         made += 1
         yield fill(de, slots), fill(en, slots)

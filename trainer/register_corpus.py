@@ -56,10 +56,14 @@ def _date(rng: random.Random) -> tuple[str, str]:
     return f"{day}. {month_de}", f"{day} {month_en}"
 
 
+def hour_english(h: int) -> str:
+    """A full hour of the 24-hour clock as English writes it: 9 -> "9 a.m.", 18 -> "6 p.m."."""
+    return f"{h} a.m." if h < 12 else ("12 noon" if h == 12 else f"{h - 12} p.m.")
+
+
 def _hour(rng: random.Random, after: int = 6) -> tuple[str, str, int]:
     h = rng.randint(after + 1, 19)
-    en = f"{h} a.m." if h < 12 else ("12 noon" if h == 12 else f"{h - 12} p.m.")
-    return str(h), en, h
+    return str(h), hour_english(h), h
 
 
 def _amount(rng: random.Random) -> tuple[str, str]:
