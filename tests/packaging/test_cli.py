@@ -155,6 +155,17 @@ def test_bad_numbers(bundle_dir, capsys):
     assert "--beam must be an integer from 1 to 64, got 0" in capsys.readouterr().err
 
 
+def test_a_text_that_looks_like_an_option_is_explained_and_taken_after_dashes(bundle_dir, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["translate", "--model", str(bundle_dir), "-Ordner"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: -Ordner" in err
+    assert "after '--': translator-app translate -- -Ordner" in err
+    assert cli.main(["translate", "--model", str(bundle_dir), "--", "-Ordner"]) == 0
+    assert capsys.readouterr().out.strip()
+
+
 def test_no_command_opens_the_window_or_explains_there_is_no_display(capsys, monkeypatch):
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
         monkeypatch.delenv(var, raising=False)

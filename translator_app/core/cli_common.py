@@ -25,7 +25,14 @@ def run_main(
     """Parse ``argv``, run the chosen sub-command, and report failures as one line on
     stderr: ``error: <message>`` for ``expected`` errors (they carry a message meant for
     the user), ``error: <Type>: <message>`` for anything else, never a traceback."""
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        hint = ""
+        if any(arg.startswith("-") for arg in unknown):
+            # „-Ordner“ or „-20 %“ looks like an option to argparse: say how to quote it.
+            command = f"{parser.prog} {args.command or 'COMMAND'}"
+            hint = f" (a text that begins with '-' goes after '--': {command} -- {unknown[0]})"
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
