@@ -18,15 +18,16 @@ of a dev or test set.
 
 from __future__ import annotations
 
-import argparse
 import random
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from trainer.register_corpus import SLOT, capitalised, fill, pairs_command
 from trainer.tables import DATA as TABLES
 from trainer.tables import read_table
+
+__all__ = ["DATA", "SLOT", "Pair", "block_pairs", "capitalised", "fill", "read_table"]
 
 DATA = TABLES / "everyday"
 Pair = tuple[str, str]
@@ -54,10 +55,6 @@ def _join(*words: str) -> str:
     return " ".join(w for w in words if w)
 
 
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 @dataclass(frozen=True)
 class Verb:
     """A German verb with its separable particle and the words that stand before the
@@ -73,7 +70,7 @@ class Verb:
 
     def imperative(self, obj: str, middle: str = "") -> str:
         """„Braten Sie das Fleisch zehn Minuten scharf an“."""
-        return _join(cap(self.verb), "Sie", obj, middle, self.before, self.particle)
+        return _join(capitalised(self.verb), "Sie", obj, middle, self.before, self.particle)
 
 
 # -------------------------------------------------------------------------- recipes
@@ -95,12 +92,12 @@ def recipe_slots(rng: random.Random, food: tuple[str, ...], verbs) -> dict[str, 
     inf = _join(acc, verb1.infinitive())
     imp2 = verb2.imperative(pronoun)
     slots = {
-        "INF": cap(inf),
+        "INF": capitalised(inf),
         "inf": inf,
         "INF2": verb2.infinitive(),
         "IMP": verb1.imperative(acc),
         "IMP2": imp2[:1].lower() + imp2[1:],
-        "E": cap(v1[3].format(X=english)),
+        "E": capitalised(v1[3].format(X=english)),
         "e": v1[3].format(X=english),
         "E2": v2[3].format(X=en_pronoun),
     }
@@ -109,10 +106,10 @@ def recipe_slots(rng: random.Random, food: tuple[str, ...], verbs) -> dict[str, 
         inf_d = _join(acc, d_de, Verb(*vt[:3]).infinitive())
         e_d = vt[3].format(X=english) + f" for {d_en}"
         slots |= {
-            "INF_D": cap(inf_d),
+            "INF_D": capitalised(inf_d),
             "inf_d": inf_d,
             "IMP_D": Verb(*vt[:3]).imperative(acc, d_de),
-            "E_D": cap(e_d),
+            "E_D": capitalised(e_d),
             "e_d": e_d,
         }
     return slots
@@ -145,26 +142,19 @@ def device_slots(rng: random.Random, part, verb_row) -> dict[str, str]:
         "imp": imp[:1].lower() + imp[1:],
         "IMP_NOT": verb.imperative(p["ACC"], "nicht"),
         "IMP_D": verb.imperative(p["ACC"], f"{s_de} lang"),
-        "NOM": cap(p["NOM"]),
+        "NOM": capitalised(p["NOM"]),
         "MUSS": p["MUSS"],
         "DARF": p["DARF"],
         "PP": verb_row[3],
-        "E": cap(english),
+        "E": capitalised(english),
         "e": english,
-        "THE": cap(p["THE"]),
+        "THE": capitalised(p["THE"]),
         "EPP": verb_row[5],
         "DE": s_en,
     }
 
 
 # ---------------------------------------------------------------------------- pairs
-SLOT = re.compile(r"\{(\w+)\}")
-
-
-def fill(template: str, slots: dict[str, str]) -> str:
-    return SLOT.sub(lambda m: slots[m.group(1)], template)
-
-
 def recipe_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
     foods = read_table(DATA / "foods.tsv", 5)
     verbs = read_table(DATA / "cooking.tsv", 6)
@@ -237,13 +227,7 @@ def block_pairs(n: int, seed: int = 1) -> list[Pair]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=8000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    for de, en in block_pairs(args.pairs, args.seed):
-        sys.stdout.write(f"{de}\t{en}\n")
-    return 0
+    return pairs_command(block_pairs, __doc__.split("\n\n")[0], 8000, argv)
 
 
 if __name__ == "__main__":

@@ -21,15 +21,21 @@ of a dev or test set.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from trainer.everyday_blocks import DATA, SLOT, Pair, cap, fill
-from trainer.register_corpus import hour_english
+from trainer.everyday_blocks import DATA, Pair
+from trainer.register_corpus import (
+    DOUBLE_STOP,
+    SLOT,
+    capitalised,
+    fill,
+    hour_english,
+    pairs_command,
+)
 from trainer.tables import DATA as TABLES
 from trainer.tables import read_table
 from translator_app.core.faithful.number_check import WEEKDAYS_DE, WEEKDAYS_EN
@@ -144,7 +150,7 @@ def contracted(german: str) -> str:
 
     def join(m: re.Match) -> str:
         short = _CONTRACTED[m.group(0).lower()]
-        return cap(short) if m.group(0)[0].isupper() else short
+        return capitalised(short) if m.group(0)[0].isupper() else short
 
     return _CONTRACTIONS.sub(join, german)
 
@@ -164,8 +170,8 @@ def _frame_pairs(n, rng, nouns, frames, extra) -> Iterator[Pair]:
         if not set(SLOT.findall(de + en)) <= set(slots):
             continue
         made += 1
-        english = cap(fill(en, slots))  # "… at 5 p.m." ends the sentence once
-        yield contracted(cap(fill(de, slots))), english[:-1] if english.endswith("..") else english
+        english = DOUBLE_STOP.sub("", capitalised(fill(en, slots)))  # "at 5 p.m.." ends once
+        yield contracted(capitalised(fill(de, slots))), english
 
 
 def _nouns(name: str) -> list[Noun]:
@@ -234,11 +240,11 @@ def travel_pairs(n: int, rng: random.Random) -> Iterator[Pair]:
         if fitting:
             slots["REASON"], slots["REASON_E"], _ = rng.choice(fitting)
             slots["REASON_CAP"], slots["REASON_E_CAP"] = (
-                cap(slots["REASON"]),
-                cap(slots["REASON_E"]),
+                capitalised(slots["REASON"]),
+                capitalised(slots["REASON_E"]),
             )
         slots["DAY"], slots["DAY_E"] = _day(rng)
-        slots["DAY_E_CAP"] = cap(slots["DAY_E"])
+        slots["DAY_E_CAP"] = capitalised(slots["DAY_E"])
         slots["TIME"], slots["TIME_E"] = _time(rng)
         weekday = rng.randrange(7)
         slots["WEEKDAYS"] = WEEKDAYS_DE[weekday].lower() + "s"
@@ -264,13 +270,7 @@ def notice_pairs(n: int, seed: int = 1) -> list[Pair]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=8000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    for de, en in notice_pairs(args.pairs, args.seed):
-        sys.stdout.write(f"{de}\t{en}\n")
-    return 0
+    return pairs_command(notice_pairs, __doc__.split("\n\n")[0], 8000, argv)
 
 
 if __name__ == "__main__":

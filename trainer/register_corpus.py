@@ -76,7 +76,7 @@ def _amount(rng: random.Random) -> tuple[str, str]:
     return f"{euros} Euro", f"{euros} euros"
 
 
-def _fill(rng: random.Random) -> dict[str, str]:
+def _random_slots(rng: random.Random) -> dict[str, str]:
     """One value for every slot (German and English together)."""
     slots: dict[str, str] = {"surname": rng.choice(SURNAMES)}
     slots["woman"], slots["man"] = rng.choice(WOMEN), rng.choice(MEN)
@@ -116,11 +116,11 @@ def _fill(rng: random.Random) -> dict[str, str]:
 
 
 ALL_TEMPLATES = TEMPLATES + MORE_TEMPLATES
-_SLOT = re.compile(r"\{(\w+)\}")
+SLOT = re.compile(r"\{(\w+)\}")
 
 
-def _render(template: str, slots: dict[str, str]) -> str:
-    return _SLOT.sub(lambda m: slots[m.group(1)], template)
+def fill(template: str, slots: dict[str, str]) -> str:
+    return SLOT.sub(lambda m: slots[m.group(1)], template)
 
 
 def capitalised(text: str) -> str:
@@ -137,7 +137,7 @@ _KEEP_CAPITAL = {"Frau", "Herr", "Frühstück", "Ihre", "Ihr", "Ihren", "Ihnen",
 _INFORMAL = re.compile(r"\b(?:du|dich|dir|dein\w*|Kannst|Hast|Vergiss)\b")
 _FORMAL = re.compile(r"\b(?:Sie|Ihnen|Ihr\w*)\b")
 _FIRST_NAME_ONLY = re.compile(r"^(?:Liebe|Lieber|Hallo) \{(?:woman|man)\},$")
-_DOUBLE_STOP = re.compile(r"(?<=[ap]\.m\.)\.")  # "at 8 a.m.." -> "at 8 a.m."
+DOUBLE_STOP = re.compile(r"(?<=[ap]\.m\.)\.")  # "at 8 a.m.." -> "at 8 a.m."
 
 
 def _fits(salutation: str, sentence: str) -> bool:
@@ -165,19 +165,19 @@ def register_pairs(n: int, seed: int = 1) -> Iterator[tuple[str, str]]:
     tries = 0
     while len(seen) < n and tries < n * 20:
         tries += 1
-        slots = _fill(rng)
+        slots = _random_slots(rng)
         kind = rng.random()
         if kind < 0.08:  # a closing with the sender's name (alone, it is a test line)
             de, en = rng.choice(CLOSINGS)
             name = f"{rng.choice(WOMEN + MEN)} {slots['surname']}"
             de, en = f"{de}, {name}", f"{en}, {name}"
         else:
-            de, en = (_render(t, slots) for t in rng.choice(ALL_TEMPLATES))
+            de, en = (fill(t, slots) for t in rng.choice(ALL_TEMPLATES))
             if kind < 0.25:
                 fitting = [s for s in SALUTATIONS if _fits(s[0], de)]
-                sal_de, sal_en = (_render(t, slots) for t in rng.choice(fitting))
+                sal_de, sal_en = (fill(t, slots) for t in rng.choice(fitting))
                 de, en = f"{sal_de} {_after_comma(de)}", f"{sal_en} {_after_comma(en)}"
-        pair = (capitalised(de), capitalised(_DOUBLE_STOP.sub("", en)))
+        pair = (capitalised(de), capitalised(DOUBLE_STOP.sub("", en)))
         if pair not in seen:
             seen.add(pair)
             yield pair
