@@ -39,6 +39,8 @@ def hardware_text(h: dict | None) -> str:
     if not h:
         return "an unrecorded machine"
     features = ", ".join(h.get("features") or []) or "no AVX-512/AMX"
+    if h.get("onednn_isa_cap"):
+        features += f"; oneDNN capped at {h['onednn_isa_cap']}"
     text = f"{h.get('cpu_cores')} CPU cores ({h.get('cpu')}; {features})"
     return f"{text} with a GPU ({h['cuda']})" if h.get("cuda") else text
 

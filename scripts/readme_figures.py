@@ -18,16 +18,13 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # card_sections beside it
+
+from card_sections import hardware_text  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- figures -->", "<!-- /figures -->"
 TODAY, TODAY_END = "<!-- today -->", "<!-- /today -->"
-
-
-def machine(h: dict | None) -> str:
-    if not h:
-        return "an unrecorded CPU"
-    features = ", ".join(h.get("features") or []) or "no AVX-512"
-    return f"{h.get('cpu_cores')} cores of an {h.get('cpu')} ({features})"
 
 
 def block(metrics: dict) -> str:
@@ -70,7 +67,7 @@ def block(metrics: dict) -> str:
     if p:
         lines += [
             "",
-            f"Latency, int8, 20-word sentence, p95 on {machine(bench.get('hardware'))}, to "
+            f"Latency, int8, 20-word sentence, p95 on {hardware_text(bench.get('hardware'))}, to "
             f"the first English: greedy {p['beam1_20w']['p95_ms']:.1f} ms, the app's default "
             f"search {p['app_20w']['p95_ms']:.1f} ms"
             + _with_dictionary(p)
@@ -83,7 +80,7 @@ def block(metrics: dict) -> str:
         ct2, torch8 = g["CTranslate2 int8"], g["PyTorch int8"]
         lines += [
             "",
-            f"Engines, greedy int8 on {machine(engines.get('machine'))}: CTranslate2 "
+            f"Engines, greedy int8 on {hardware_text(engines.get('machine'))}: CTranslate2 "
             f"{ct2['ms_per_token']:.2f} ms per output token, PyTorch {torch8['ms_per_token']:.2f}; "
             f"the app's default search (CTranslate2 int8) "
             f"{app['CTranslate2 int8']['p95_ms']:.0f} ms p95 for 20 words, "

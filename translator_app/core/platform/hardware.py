@@ -71,6 +71,9 @@ def facts() -> dict:
         "torch_threads": torch.get_num_threads(),
         "features": [c for c in SPEED_FEATURES if c in cpu_flags()],
         "cuda": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        # int8 GEMMs round otherwise with AVX-512 VNNI than with AVX2 (the English can
+        # differ by a word); a figure made with oneDNN capped says so.
+        "onednn_isa_cap": os.environ.get("ONEDNN_MAX_CPU_ISA"),
     }
 
 
