@@ -21,15 +21,17 @@ def test_the_words_around_a_term_are_the_english_of_the_nouns_beside_it(translat
 
 
 def test_the_bundled_model_keeps_the_noun_beside_a_term(translator, monkeypatch):
-    sentence = "Angebot für Büromöbel"
+    # v22's glossary decode alone wrote "Quotation for offices" for „Angebot für Büromöbel“;
+    # v23 writes that heading whole, and garbles this one
+    sentence = "Angebot für die Dachreparatur"
     out = translator.translate([sentence], glossary=QUOTATION)[0]
-    assert out.text == "Quotation for office furniture", out.text
+    assert out.text == "Quotation for the roof repair", out.text
     with monkeypatch.context() as m:
         m.setattr(translator_module, "with_words_around_terms", lambda texts, out, *a: out)
         own = translator.translate([sentence], glossary=QUOTATION)[0]
-    # the glossary's decode alone says "offices" (if the model learns better, choose
+    # the glossary's decode alone says "roofparaturing" (if the model learns better, choose
     # another heading for this test)
-    assert "furniture" not in own.text and "quotation" in own.text.lower(), own.text
+    assert "repair" not in own.text and "quotation" in own.text.lower(), own.text
 
 
 def test_a_sentence_without_a_term_of_the_users_is_decoded_once(translator, monkeypatch):

@@ -258,29 +258,32 @@ def _model_alone(translator: Translator, sentence: str, **choices) -> Translatio
 def test_the_bundled_model_translates_a_word_it_copied_with_the_dictionarys_english(
     translator,
 ):
-    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    # v22 copied „Thermoskanne“ whole; v23 garbles it ("thermosk": test_garbled_words.py)
+    sentence = "Die Savanne ist sehr trocken."
     dictionary = translator.dictionary
     assert dictionary is not None  # the bundle's setting: on
     plain = _model_alone(translator, sentence)
     # the model alone copies the word (if it learns it, choose another for this test)
     copied = copied_common_words(dictionary, sentence, plain.text)
-    assert [w.casefold() for w in copied] == ["thermoskanne"]
+    assert [w.casefold() for w in copied] == ["savanne"]
     filled = translator.translate([sentence])[0]
     assert copied_common_words(dictionary, sentence, filled.text) == ()
-    assert re.search(r"\bthermos\b", filled.text)  # the English its pairs say most
+    assert _says_savanna(filled.text)  # the English its pairs say most
     (use,) = [u for u in filled.terms if u.dictionary]
-    assert (use.source, use.kept) == ("Thermoskanne", True)
+    assert (use.source, use.kept) == ("Savanne", True)
 
 
-def test_the_bundled_model_says_a_word_it_left_out_when_a_close_candidate_copied_it(
+def test_the_bundled_model_says_a_word_it_mistook_when_a_close_candidate_copied_it(
     translator,
 ):
-    sentence = "Geben Sie 250 Gramm Mehl in eine Schüssel."
+    # v22 left „Mehl“ of „Geben Sie 250 Gramm Mehl in eine Schüssel.“ out; v23 copies it
+    sentence = "Für Geräte außerhalb der Garantie berechnen wir eine Pauschale von 49 Euro."
     plain = _model_alone(translator, sentence)
-    # the model alone leaves „Mehl“ out, and a candidate close to it copies the word
-    assert "Mehl" not in plain.text and "flour" not in plain.text
-    assert any("Mehl" in c.text for c in plain.nbest[1:])
-    assert "flour" in translator.translate([sentence])[0].text
+    # the model alone says "parcel" for „Pauschale“, in none of its senses, and a
+    # candidate close to it copies the word
+    assert "Pauschale" not in plain.text and "lump sum" not in plain.text
+    assert any("pauschale" in c.text.lower() for c in plain.nbest[1:])
+    assert "lump sum" in translator.translate([sentence])[0].text
 
 
 def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator):
@@ -295,20 +298,28 @@ def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator
 
 
 def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator, monkeypatch):
+    """v22's annotated decode copied „Theke“ of a newstest2013 sentence though asked for
+    "counter"; v23 says "counter" there, and no copy asked for survived its annotated
+    decode in 2,400 sentences of newstest2013 and the everyday dev set. Here the annotated
+    decode is as if it copied again: it keeps the model's own copy ("Our galaxie")."""
     from translator_app.core.engine import dictionary_pass
 
-    sentence = (  # newstest2013 (dev)
-        "Es gab einmal eine Zeit, in der fast ein Viertel aller US-amerikanischen "
-        "Jugendlichen nach der Schule bei McDonald's hinter der Theke stand, allerdings "
-        "lebten die Jugendlichen noch bei ihren Eltern."
-    )
-    with monkeypatch.context() as m:  # the annotated decode alone
+    sentence = "Unsere Galaxie ist sehr groß."
+    real_with_terms = dictionary_pass._with_terms
+
+    def annotated_copies_again(texts, out, wanted, prefixes, *rest):
+        if not isinstance(prefixes, dict):  # the annotated decode, not the forced one
+            return out
+        return real_with_terms(texts, out, wanted, prefixes, *rest)
+
+    monkeypatch.setattr(dictionary_pass, "_with_terms", annotated_copies_again)
+    with monkeypatch.context() as m:  # the model's copy, nothing forced
         m.setattr(dictionary_pass, "_with_words_forced", lambda texts, out, *rest: out)
         asked = translator.translate([sentence], beam=1)[0]
-    assert "Theke" in asked.text  # it copies the word it was asked to say
+    assert "galaxie" in asked.text  # it copies the word it was asked to say
     forced = translator.translate([sentence], beam=1)[0]
-    assert "Theke" not in forced.text and "counter" in forced.text
-    assert forced.text.startswith(asked.text[: asked.text.index("Theke")])  # kept
+    assert "galaxie" not in forced.text and "galaxy" in forced.text
+    assert forced.text.startswith(asked.text[: asked.text.index("galaxie")])  # kept
     # attention for every piece, the forced ones too
     assert forced.attention.shape[0] == len(forced.target_pieces)
 
@@ -373,22 +384,22 @@ def test_the_window_says_a_copied_word_with_the_dictionarys_english(qtbot, real_
     w = real_window
     translator = w.session.worker._translator
     assert translator.wait_for_dictionary is False  # typing never waits for the index
-    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    sentence = "Die Savanne ist sehr trocken."
     for attempt in ("first start", "index there"):
         if attempt == "index there":
             assert translator.dictionary.ready(wait=True)
-            sentence = "Ich habe die Thermoskanne im Zug vergessen."
+            sentence = "Die Savanne ist im Sommer sehr trocken."
         with qtbot.waitSignal(w.session.worker.translated, timeout=60_000) as shown:
             w.source_edit.setPlainText(sentence)
         (first,) = shown.args[0].translations
-        assert "hermoskanne" in first.text, attempt
-        qtbot.waitUntil(lambda: _says_thermos(w.output_edit.toPlainText()), timeout=120_000)
+        assert "avanne" in first.text, attempt
+        qtbot.waitUntil(lambda: _says_savanna(w.output_edit.toPlainText()), timeout=120_000)
     english = w.output_edit.toPlainText()
     (mark,) = [m for m in fact_marks(w.highlighter.shown) if m.kind == "dictionary"]
-    assert sentence[mark.source[0] : mark.source[1]] == "Thermoskanne"
-    assert _says_thermos(english[mark.output[0] : mark.output[1]])
+    assert sentence[mark.source[0] : mark.source[1]] == "Savanne"
+    assert _says_savanna(english[mark.output[0] : mark.output[1]])
     tip = w.highlighter.fact_tip("output", to_qt(english, mark.output[0] + 1))
-    assert tip.startswith("From the dictionary: „Thermoskanne“")
+    assert tip.startswith("From the dictionary: „Savanne“")
 
 
 def test_a_sentence_whose_follow_up_was_abandoned_gets_the_dictionarys_words_later(
@@ -411,22 +422,22 @@ def test_a_sentence_whose_follow_up_was_abandoned_gets_the_dictionarys_words_lat
         return real(*args, **kwargs)
 
     monkeypatch.setattr(translator, "add_dictionary_words", held)
-    sentence = "Ich habe die Thermoskanne im Auto vergessen."
+    sentence = "Die Savanne ist sehr trocken."
     w.source_edit.setPlainText(sentence)
     qtbot.waitUntil(entered.is_set, timeout=60_000)
     # the model's own English shows (the signal crosses threads after the follow-up began)
-    qtbot.waitUntil(lambda: "hermoskanne" in w.output_edit.toPlainText(), timeout=5_000)
+    qtbot.waitUntil(lambda: "avanne" in w.output_edit.toPlainText(), timeout=5_000)
     w.source_edit.setPlainText(sentence + " Wir fahren morgen nach Berlin.")
     qtbot.waitUntil(lambda: w.session.worker._latest_translate_id > 0, timeout=5_000)
     qtbot.wait(100)  # the debounce: the newer request is sent
     release.set()
-    qtbot.waitUntil(lambda: _says_thermos(w.output_edit.toPlainText()), timeout=120_000)
+    qtbot.waitUntil(lambda: _says_savanna(w.output_edit.toPlainText()), timeout=120_000)
     assert "Berlin" in w.output_edit.toPlainText()
 
 
-def _says_thermos(english: str) -> bool:
-    """The dictionary's English for „Thermoskanne“ (not the copy "Thermoskanne")."""
-    return bool(re.search(r"\bthermos\b", english))
+def _says_savanna(english: str) -> bool:
+    """The dictionary's English for „Savanne“ (not the copy "savanne")."""
+    return bool(re.search(r"\bsavannah?\b", english))
 
 
 def test_the_bundled_model_says_a_place_it_copied_in_english(translator):

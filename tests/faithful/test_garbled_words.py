@@ -6,6 +6,8 @@ ist Nachtruhe.“ "From 10 p.m. is nightruhe."."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import tiny_ding
@@ -66,8 +68,10 @@ def test_a_garbled_word_is_asked_for_with_the_dictionarys_english(ding):
 @pytest.mark.parametrize(
     "german, said, garble",
     [
-        ("Die Brotdose ist frei von Weichmachern.", "lunch box", "breaddose"),
-        ("Das Unwetter hat in der Nacht große Schäden angerichtet.", "storm", "unweet"),
+        # v22 garbled „Brotdose“ in „Die Brotdose ist frei von Weichmachern.“ and
+        # „Unwetter“ ("unweet"); v23 says "bread jam" for the one, "storm" for the other
+        ("Ich habe die Brotdose im Auto vergessen.", "lunch box", "breaddose"),
+        ("Ich habe die Thermoskanne im Auto vergessen.", "thermos ", "thermosk"),
         # asked for with "the" after „im“, and the model wrote its own "the" twice too
         (
             "Frühstück wird von 7 bis 10 Uhr im Erdgeschoss serviert.",
@@ -81,4 +85,4 @@ def test_the_bundled_model_says_the_word_it_garbled(translator, german, said, ga
     assert garble in alone.text  # the model's own English, or update this case
     (t,) = translator.translate([german], beam=1)
     assert said in t.text and garble not in t.text
-    assert "the the" not in t.text.lower()
+    assert not re.search(r"\bthe the\b", t.text.lower())

@@ -53,7 +53,7 @@ def test_a_lone_word_asks_for_the_dictionarys_english_where_the_model_guessed(
 def test_the_bundled_model_says_a_form_field_and_a_sign_as_the_dictionary(translator):
     german = ["Vorname", "Abfahrt", "Gebrauchsanweisung", "Rechnung"]
     alone = translator.translate(german, dictionary_words=False)
-    assert [t.text for t in alone][:3] == ["Before name", "Apart", "Used to use"]
+    assert [t.text for t in alone][:3] == ["Before name", "Apart", "Use it"]
     said = translator.translate(german)
     # „Rechnung“: the model's "Invoice" is one of the senses and stays
     assert [t.text for t in said] == ["First name", "Departure", "Directions for use", "Invoice"]

@@ -69,7 +69,7 @@ def test_a_term_that_pushes_other_words_out_says_no_more(ding):
 @pytest.mark.parametrize(
     "german, said, guess",
     [
-        ("Das Fahrradschloss hat zwei Schlüssel.", "bicycle lock", "bike squad"),
+        ("Das Fahrradschloss hat zwei Schlüssel.", "bicycle lock", "bicycle squad"),  # v22: bike
         ("Die Tiefgarage schließt um Mitternacht.", "underground car park", "low-garage"),
     ],
 )
