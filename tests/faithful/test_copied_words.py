@@ -219,8 +219,13 @@ def test_a_word_the_best_leaves_out_and_a_close_candidate_copies_is_asked_for(di
     dropped = _translation(source, ("Add 250 grams.", -1.1), ("Add 250 grams Mehl.", -1.2))
     assert [(t.source, t.target) for t in unknown_words(ding, dropped)] == [("Mehl", "flour")]
     # a candidate far below the best is not a hesitation of the model
-    far = _translation(source, ("Add 250 grams.", -1.1), ("Add 250 grams Mehl.", -2.0))
+    far = _translation(
+        "Dann das Mehl dazugeben.", ("Then add it.", -1.1), ("Then add the Mehl.", -2.0)
+    )
     assert unknown_words(ding, far) == ()
+    # but a noun a number counts is a fact (unsaid_nouns.py): asked for all the same
+    far = _translation(source, ("Add 250 grams.", -1.1), ("Add 250 grams Mehl.", -2.0))
+    assert [(t.source, t.target) for t in unknown_words(ding, far)] == [("Mehl", "flour")]
     # the best says the dictionary's English already: nothing to ask
     said = _translation(source, ("Add 250 g flour.", -1.1), ("Add 250 g Mehl.", -1.2))
     assert unknown_words(ding, said) == ()

@@ -352,6 +352,11 @@ def test_a_term_takes_the_number_the_german_gives_it():
         "series",
         "USB",
     ]
+    assert [english_plural(w) for w in ("tomato", "photo", "kilo")] == [
+        "tomatoes",
+        "photos",
+        "kilos",
+    ]
 
 
 def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():

@@ -10,6 +10,7 @@ from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.number_words import (
     english_counted_keys,
     english_numbers,
+    german_counted_many,
     german_number_word,
 )
 
@@ -178,3 +179,17 @@ def test_the_teens_are_checked_too():
     german = "Wir haben dreizehn Flaschen bestellt."
     assert missing_facts(german, "We ordered thirteen bottles.") == []
     assert [f.text for f in missing_facts(german, "We ordered three bottles.")] == ["dreizehn"]
+
+
+@pytest.mark.parametrize(
+    "german, many",
+    [
+        ("Die Packung enthält 30 Tabletten.", {"Tabletten"}),
+        ("Der Bausatz enthält zehn Dübel.", {"Dübel"}),
+        ("Geben Sie 200 Gramm Zucker dazu.", set()),  # a measure counts, not the noun
+        ("Kaufen Sie ein Kilo Äpfel.", set()),
+        ("Er hat 1 Hund.", set()),
+    ],
+)
+def test_the_nouns_a_number_above_one_counts_without_a_measure(german, many):
+    assert german_counted_many(german) == many

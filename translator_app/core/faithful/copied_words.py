@@ -35,7 +35,8 @@ from translator_app.core.faithful.entity_lists import (
     WORD_SURNAMES,
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
-from translator_app.core.faithful.glossary import Term
+from translator_app.core.faithful.glossary import Term, english_plural
+from translator_app.core.faithful.number_words import german_counted, german_counted_many
 from translator_app.core.faithful.senses import (
     fit_englishes,
     is_place,
@@ -381,6 +382,8 @@ def dictionary_terms(
     if not copied:
         return ()
     terms: dict[str, Term] = {}
+    counted = {source[start:end] for start, end, _ in german_counted(source)}
+    many = german_counted_many(source)
     words = _TOKEN.findall(source)
     opens = openings(source)
     for i, word in enumerate(words):
@@ -416,6 +419,10 @@ def dictionary_terms(
         # A singular noun's English is asked in the German's number (glossary.is_plural,
         # from the lemma); a plural sense's English and a modifier's are used as they are.
         german = lemma if noun and "pl" not in sense.tags else word
+        if word in many or (word in counted and "pl" in sense.tags):
+            # a number counts it: „30 Tabletten“, „zehn Dübel“, „400 Gramm Tomaten“ are
+            # pills, dowels, tomatoes (the dictionary's plural senses name a singular too)
+            english = english_plural(english)
         if i == 0:  # the sentence's first word: its English begins the English
             english = english[:1].upper() + english[1:]
         terms[key] = Term(german, english, dictionary=True)

@@ -105,6 +105,8 @@ FUSED_ARTICLES = frozenset([
 ])
 # fmt: on
 _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
+# Words in -o whose plural ends in -oes (most others take -s: photos, pianos, kilos).
+_O_ES = ("tomato", "potato", "hero", "echo", "veto", "torpedo", "embargo", "mosquito")
 # A last word whose plural ends in -ies (city, battery; not day, key, toy).
 _CONSONANT_Y = re.compile(r"[^\Waeiou]y$", re.IGNORECASE)
 
@@ -127,6 +129,8 @@ def english_plural(english: str) -> str:
         plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
     elif _CONSONANT_Y.search(lower):
         plural = last[:-1] + "ies"
+    elif lower.endswith(_O_ES):
+        plural = last + "es"
     else:
         plural = last + "s"
     return f"{head} {plural}" if head else plural

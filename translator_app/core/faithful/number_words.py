@@ -273,6 +273,17 @@ def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
     return found
 
 
+def german_counted_many(text: str) -> set[str]:
+    """The nouns of ``text`` a number above one counts with no measure between („30
+    Tabletten“, „zehn Dübel“, not „200 Gramm Zucker“): their English is a plural, whatever
+    the German's form („Dübel“ is singular and plural)."""
+    return {
+        m["noun"]
+        for m in _DE_COUNTED.finditer(text)
+        if m["n"] and not m["measure"] and (_de_count(m["n"]) or 0) > 1
+    }
+
+
 def _de_count(word: str) -> Fraction | None:
     if word[0].isdigit():
         return Fraction(word.replace(".", "").replace(",", "."))
