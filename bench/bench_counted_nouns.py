@@ -72,14 +72,16 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         passes = translator.translate(german)
         seconds = time.perf_counter() - start
-        said_alone = sum(says_noun(t.text, w) for t, (_, w) in zip(alone, items))
-        said = sum(says_noun(t.text, w) for t, (_, w) in zip(passes, items))
+        said_alone = sum(says_noun(t.text, w) for t, (_, w) in zip(alone, items, strict=True))
+        said = sum(says_noun(t.text, w) for t, (_, w) in zip(passes, items, strict=True))
         print(
             f"{half}: {len(items)} sentences; the counted noun said: model alone "
             f"{said_alone / len(items):.0%}, with the app's passes {said / len(items):.0%} "
             f"({seconds:.1f} s)"
         )
-        misses = [(g, t.text) for t, (g, w) in zip(passes, items) if not says_noun(t.text, w)]
+        misses = [
+            (g, t.text) for t, (g, w) in zip(passes, items, strict=True) if not says_noun(t.text, w)
+        ]
         for g, e in misses[: args.show]:
             print(f"  missed: {g} -> {e}")
     return 0
