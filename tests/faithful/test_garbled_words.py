@@ -17,6 +17,8 @@ from translator_app.core.faithful.garbled_words import folded, garbled_sources, 
 DING = [
     "Hustensaft {m} :: cough syrup",
     "Brotdose {f} :: lunch box",
+    "Königin {f} :: queen",
+    "Allergie {f}; Allergien {pl} :: allergy; allergies",
     "Giraffe {f}; Giraffen {pl} :: giraffe; giraffes",
     "Nachtruhe {f} :: night's rest",
     "Saft {m} :: juice",
@@ -46,6 +48,10 @@ def test_words_share_their_beginning_or_their_end_spelt_without_marks():
         ("Die Brotdose ist leer.", "The breaddose is empty.", ("Brotdose",)),
         ("Ab 22 Uhr ist Nachtruhe.", "From 10 p.m. is nightruhe.", ("Nachtruhe",)),
         ("Die Giraffen fressen.", "The giraffs eat.", ("Giraffen",)),
+        # neither end alike, but the word as like the German as difflib's 0.6 and begun alike
+        ("Die Königin kam.", "The kingin came.", ("Königin",)),
+        ("Bei Allergien hilft das.", "That helps with Allgis.", ("Allergien",)),
+        ("Die Königin kam.", "The ringin came.", ()),  # another first letter
         # an English word, however near the German, is the model's translation
         ("Hustensaft vor Gebrauch schütteln.", "Shake cough syrup before use.", ()),
         ("Die Giraffen fressen.", "The giraffes eat.", ()),
@@ -72,6 +78,7 @@ def test_a_garbled_word_is_asked_for_with_the_dictionarys_english(ding):
         # „Unwetter“ ("unweet"); v23 says "bread jam" for the one, "storm" for the other
         ("Ich habe die Brotdose im Auto vergessen.", "lunch box", "breaddose"),
         ("Ich habe die Thermoskanne im Auto vergessen.", "thermos ", "thermosk"),
+        ("Die Königin besuchte die Stadt.", "queen", "kingin"),
         # asked for with "the" after „im“, and the model wrote its own "the" twice too
         (
             "Frühstück wird von 7 bis 10 Uhr im Erdgeschoss serviert.",
