@@ -92,6 +92,16 @@ def tiny_pairs() -> list[tuple[str, str]]:
     return [tuple(line.split("\t")) for line in lines if line]
 
 
+def candidate(text: str, score: float):
+    """An n-best entry with ``text`` and ``score`` (its log-probability too), no pieces:
+    for the n-best choice (core/engine/faithful_choice.py)."""
+    import numpy as np
+
+    from translator_app.core.engine.translation import Candidate
+
+    return Candidate(text, (), (), (), np.zeros((0, 0), np.float32), score, score)
+
+
 def tiny_ding(folder: Path, lines: list[str]):
     """A Ding dictionary of ``lines`` (Ding's format: German :: English) in ``folder``,
     its index in a cache beside it."""

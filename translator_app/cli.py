@@ -206,10 +206,13 @@ def _warn_missing(doc) -> int:
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
         elif t is not None and t.missing_numbers:
-            lost = ", ".join(describe_fact(f) for f in t.missing_numbers if f.kind != "added")
-            added = ", ".join(f.text for f in t.missing_numbers if f.kind == "added")
+            facts = t.missing_numbers
+            lost = ", ".join(describe_fact(f) for f in facts if not f.kind.startswith("added"))
+            added = ", ".join(f.text for f in facts if f.kind == "added")
+            denied = ", ".join(f'"{f.text}"' for f in facts if f.kind == "added negation")
             said = [f"it may not keep {lost}"] if lost else []
             said += [f"it writes {added}, which the German does not hold"] if added else []
+            said += [f"it says {denied}, a negation the German does not hold"] if denied else []
             print(
                 f"warning: check the translation of {seg.text!r}: {'; '.join(said)}",
                 file=sys.stderr,

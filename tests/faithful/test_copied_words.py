@@ -10,16 +10,15 @@ import time
 from functools import partial
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from conftest import tiny_ding
+from conftest import candidate, tiny_ding
 from translator_app.core import Translator
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
 from translator_app.core.engine.dictionary_pass import unknown_words
 from translator_app.core.engine.faithful_choice import prefer_faithful
-from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
     copied_words,
@@ -193,25 +192,21 @@ def test_the_index_and_the_in_memory_check_agree_on_copied_words(ding):
     assert ding.is_english_word("Dough") and not ding.is_german_word("dough")
 
 
-def _candidate(text: str, score: float) -> Candidate:
-    return Candidate(text, (), (), (), np.zeros((0, 0), np.float32), score, score)
-
-
 def test_the_n_best_choice_prefers_a_candidate_that_translates_a_common_word(ding):
     source = "Der Teig ist in Grau."
-    copied = _candidate("The Teig is gray.", -2.0)
-    translated = _candidate("The dough is gray.", -2.2)
+    copied = candidate("The Teig is gray.", -2.0)
+    translated = candidate("The dough is gray.", -2.2)
     copies = partial(copied_common_words, ding)
     cands, _ = prefer_faithful(source, (copied, translated), (), copies)
     assert cands[0] is translated
     # without the dictionary the model's score decides, and a name is no penalty
     assert prefer_faithful(source, (copied, translated))[0][0] is copied
-    named = (_candidate("Maas said no.", -2.0), _candidate("Measure said no.", -2.2))
+    named = (candidate("Maas said no.", -2.0), candidate("Measure said no.", -2.2))
     assert prefer_faithful("Maas sagte nein.", named, (), copies)[0][0].text == "Maas said no."
 
 
 def _translation(source: str, *cands: tuple[str, float]) -> Translation:
-    return Translation(source, (), (), (), tuple(_candidate(text, score) for text, score in cands))
+    return Translation(source, (), (), (), tuple(candidate(text, score) for text, score in cands))
 
 
 def test_a_word_the_best_leaves_out_and_a_close_candidate_copies_is_asked_for(ding):

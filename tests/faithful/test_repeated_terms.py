@@ -5,12 +5,11 @@ niemand auf dem Schulhof fahren.“ costs the candidate what a number written tw
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+from conftest import candidate
 from translator_app.core.engine import faithful_choice
 from translator_app.core.engine.faithful_choice import prefer_faithful
-from translator_app.core.engine.translation import Candidate
 from translator_app.core.faithful.glossary import Glossary, Term, check_uses, repeated_terms
 
 HELMET = Glossary((Term("Fahrradhelm", "bicycle helmet"),))
@@ -28,10 +27,10 @@ def test_a_term_written_twice_for_one_german_counts_once_too_often():
 def test_the_n_best_choice_takes_the_candidate_that_writes_the_term_once():
     # v22's n-best for the sentence with its scores: the likelier wrote the term twice
     source = "Ohne Fahrradhelm darf niemand auf dem Schulhof fahren."
-    twice = _candidate(
+    twice = candidate(
         "No bicycle helmet is allowed to go to schoolyard without bicycle helmet.", -3.1
     )
-    once = _candidate("Without bicycle helmet, nobody is allowed to go to the school yard.", -3.4)
+    once = candidate("Without bicycle helmet, nobody is allowed to go to the school yard.", -3.4)
     uses = tuple(check_uses(HELMET.find(source), twice.text))
     cands, _ = prefer_faithful(source, (twice, once), uses)
     assert cands[0] is once
@@ -52,7 +51,3 @@ def test_the_n_best_choice_takes_the_candidate_that_writes_the_term_once():
 def test_the_bundled_model_writes_the_term_as_often_as_the_german(translator, sentence):
     out = translator.translate([sentence], glossary=HELMET)[0]
     assert out.text.lower().count("bicycle helmet") == sentence.count("Fahrradhelm"), out.text
-
-
-def _candidate(text: str, score: float) -> Candidate:
-    return Candidate(text, (), (), (), np.zeros((0, 0), np.float32), score, score)

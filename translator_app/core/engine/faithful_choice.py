@@ -22,7 +22,7 @@ from translator_app.core.faithful.protect import lost_protected
 # rendering and a garbled candidate may hold the keyword (issue 61 §2: "submitted by the
 # delay two weeks ago", -2.98, was chosen over "submitted two weeks before the move",
 # -2.21, for its "by").
-PENALTY = {"number": 3.0, "added": 3.0, "negation": 1.5}
+PENALTY = {"number": 3.0, "added": 3.0, "negation": 1.5, "added negation": 1.5}
 WORD_FACT_PENALTY = 0.6
 TERM_PENALTY = 3.0  # a glossary term not used, or a number written twice
 # The dictionary's English for a word the model copied (core/faithful/copied_words.py) is

@@ -147,7 +147,7 @@ RELATIVE_DAYS = [
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
 
 # ------------------------------------------------------------------ negation and limits
-_NEGATION_DE = (
+NEGATION_DE = (
     r"nicht|nichts|kein|keine|keinen|keinem|keiner|keines|nie|niemals|niemand(?:en|em)?"
     r"|nirgends|nirgendwo|keinesfalls|keineswegs|weder"
 )
@@ -322,7 +322,7 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
         for i, day in enumerate(WEEKDAYS_DE)
     ] + [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
     relative = [(de, _rule("date", k.replace("-", " "), f"r:{k}")) for k, de, _ in RELATIVE_DAYS]
-    negation = [(_NEGATION_DE, _rule("negation", "a negation: not, no, never", "x:neg"))]
+    negation = [(NEGATION_DE, _rule("negation", "a negation: not, no, never", "x:neg"))]
     limits = [(de, _rule("limit", english, f"l:{k}")) for k, de, _, english in LIMITS]
     out = []
     for alternatives, flags, template in (
