@@ -275,3 +275,15 @@ def test_the_check_meets_its_floors_on_the_models_own_english():
         assert row["items"] >= 40, category
         assert row["recall"] >= bench_trust.FLOORS["recall"], category
         assert row["precision"] >= bench_trust.FLOORS["precision"], category
+
+
+def test_a_negation_the_german_does_not_hold_is_marked_where_the_english_writes_it():
+    from translator_app.core.engine.text_document import translate_document
+    from translator_app.gui.views.linking import fact_marks
+
+    de, en = "Das Hotel war sauber.", "The hotel wasn't clean."
+    doc = translate_document(de, lambda sents: [_words_translation(de, en, {2: 2})])
+    (mark,) = fact_marks(doc)
+    assert doc.source[slice(*mark.source)] == de  # the whole sentence says otherwise
+    assert doc.output[slice(*mark.output)] == "wasn't"
+    assert mark.message == 'Check the English: "wasn\'t" (a negation the German does not hold)'

@@ -7,6 +7,7 @@ character ranges with an intensity, in the coordinates of the other box's whole 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -289,12 +290,29 @@ class FactMark:
     kind: str = "fact"
 
 
+def _added_in_output(
+    rendered: DocumentTranslation, source_pos: int, text: str
+) -> tuple[int, int] | None:
+    """Where the English of the sentence at ``source_pos`` writes ``text`` (a number or
+    a negation the German does not hold), as a span of ``rendered.output``."""
+    i = rendered.sentence_at_source(source_pos)
+    if i is None:
+        return None
+    o_start, o_end = rendered.output_spans[i]
+    found = re.search(rf"(?<!\w){re.escape(text)}(?!\w)", rendered.output[o_start:o_end])
+    return (o_start + found.start(), o_start + found.end()) if found else None
+
+
 def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
     """A mark for every lost fact of the shown translation, both sides, and for every
     German word its English does not seem to carry (German side: nothing in the
     English stands for it)."""
     marks = []
     for start, end, fact in rendered.lost_facts():
+        if fact.kind.startswith("added"):  # the English's own word, not the German's
+            out = _added_in_output(rendered, start, fact.text)
+            marks.append(FactMark((start, end), out, f"Check the English: {describe_fact(fact)}"))
+            continue
         link = link_from_source(rendered, start)
         out = None
         # the English the model wrote for it: the strongest aligned word, never a comma
