@@ -23,25 +23,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from halves import read_halves  # noqa: E402
 
 SET = Path(__file__).with_name("data") / "counted-nouns.tsv"
 
 
-def read_halves(path: Path = SET) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+def read_sentences(path: Path = SET) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """(German, the English words that say its counted noun) of the odd data lines
     ("built on") and the even ones ("held out"); a malformed line names file and line."""
-    halves: dict[str, list] = {"built on": [], "held out": []}
-    rows = 0
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = [c.strip() for c in line.split("\t")]
-        if len(cols) != 2 or not all(cols):
-            raise ValueError(f"{path}:{n}: expected a German sentence and its noun's English")
-        rows += 1
-        words = tuple(w.strip() for w in cols[1].split("|") if w.strip())
-        halves["built on" if rows % 2 else "held out"].append((cols[0], words))
-    return halves
+    return read_halves(
+        path,
+        2,
+        "a German sentence and its noun's English",
+        lambda c, n: (c[0], tuple(w.strip() for w in c[1].split("|") if w.strip())),
+    )
 
 
 def says_noun(english: str, words: tuple[str, ...]) -> bool:
@@ -55,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=5, help="misses shown per half")
     args = ap.parse_args(argv)
     try:
-        halves = read_halves()
+        halves = read_sentences()
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -22,25 +22,18 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_trust import Item, print_table, score  # noqa: E402
+from halves import read_halves  # noqa: E402
 
 SET = Path(__file__).with_name("data") / "fact-kinds.tsv"
 FLOOR = 0.95
 
 
-def read_halves(path: Path = SET) -> dict[str, list[Item]]:
+def read_items(path: Path = SET) -> dict[str, list[Item]]:
     """The items of the odd data lines ("built on") and the even ones ("held out"); a
     malformed line names the file and line."""
-    halves: dict[str, list[Item]] = {"built on": [], "held out": []}
-    rows = 0
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = [c.strip() for c in line.split("\t")]
-        if len(cols) != 4 or not all(cols):
-            raise ValueError(f"{path}:{n}: expected kind, German, right and wrong English")
-        rows += 1
-        halves["built on" if rows % 2 else "held out"].append(Item(cols[0], n, *cols[1:]))
-    return halves
+    return read_halves(
+        path, 4, "kind, German, right and wrong English", lambda c, n: Item(c[0], n, *c[1:])
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--half", choices=("built", "held-out", "both"), default="both")
     ap.add_argument("--show", type=int, default=5)
     args = ap.parse_args(argv)
-    halves = read_halves()
+    halves = read_items()
     wanted = {"built": ["built on"], "held-out": ["held out"]}.get(args.half, list(halves))
     held = True
     for name in wanted:
