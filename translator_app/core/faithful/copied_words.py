@@ -36,7 +36,7 @@ from translator_app.core.faithful.entity_lists import (
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
 from translator_app.core.faithful.glossary import Term, english_plural
-from translator_app.core.faithful.number_words import german_counted, german_counted_many
+from translator_app.core.faithful.number_words import german_counted_many, german_counted_nouns
 from translator_app.core.faithful.senses import (
     fit_englishes,
     is_place,
@@ -382,7 +382,7 @@ def dictionary_terms(
     if not copied:
         return ()
     terms: dict[str, Term] = {}
-    counted = {source[start:end] for start, end, _ in german_counted(source)}
+    counted = german_counted_nouns(source)
     many = german_counted_many(source)
     words = _TOKEN.findall(source)
     opens = openings(source)

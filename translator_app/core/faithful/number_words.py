@@ -273,6 +273,11 @@ def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
     return found
 
 
+def german_counted_nouns(text: str) -> set[str]:
+    """The nouns of ``text`` a number counts, as written (:func:`german_counted`)."""
+    return {text[start:end] for start, end, _ in german_counted(text)}
+
+
 def german_counted_many(text: str) -> set[str]:
     """The nouns of ``text`` a number above one counts with no measure between („30
     Tabletten“, „zehn Dübel“, not „200 Gramm Zucker“): their English is a plural, whatever

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from translator_app.core.faithful.dropped import is_content_word
 from translator_app.core.faithful.glossary import englishes_pattern
-from translator_app.core.faithful.number_words import german_counted
+from translator_app.core.faithful.number_words import german_counted_nouns
 from translator_app.core.faithful.senses import (
     MAX_ENGLISH_WORDS,
     every_english,
@@ -40,11 +40,11 @@ _WORD = re.compile(r"[^\W\d_]+")
 def unsaid_nouns(dictionary, source: str, output: str) -> tuple[str, ...]:
     """The capitalised words of ``source`` (not its first word) of :data:`MIN_LETTERS`
     letters or more, and the nouns a number counts of any length („Zucker“ of „200 Gramm
-    Zucker“: number_words.german_counted), that ``dictionary`` knows as nouns and whose
+    Zucker“: number_words.german_counted_nouns), that ``dictionary`` knows as nouns and whose
     English ``output`` says in none of their senses, as the source writes them and in its
     order. A counted noun is a fact of the sentence: the model leaves it out after its
     measure ("Put 200 grams in a bowl.") more often than it guesses it."""
-    counted = {source[start:end] for start, end, _ in german_counted(source)}
+    counted = german_counted_nouns(source)
     found = []
     for word in dict.fromkeys(_WORD.findall(source)[1:]):
         if not word[:1].isupper() or (len(word) < MIN_LETTERS and word not in counted):
