@@ -144,6 +144,7 @@ def cmd_eval(args) -> int:
         raise ValueError(f"{args.test}: no test pairs")
     models = [args.model] + ([args.compare] if args.compare else [])
     german_left = GermanLeftCheck.bundled()
+    translations: dict[str, dict[str, list[str]]] = {}
     report = {"test": str(args.test), "pairs": len(pairs), "signatures": signatures(), "models": {}}
     print(
         f"sacreBLEU signatures: BLEU {report['signatures']['bleu']}; chrF {report['signatures']['chrf']}"
@@ -157,6 +158,7 @@ def cmd_eval(args) -> int:
         )
         label = bundle.name if bundle.name not in report["models"] else str(path)
         report["models"][label] = {"path": str(path), "scores": scores}
+        translations[label] = {search: res.pop("translations") for search, res in scores.items()}
         for search, res in scores.items():
             left = res["german_left"]
             print(
@@ -175,6 +177,12 @@ def cmd_eval(args) -> int:
     json_path, png_path = out / f"{stem}.json", out / f"{stem}.png"
     plotted = write_report(report, json_path, png_path)
     print(f"report: {json_path}")
+    for label, by_search in translations.items():
+        for search, hyps in by_search.items():
+            # one line per test pair (beam: the pairs it ran on), to read beside the test
+            path = out / f"{stem}.{Path(label).name}.{search}.txt"
+            path.write_text("".join(h.replace("\n", " ") + "\n" for h in hyps), encoding="utf-8")
+            print(f"translations: {path}")
     print(f"plot: {png_path}" if plotted else "plot: none (matplotlib is not installed)")
     return 0
 

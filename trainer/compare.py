@@ -101,6 +101,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         bundle = load_bundle(train_one(config, run, args), "cpu")
         translator = Translator.from_bundle(bundle, engine="torch")
         scores = evaluate_translator(translator, pairs, beam=1)
+        scores["greedy"].pop("translations")  # the table compares scores only
         params = sum(p.numel() for p in bundle.model.parameters())
         cfg = bundle.config
         kind = (

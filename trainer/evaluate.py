@@ -121,6 +121,7 @@ def evaluate_translator(
                 for s, r, h in list(zip(sources, refs, hyps, strict=True))[:5]
             ],
         }
+        result[name]["translations"] = hyps  # cmd_eval writes them beside the report
         if kinds is not None:
             result[name]["by_kind"] = bleu_by_kind([kinds[i] for i in idx], hyps, refs)
         if german_left is not None:

@@ -14,6 +14,7 @@ from conftest import DATA, tiny_pairs, write_config
 from trainer import cli
 from trainer.train import load_checkpoint
 from translator_app.core import Translator
+from translator_app.core.data.corpus import read_all
 from translator_app.core.engine.bundle import load_bundle
 
 
@@ -209,6 +210,13 @@ def test_eval_writes_report_and_plot(trained, tmp_path, capsys):
     assert scores["greedy"]["bleu"] == 100.0 and "beam3" in scores
     assert scores["greedy"]["by_length"][0]["words"] == "1-10"
     assert (tmp_path / "rep" / "tiny_pairs.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the English of every pair, one line each, to read beside the test (BLEU 100: the refs)
+    refs = [en for de, en in read_all([DATA / "tiny_pairs.tsv"]) if de.strip()]
+    written = (tmp_path / "rep" / "tiny_pairs.run.greedy.txt").read_text(encoding="utf-8")
+    assert written.splitlines() == refs
+    assert len((tmp_path / "rep" / "tiny_pairs.run.beam3.txt").read_text().splitlines()) == len(
+        refs
+    )
 
 
 def test_export_fp16_loads_back(trained, tmp_path, capsys):
