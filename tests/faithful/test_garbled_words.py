@@ -25,6 +25,10 @@ DING = [
     "Sport {m} :: sport",
     "Computer {m} :: computer",
     "Rötung {f} :: redness",
+    "Batterie {f}; Batterien {pl} :: battery; batteries",
+    "Batteriefach {n} :: battery compartment",
+    "Balkon {m}; Balkone {pl} :: balcony; balconies",
+    "blinken {vi} :: to blink",
 ]
 
 
@@ -52,6 +56,15 @@ def test_words_share_their_beginning_or_their_end_spelt_without_marks():
         ("Die Königin kam.", "The kingin came.", ("Königin",)),
         ("Bei Allergien hilft das.", "That helps with Allgis.", ("Allergien",)),
         ("Die Königin kam.", "The ringin came.", ()),  # another first letter
+        # a consonant's y takes -ies: "batterys" is no English plural; it garbles the
+        # likest word only (not „Batteriefach“, which begins with "batter" too)
+        (
+            "Legen Sie Batterien in das Batteriefach ein.",
+            "Put batterys in the battery.",
+            ("Batterien",),
+        ),
+        ("Wir sitzen auf dem Balkonen.", "We sit on the balconys.", ("Balkonen",)),
+        ("Legen Sie Batterien in das Batteriefach ein.", "Put batteries in the battery.", ()),
         # an English word, however near the German, is the model's translation
         ("Hustensaft vor Gebrauch schütteln.", "Shake cough syrup before use.", ()),
         ("Die Giraffen fressen.", "The giraffes eat.", ()),
@@ -79,6 +92,11 @@ def test_a_garbled_word_is_asked_for_with_the_dictionarys_english(ding):
         ("Ich habe die Brotdose im Auto vergessen.", "lunch box", "breaddose"),
         ("Ich habe die Thermoskanne im Auto vergessen.", "thermos ", "thermosk"),
         ("Die Königin besuchte die Stadt.", "queen", "kingin"),
+        # v23 writes "batterys" and "balconys" (2 of 422 everyday dev sentences), and
+        # "battery subject" for „Batteriefach“ already said „Batterien“ in a sense of
+        # the dictionary: the mended garble alone is the gain
+        ("Wechseln Sie die Batterien jedes Jahr.", "batteries", "batterys"),
+        ("Im Sommer sitzen wir oft auf unseren Balkonen.", "balconies", "balconys"),
         # asked for with "the" after „im“, and the model wrote its own "the" twice too
         (
             "Frühstück wird von 7 bis 10 Uhr im Erdgeschoss serviert.",
@@ -93,3 +111,13 @@ def test_the_bundled_model_says_the_word_it_garbled(translator, german, said, ga
     (t,) = translator.translate([german], beam=1)
     assert said in t.text and garble not in t.text
     assert not re.search(r"\bthe the\b", t.text.lower())
+
+
+def test_an_english_inflection_is_spelt_as_english_spells_it(ding):
+    """Ding writes "to blink" and "battery": "blinks", "blinked" and "batteries" are
+    English; "batterys" and "blinkd" are not (the model's garbles), so they are no
+    English words that would hide a garble."""
+    assert ding.is_english_form("blinks") and ding.is_english_form("blinked")
+    assert ding.is_english_form("batteries") and ding.is_english_form("Battery")
+    assert not ding.is_english_form("batterys") and not ding.is_english_form("batteryed")
+    assert not ding.is_english_form("blinkd")

@@ -363,7 +363,8 @@ def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():
     """The senses and terms are found in the English by their plural too: "large
     cities" says "large city" (with only -s and -es the dictionary pass took "the
     largests" for as good an English of „Großstädten“), "batteries" keeps "battery";
-    "days" is "day" + s, and "citys" is no plural of "city"'s kind to write but harmless."""
+    "days" is "day" + s; "citys" and "batterys" are no English: the model's garbles of
+    „Städte“ and „Batterien“ (a term asked as "battery" is not kept by "batterys")."""
     from translator_app.core.faithful.glossary import englishes_pattern, find_target
 
     city = englishes_pattern(["large city", "town"])
@@ -374,6 +375,8 @@ def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():
     assert find_target("battery", "the battery's lid").group() == "battery's"
     assert find_target("day", "two days").group() == "days"
     assert find_target("day", "two daies") is None  # a vowel's y takes -s only
+    assert find_target("battery", "Keep the batterys dry.") is None
+    assert not city.search("in the large citys")
 
 
 def test_the_bundled_model_writes_a_plural_term_in_the_plural(tmp_path):

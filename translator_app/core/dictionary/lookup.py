@@ -8,6 +8,7 @@ Every value returned is immutable, so a worker thread can hand it to the window.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import unicodedata
@@ -106,6 +107,7 @@ def _lemma(word: str) -> str:
 
 # Regular English endings and what their stem ends in without them (blinks, boxes,
 # batteries, blinked, carried, baked, blinking, baking).
+_CONSONANT_Y = re.compile(r"[^aeiouy]y$")
 _INFLECTIONS = (
     ("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ied", "y"), ("d", ""),
     ("ing", ""), ("ing", "e"),
@@ -113,8 +115,13 @@ _INFLECTIONS = (
 
 
 def _stem(word: str, end: str) -> str:
-    """``word`` without ``end``, where it ends so and keeps three letters; else ""."""
-    return word[: -len(end)] if word.endswith(end) and len(word) - len(end) >= 3 else ""
+    """``word`` without ``end``, where it ends so, keeps three letters and English
+    spells it so; else "". A consonant's y takes "ies" and "ied" ("batterys", "studyed"
+    are the model's garbles of „Batterien“, „studiert“), and "d" follows only an e."""
+    stem = word[: -len(end)] if word.endswith(end) and len(word) - len(end) >= 3 else ""
+    if end in ("s", "ed") and _CONSONANT_Y.search(stem):
+        return ""
+    return "" if end == "d" and not stem.endswith("e") else stem
 
 
 def _not_a_head(word: str, form: str) -> bool:

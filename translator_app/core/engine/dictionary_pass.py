@@ -255,9 +255,9 @@ def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool
     and copy it too: "the ban on the torture of the Folter"); it copies no more, nor
     copies and garbles more together („Grundschule“ asked: "Her election station is …"
     -> "Her choicelokal is …"), drops no sentence and loses no more facts; and where it
-    copies no fewer, it says more of the source's words in a sense of the dictionary
-    (unsaid_nouns.says_more_senses: a term for a word the model said otherwise, or
-    garbled, that pushes other words out gains nothing)."""
+    copies no fewer, it says more of the source's words in a sense of the dictionary, or
+    garbles fewer and says no fewer (unsaid_nouns.says_more_senses: a term for a word
+    the model said otherwise, or garbled, that pushes other words out gains nothing)."""
     left, left_before = _unrendered(new, terms), _unrendered(old, terms)
     copied, copied_before = (
         len(words.copies(new.source, new.text)),
@@ -270,7 +270,13 @@ def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool
         and copied + garbled <= copied_before + garbled_before
         and facts_lost(new) <= facts_lost(old)
         and _keeps_sentences(new, old)
-        and (copied < copied_before or words.says_more(new.source, new.text, old.text))
+        and (
+            copied < copied_before
+            or words.says_more(new.source, new.text, old.text)
+            # a garble mended, no other word lost ("batterys" -> "batteries", where
+            # "battery subject" said „Batterien“ already in one of its senses)
+            or (garbled < garbled_before and not words.says_more(new.source, old.text, new.text))
+        )
     )
 
 

@@ -80,14 +80,26 @@ def garbled_sources(lexicon, source: str, output: str) -> tuple[str, ...]:
     ]
     if not garbles:  # the usual English: no German word need be looked at
         return ()
-    found = [
-        german
+    candidates = [
+        (german, german_key)
         for german, german_key in ((w, folded(w)) for w in dict.fromkeys(source_words))
         if len(german) >= MIN_SOURCE
         and any(garbles_word(key, german_key) for key in garbles)
         and _is_german(lexicon, german)
     ]
+    # each garble is of one word, the likest ("batterys": „Batterien“, not „Batteriefach“)
+    found = set()
+    for key in garbles:
+        like = [(_likeness(key, k), german) for german, k in candidates if garbles_word(key, k)]
+        if like:
+            found.add(max(like)[1])
+    found = [german for german, _ in candidates if german in found]
     return tuple(found)
+
+
+def _likeness(key: str, german_key: str) -> tuple[int, float]:
+    """How alike two folded words are: the letters their ends share, then difflib's ratio."""
+    return shared_ends(key, german_key), SequenceMatcher(None, key, german_key).ratio()
 
 
 def _is_german(lexicon, word: str) -> bool:

@@ -287,13 +287,13 @@ def englishes_pattern(englishes: Iterable[str]) -> re.Pattern:
 
 
 def _with_plural(english: str, endings: str) -> str:
-    """A pattern of ``english`` followed by ``endings`` (a pattern: "(?:e?s)?"), and of
-    its plural in -ies where it ends in a consonant's y: the model writes "large cities"
-    where the dictionary says "large city" ("citys" is no English)."""
-    said = re.escape(english) + endings
+    """A pattern of ``english`` followed by ``endings`` (a pattern: "(?:e?s)?"); where
+    it ends in a consonant's y, of it (its possessive too) or its plural in -ies: the
+    model writes "large cities" where the dictionary says "large city", and "batterys"
+    is no English but its garble of „Batterien“, which must not count as said."""
     if _CONSONANT_Y.search(english):
-        said += "|" + re.escape(english[:-1]) + "ies"
-    return said
+        return re.escape(english) + "(?:'s)?|" + re.escape(english[:-1]) + "ies"
+    return re.escape(english) + endings
 
 
 def find_target(target: str, english: str) -> re.Match | None:
