@@ -357,6 +357,10 @@ def test_a_term_takes_the_number_the_german_gives_it():
         "photos",
         "kilos",
     ]
+    # -man takes -men ("craftsmans", "riflemans" were asked on the dev sets), but not
+    # where the word is no man
+    words = ("craftsman", "woman", "man", "German", "human")
+    assert [english_plural(w) for w in words] == ["craftsmen", "women", "men", "Germans", "humans"]
 
 
 def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():

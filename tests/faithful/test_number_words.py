@@ -8,10 +8,13 @@ import pytest
 
 from translator_app.core.faithful.fact_check import missing_facts
 from translator_app.core.faithful.number_words import (
+    english_bare_measures,
     english_counted_keys,
     english_numbers,
+    german_counted,
     german_counted_many,
     german_number_word,
+    value_key,
 )
 
 
@@ -72,10 +75,28 @@ def test_single_english_number_words_are_left_to_number_check():
         ("Buy a kilo of potatoes.", {"c:n1"}),
         ("Three are missing.", set()),
         ("It contains 8 wall plugs and 8 screws.", {"c:n8"}),
+        ("I'd like half a kilo of tomatoes.", {"c:" + value_key(Fraction(1, 2))}),
+        ("Half an hour later.", {"c:" + value_key(Fraction(1, 2))}),
     ],
 )
 def test_what_an_english_number_counts(english, keys):
     assert set(english_counted_keys(english)) == keys
+
+
+def test_where_a_noun_an_english_number_counts_was_left_out():
+    """(end, ends with "of") of a number's measure that no noun follows: where the
+    dictionary pass forces the counted noun's English."""
+    assert english_bare_measures("Put 400 grams in the pan.") == [(13, False)]
+    assert english_bare_measures("Put 400 grams of in the pan.") == [(16, True)]
+    assert english_bare_measures("Put 400 grams of tomatoes in the pan.") == []
+    assert english_bare_measures("Take two eggs and 3 apples.") == []  # no measure
+
+
+def test_half_a_measure_counts_its_noun():
+    assert german_counted("Ich hätte gern ein halbes Kilo Tomaten.") == [(31, 38, Fraction(1, 2))]
+    german = "Bitte einen halben Liter Milch mitbringen."
+    assert missing_facts(german, "Please bring half a litre of milk.") == []
+    assert [f.text for f in missing_facts(german, "Please bring half a litre.")] == ["Milch"]
 
 
 @pytest.mark.parametrize(

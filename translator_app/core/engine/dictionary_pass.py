@@ -35,6 +35,7 @@ from translator_app.core.faithful.glossary import (
     check_uses,
     merged,
 )
+from translator_app.core.faithful.number_words import english_bare_measures, german_counted_nouns
 from translator_app.core.faithful.senses import says_a_fit_english
 from translator_app.core.faithful.umlauts import spelled_as_german
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
@@ -235,7 +236,31 @@ def _prefix_saying(t: Translation, terms, copies: Copies, encode) -> tuple[int, 
             k = _piece_at(best, m.start())
             if k is not None:
                 return tuple(best.target_ids[:k]) + tuple(encode(english))
-    return None
+    return _prefix_after_measure(t, terms, encode)
+
+
+def _prefix_after_measure(t: Translation, terms, encode) -> tuple[int, ...] | None:
+    """The target ids of ``t``'s best candidate up to its one number and measure that
+    no noun follows, then "of" and the English of the term a number counts in the
+    German that the candidate leaves out („Geben Sie 400 Gramm Tomaten in den Topf.“:
+    "Put 400 grams" + "of tomatoes", where the annotated decode still wrote "Put 400
+    grams in the pan."); None where that is not so, or not once."""
+    best = t.nbest[0]
+    counted = german_counted_nouns(t.source)
+    missing = [
+        u
+        for u in Glossary(terms).find(t.source)
+        if u.source in counted and not check_uses([u], best.text)[0].kept
+    ]
+    bare = english_bare_measures(best.text)
+    if len(missing) != 1 or len(bare) != 1:
+        return None
+    end, of = bare[0]
+    english = replace(missing[0], definite=False).english
+    k = next((k for k, (b, _) in enumerate(best.target_spans) if b >= end), None)
+    if k is None:
+        return None
+    return tuple(best.target_ids[:k]) + tuple(encode(english if of else f"of {english}"))
 
 
 def _piece_at(cand, offset: int) -> int | None:

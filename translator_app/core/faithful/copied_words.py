@@ -35,7 +35,7 @@ from translator_app.core.faithful.entity_lists import (
     WORD_SURNAMES,
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
-from translator_app.core.faithful.glossary import Term, english_plural
+from translator_app.core.faithful.glossary import Term, determined_plural, english_plural
 from translator_app.core.faithful.number_words import german_counted_many, german_counted_nouns
 from translator_app.core.faithful.senses import (
     fit_englishes,
@@ -356,6 +356,19 @@ def _noun_infinitive(dictionary, word: str) -> bool:
     return bool(senses) and "n" in senses[0].tags
 
 
+def _gender(sense, lemma: str) -> str:
+    """The gender tag ("m", "f", "n") of the German variant of ``sense`` that writes
+    ``lemma`` („Selbstbehalt {m}; Selbstbeteiligung {f}“: "f"), or "" where Ding's tags
+    cannot be told apart by variant."""
+    variants = sense.german.split("; ")
+    if len(variants) != len(sense.tags):
+        return ""
+    written = lemma.casefold()
+    return next(
+        (t for v, t in zip(variants, sense.tags, strict=True) if v.casefold() == written), ""
+    )
+
+
 def _same_name(a: str, b: str) -> bool:
     """Whether two spellings name the same (Quebec, Québec)."""
     return folded(a) == folded(b)
@@ -419,9 +432,15 @@ def dictionary_terms(
         # A singular noun's English is asked in the German's number (glossary.is_plural,
         # from the lemma); a plural sense's English and a modifier's are used as they are.
         german = lemma if noun and "pl" not in sense.tags else word
-        if word in many or (word in counted and "pl" in sense.tags):
+        if (
+            word in many
+            or (word in counted and "pl" in found.senses[0].tags)
+            or (noun and determined_plural(words[max(0, i - 3) : i], _gender(sense, lemma)))
+        ):
             # a number counts it: „30 Tabletten“, „zehn Dübel“, „400 Gramm Tomaten“ are
-            # pills, dowels, tomatoes (the dictionary's plural senses name a singular too)
+            # pills, dowels, tomatoes (a counted word the dictionary lists first as a
+            # plural, whichever sense is the usual English; „400 Gramm Hähnchen“, first
+            # a singular, is chicken); or its determiner does: „Die Winterreifen sind …“ (winter tyres)
             english = english_plural(english)
         if i == 0:  # the sentence's first word: its English begins the English
             english = english[:1].upper() + english[1:]

@@ -73,7 +73,28 @@ _SINGULAR_ARTICLES = frozenset([
     "jedes", "meinem", "meines", "deinem", "seinem", "seines", "ihrem", "ihres", "unserem",
     "unseres", "eurem",
 ])
+# Determiners that stand before a masculine or neuter noun only in the plural („die
+# Winterreifen“, „keine Dübel“, „meine Messer“): such a noun, whose plural is its singular,
+# is counted many by them alone.
+_PLURAL_DETERMINERS = frozenset([
+    "die", "diese", "jene", "alle", "keine", "meine", "deine", "seine", "ihre", "unsere",
+    "eure", "welche", "viele", "einige", "mehrere", "manche", "beide", "wenige",
+])
 # fmt: on
+
+
+def determined_plural(before: Sequence[str], gender: str) -> bool:
+    """Whether a noun of ``gender`` ("m", "f", "n") is plural by its determiner, the
+    last of the words ``before`` it that is no adjective's weak ending in -en („die
+    neuen Winterreifen“): „die“ and its kin stand before a masculine or neuter noun only
+    in the plural (a feminine noun's plural shows in its ending: :func:`is_plural`)."""
+    if gender not in ("m", "n"):
+        return False
+    for word in reversed(before):
+        if word[:1].islower() and word.endswith("en") and word not in _PLURAL_DETERMINERS:
+            continue  # „neuen“, „alten“: an adjective between
+        return word.casefold() in _PLURAL_DETERMINERS
+    return False
 
 
 def is_plural(term: str, written: str, before: str = "") -> bool:
@@ -107,6 +128,8 @@ FUSED_ARTICLES = frozenset([
 _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
 # Words in -o whose plural ends in -oes (most others take -s: photos, pianos, kilos).
 _O_ES = ("tomato", "potato", "hero", "echo", "veto", "torpedo", "embargo", "mosquito")
+# Words in -man whose plural takes -s (most are men: craftsmen, women, postmen).
+_MAN_TAKES_S = frozenset(["german", "human", "roman", "shaman", "caiman", "talisman", "ottoman"])
 # A last word whose plural ends in -ies (city, battery; not day, key, toy).
 _CONSONANT_Y = re.compile(r"[^\Waeiou]y$", re.IGNORECASE)
 
@@ -125,7 +148,9 @@ def english_plural(english: str) -> str:
     lower = last.lower()
     if not last or not last[-1].isalpha() or last[-1].isupper():
         return english  # a code, a name in capitals: no plural
-    if lower.endswith(("s", "x", "z", "ch", "sh")):
+    if lower.endswith("man") and lower not in _MAN_TAKES_S:
+        plural = last[:-2] + "en"  # craftsman, woman, chairman
+    elif lower.endswith(("s", "x", "z", "ch", "sh")):
         plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
     elif _CONSONANT_Y.search(lower):
         plural = last[:-1] + "ies"

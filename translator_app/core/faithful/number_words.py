@@ -252,7 +252,7 @@ _DE_COUNT = (  # a year („2010 Selbstmord“: "suicide in 2010") counts nothin
     r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|elf|zwölf"
 )
 _DE_COUNTED = re.compile(
-    rf"(?<![\w.,-])(?:(?P<one>[Ee]in(?:en|e|em)?)\s+(?=(?:{_DE_MEASURES})\s)"
+    rf"(?<![\w.,-])(?:(?P<one>[Ee]in(?:en|e|em|es)?)\s+(?P<half>halbe[nmrs]?\s+)?(?=(?:{_DE_MEASURES})\s)"
     rf"|(?P<n>{_DE_COUNT})\s+)"
     rf"(?:(?P<measure>{_DE_MEASURES})\s+)?"
     rf"(?!(?:{_DE_NOT_COUNTED}|{_DE_MEASURES})\b)(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]?[a-zäöüß]+)*)\b"
@@ -265,7 +265,7 @@ def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
     (an article counts only before a measure)."""
     found = []
     for m in _DE_COUNTED.finditer(text):
-        value = Fraction(1) if m["one"] else _de_count(m["n"])
+        value = Fraction(1, 2 if m["half"] else 1) if m["one"] else _de_count(m["n"])
         if value == 1 and not m["measure"]:
             continue  # „1 Hund“ is "a dog": English says one thing with an article
         if value is not None:
@@ -331,8 +331,24 @@ _EN_WORD_VALUES = {**_EN_SMALL, **_EN_TENS}
 def english_counted_keys(text: str) -> Counter:
     """Keys ``c:`` + the number's key for each number in an English text that is followed,
     after its measure ("grams of"), by a word that can be the thing counted."""
-    tokens = [(m.start(), m.end(), m.group().lower()) for m in _EN_TOKEN.finditer(text)]
     keys: Counter = Counter()
+    for value, _, counted in _english_counts(text):
+        if counted:
+            keys["c:" + value_key(value)] += 1
+    return keys
+
+
+def english_bare_measures(text: str) -> list[tuple[int, bool]]:
+    """(end offset, ends with "of") of each number and measure in an English text that no
+    counted thing follows ("Put 400 grams in the pan.": after "grams"): where the noun
+    the model left out belongs („400 Gramm Tomaten“)."""
+    return [(end, of) for _, (end, of), counted in _english_counts(text) if not counted and end]
+
+
+def _english_counts(text: str):
+    """(value, (end of its measures or 0 where it has none, whether they end with "of"),
+    whether a word that can be the thing counted follows) of each number of ``text``."""
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in _EN_TOKEN.finditer(text)]
     i = 0
     while i < len(tokens):
         end, value = _english_count(tokens, i)
@@ -342,10 +358,10 @@ def english_counted_keys(text: str) -> Counter:
         j = end
         while j < len(tokens) and tokens[j][2] in _EN_MEASURES and _adjacent(text, tokens, j):
             j += 1
-        if j < len(tokens) and _adjacent(text, tokens, j) and _can_be_noun(tokens[j][2]):
-            keys["c:" + value_key(value)] += 1
+        measures = (tokens[j - 1][1], tokens[j - 1][2] == "of") if j > end else (0, False)
+        counted = j < len(tokens) and _adjacent(text, tokens, j) and _can_be_noun(tokens[j][2])
+        yield value, measures, counted
         i = end
-    return keys
 
 
 def _english_count(tokens: list[tuple[int, int, str]], i: int) -> tuple[int, Fraction | None]:
@@ -364,6 +380,8 @@ def _english_count(tokens: list[tuple[int, int, str]], i: int) -> tuple[int, Fra
     after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
     if word in ("a", "an") and after in _EN_MEASURES and after != "of":
         return i + 1, Fraction(1)
+    if word == "half" and after in ("a", "an"):  # "half a kilo of …": „ein halbes Kilo“
+        return i + 2, Fraction(1, 2)
     return i + 1, None
 
 
