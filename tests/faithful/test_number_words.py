@@ -14,6 +14,7 @@ from translator_app.core.faithful.number_words import (
     german_counted,
     german_counted_many,
     german_number_word,
+    measure_mends,
     value_key,
 )
 
@@ -214,3 +215,25 @@ def test_the_teens_are_checked_too():
 )
 def test_the_nouns_a_number_above_one_counts_without_a_measure(german, many):
     assert german_counted_many(german) == many
+
+
+@pytest.mark.parametrize(
+    "english, mended",
+    [
+        ("Put 200 gram sugar in a bowl.", ["grams of"]),
+        ("Stir two tablespoon of honey.", ["tablespoons"]),
+        ("Put 200 grams rice in a pan.", ["grams of"]),
+        ("We still need three Liter milk.", ["litres of"]),
+        ("It weighs 2 kilo.", ["kilos"]),
+        ("Add two pinch salt.", ["pinches of"]),
+        # right as they are
+        ("Put 200 grams of sugar in.", []),
+        ("Take one cup of tea.", []),
+        ("Buy a 500 gram pack.", []),  # after an article the measure describes
+        ("You need 200 ml cream.", []),  # a short form
+        ("Put 400 grams in the pan.", []),  # a noun left out: english_bare_measures
+        ("It filled 70,000 pieces - currently more.", []),
+    ],
+)
+def test_a_measure_after_a_number_is_mended_as_english_writes_it(english, mended):
+    assert [said for _, _, said in measure_mends(english)] == mended

@@ -35,7 +35,11 @@ from translator_app.core.faithful.glossary import (
     check_uses,
     merged,
 )
-from translator_app.core.faithful.number_words import english_bare_measures, german_counted_nouns
+from translator_app.core.faithful.number_words import (
+    english_bare_measures,
+    german_counted_nouns,
+    measure_mends,
+)
 from translator_app.core.faithful.senses import says_a_fit_english
 from translator_app.core.faithful.umlauts import spelled_as_german
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
@@ -105,11 +109,40 @@ def with_dictionary_terms(
     out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words)
     todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
     todo = [(i, terms) for i, terms in todo if terms]
-    if not todo:
-        return out
-    out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, words)
+    if todo:
+        out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, words)
     if encode is not None and not prefixes:
         out = _with_words_forced(texts, out, todo, decode, glossary, protect, words, encode)
+        out = _with_measures_mended(texts, out, decode, glossary, protect, words, encode)
+    return out
+
+
+def _with_measures_mended(texts, out, decode, glossary, protect, words: _Words, encode):
+    """``out`` decoded once more where its English writes a measure after a number as
+    English does not (number_words.measure_mends: "Put 200 gram sugar" under the
+    dictionary's term, "two kilo apples"): the words before the measure kept, the
+    measure forced as English writes it ("200 grams of"), and the model goes on from
+    there. Kept where it mends the measure and loses, copies or garbles nothing more
+    and uses its terms no less; decoded with the terms the translation used."""
+    for i, t in enumerate(out):
+        mends = measure_mends(t.text) if t.nbest else []
+        k = _word_piece(t.nbest[0], mends[0][0]) if mends else None
+        if k is None:
+            continue
+        prefix = tuple(t.nbest[0].target_ids[:k]) + tuple(encode(mends[0][2]))
+        used = tuple(Term(u.source, u.target, dictionary=True) for u in t.terms if u.dictionary)
+        terms = merged(Glossary(used), glossary) if used else glossary
+        (again,) = _decode_with([texts[i]], [prefix], decode, terms, protect)
+        again = _rechosen(again, words.copies)
+        if (
+            again.nbest
+            and len(measure_mends(again.text)) < len(mends)
+            and facts_lost(again) <= facts_lost(t)
+            and _keeps_sentences(again, t)
+            and len(words.wrong(again)) <= len(words.wrong(t))
+            and sum(u.kept for u in again.terms) >= sum(u.kept for u in t.terms)
+        ):
+            out[i] = again
     return out
 
 
@@ -261,6 +294,16 @@ def _prefix_after_measure(t: Translation, terms, encode) -> tuple[int, ...] | No
     if k is None:
         return None
     return tuple(best.target_ids[:k]) + tuple(encode(english if of else f"of {english}"))
+
+
+def _word_piece(cand, offset: int) -> int | None:
+    """The index of the piece of ``cand`` that begins the word at character ``offset``,
+    its mark of a space included (the tokenizer may write it as a piece of its own: "▁",
+    "ki", "lo" for "kilo"); None where no piece begins it so."""
+    k = next((k for k, (_, end) in enumerate(cand.target_spans) if end >= offset), None)
+    if k is None or not cand.target_pieces[k].startswith(PIECE_MARK):
+        return None
+    return k
 
 
 def _piece_at(cand, offset: int) -> int | None:

@@ -345,6 +345,55 @@ def english_bare_measures(text: str) -> list[tuple[int, bool]]:
     return [(end, of) for _, (end, of), counted in _english_counts(text) if not counted and end]
 
 
+def measure_mends(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, English) of each measure after a number above one that English
+    writes otherwise: in the plural and with "of" before the thing counted ("Put 200
+    gram sugar" -> "200 grams of sugar", "two tablespoon of honey" -> "two tablespoons
+    of honey", "200 grams rice" -> "200 grams of rice"). Not after an article ("a 500
+    gram pack" is right), nor for a short form ("200 ml cream")."""
+    tokens = [(m.start(), m.end(), m.group()) for m in _EN_TOKEN.finditer(text)]
+    mends = []
+    for i, (start, end, word) in enumerate(tokens[1:], 1):
+        lower = "litre" if word.lower() == "liter" else word.lower()  # the German's spelling
+        before = tokens[i - 1][2].lower()
+        after = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
+        _, value = _english_count([(a, b, w.lower()) for a, b, w in tokens], i - 1)
+        if (
+            value is None
+            or value <= 1
+            or lower not in _EN_MEASURES
+            or lower == "of"
+            or len(lower) < 3
+            or (i >= 2 and tokens[i - 2][2].lower() in ("a", "an", "the"))
+            or not _adjacent(text, tokens, i)
+            or before in ("a", "an")
+        ):
+            continue
+        plural = _measure_plural(lower)
+        # a space alone between ("70,000 pieces - currently" is no "pieces of currently")
+        noun_next = bool(after) and text[end : tokens[i + 1][0]] == " " and _can_be_noun(after)
+        noun_next = noun_next and after != "of"
+        if plural == lower and not noun_next:
+            continue  # "200 grams of …", "200 grams in the pan" (a noun left out: elsewhere)
+        said = plural + (" of" if noun_next else "")
+        if said != text[start:end].lower():
+            mends.append((start, end, said))
+    return mends
+
+
+def _measure_plural(word: str) -> str:
+    """The plural of a measure word of :data:`_EN_MEASURES` (it is its own plural if
+    it has none there)."""
+    if word.endswith("s") and word in _EN_MEASURES:
+        return word
+    plural = (
+        word[:-1] + "ves"
+        if word.endswith("af")
+        else word + ("es" if word.endswith(("ch", "sh", "x", "ss")) else "s")
+    )
+    return plural if plural in _EN_MEASURES else word
+
+
 def _english_counts(text: str):
     """(value, (end of its measures or 0 where it has none, whether they end with "of"),
     whether a word that can be the thing counted follows) of each number of ``text``."""
