@@ -233,6 +233,7 @@ def test_the_nouns_a_number_above_one_counts_without_a_measure(german, many):
         ("You need 200 ml cream.", []),  # a short form
         ("Put 400 grams in the pan.", []),  # a noun left out: english_bare_measures
         ("It filled 70,000 pieces - currently more.", []),
+        ("They are paid 5 euro cents per kilo.", []),  # currencies go either way
     ],
 )
 def test_a_measure_after_a_number_is_mended_as_english_writes_it(english, mended):

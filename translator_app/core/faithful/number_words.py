@@ -362,7 +362,7 @@ def measure_mends(text: str) -> list[tuple[int, int, str]]:
             value is None
             or value <= 1
             or lower not in _EN_MEASURES
-            or lower == "of"
+            or lower in _NOT_MENDED
             or len(lower) < 3
             or (i >= 2 and tokens[i - 2][2].lower() in ("a", "an", "the"))
             or not _adjacent(text, tokens, i)
@@ -379,6 +379,11 @@ def measure_mends(text: str) -> list[tuple[int, int, str]]:
         if said != text[start:end].lower():
             mends.append((start, end, said))
     return mends
+
+
+# Measures English writes either way after a number: currencies ("5 euro cents", "a 2
+# euro coin", "five pound notes"), and "of" (no measure of its own).
+_NOT_MENDED = frozenset(["of", "euro", "euros", "pound", "pounds"])
 
 
 def _measure_plural(word: str) -> str:
