@@ -352,12 +352,13 @@ def measure_mends(text: str) -> list[tuple[int, int, str]]:
     of honey", "200 grams rice" -> "200 grams of rice"). Not after an article ("a 500
     gram pack" is right), nor for a short form ("200 ml cream")."""
     tokens = [(m.start(), m.end(), m.group()) for m in _EN_TOKEN.finditer(text)]
+    lowered = [(a, b, w.lower()) for a, b, w in tokens]  # as _english_count reads them
     mends = []
     for i, (start, end, word) in enumerate(tokens[1:], 1):
         lower = "litre" if word.lower() == "liter" else word.lower()  # the German's spelling
         before = tokens[i - 1][2].lower()
         after = tokens[i + 1][2].lower() if i + 1 < len(tokens) else ""
-        _, value = _english_count([(a, b, w.lower()) for a, b, w in tokens], i - 1)
+        _, value = _english_count(lowered, i - 1)
         if (
             value is None
             or value <= 1
