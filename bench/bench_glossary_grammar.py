@@ -1,7 +1,8 @@
-"""A glossary that keeps the grammar around its terms (issue 61 §3): each of the three
+"""A glossary that keeps the grammar around its terms (issue 61 §3): each of the four
 steps after the glossary's decode switched off in turn, and the sentences it changes.
 
 - ``articles``: "a"/"an" before a term as its English sounds (core/engine/term_articles.py);
+- ``verbs``: a singular verb after a plural term in the plural (term_articles.py);
 - ``around``: the nouns beside a term that the English without the glossary says
   (core/engine/term_context.py);
 - ``repeated``: a term written more often than the German holds it costs the candidate
@@ -27,14 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from translator_app.core import Translator  # noqa: E402
-from translator_app.core.engine import faithful_choice, translator  # noqa: E402
+from translator_app.core.engine import faithful_choice, term_articles, translator  # noqa: E402
 from translator_app.core.faithful.glossary import Glossary, Term  # noqa: E402
 
 GRAMMAR_SET = ROOT / "bench" / "data" / "glossary-grammar.tsv"
 GLOSSARY_SET = ROOT / "bench" / "glossary.jsonl"
 # (module, name, what stands in its place): the step left out
 STEPS = {
-    "articles": (translator, "with_term_articles", lambda tokenizer, out, *rest: out),
+    "articles": (term_articles, "articles_fitted", lambda tokenizer, cand, uses: cand),
+    "verbs": (term_articles, "verbs_fitted", lambda tokenizer, cand, uses: cand),
     "around": (translator, "with_words_around_terms", lambda texts, out, *rest: out),
     "repeated": (faithful_choice, "repeated_terms", lambda uses, english: 0),
 }

@@ -102,6 +102,29 @@ def candidate(text: str, score: float):
     return Candidate(text, (), (), (), np.zeros((0, 0), np.float32), score, score)
 
 
+def spelled_candidate(tokenizer, text: str):
+    """A candidate whose pieces spell ``text`` (then the end), its attention rows each a
+    distribution over four source pieces: for the steps that write a word otherwise
+    (core/engine/respell.py)."""
+    import numpy as np
+
+    from translator_app.core.engine.translation import Candidate
+
+    ids = tuple(tokenizer.encode_ids([text], side="target")[0]) + (tokenizer.eos_id,)
+    dec = tokenizer.decode(ids)
+    rows = np.eye(len(ids), 4, dtype=np.float32)[:, ::-1].copy()
+    rows[:, 0] += 1.0 - rows.sum(axis=1)
+    return Candidate(
+        text=dec.text,
+        target_ids=ids,
+        target_pieces=dec.pieces + ("</s>",),
+        target_spans=dec.spans + ((len(dec.text), len(dec.text)),),
+        attention=rows,
+        score=-1.0,
+        logprob=-2.0,
+    )
+
+
 def tiny_ding(folder: Path, lines: list[str]):
     """A Ding dictionary of ``lines`` (Ding's format: German :: English) in ``folder``,
     its index in a cache beside it."""

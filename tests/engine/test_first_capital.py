@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import spelled_candidate
 from translator_app.core.engine.candidates import text_of
 from translator_app.core.engine.first_capital import begins_with_capital, capitalised
-from translator_app.core.engine.translation import Candidate
 
 
 @pytest.mark.parametrize(
@@ -51,25 +51,9 @@ def test_the_bundled_models_lower_case_start_gets_its_capital(translator, german
     assert translator.explain(t).best.layers.shape[0] == len(best.target_ids)
 
 
-def _candidate(tokenizer, text: str) -> Candidate:
-    ids = tuple(tokenizer.encode_ids([text], side="target")[0]) + (tokenizer.eos_id,)
-    dec = tokenizer.decode(ids)
-    rows = np.eye(len(ids), 4, dtype=np.float32)[:, ::-1].copy()
-    rows[:, 0] += 1.0 - rows.sum(axis=1)  # each row a distribution over 4 source pieces
-    return Candidate(
-        text=dec.text,
-        target_ids=ids,
-        target_pieces=dec.pieces + ("</s>",),
-        target_spans=dec.spans + ((len(dec.text), len(dec.text)),),
-        attention=rows,
-        score=-1.0,
-        logprob=-2.0,
-    )
-
-
 def test_the_first_words_pieces_take_the_mean_of_the_rows_they_replace(translator):
     tok = translator.tokenizer
-    cand = _candidate(tok, "damages by false operating.")
+    cand = spelled_candidate(tok, "damages by false operating.")
     n_word = sum(1 for a, _ in cand.target_spans[:-1] if a < len("damages"))
     new = capitalised(tok, cand)
     assert new.text == "Damages by false operating."
@@ -85,7 +69,7 @@ def test_the_first_words_pieces_take_the_mean_of_the_rows_they_replace(translato
 
 @pytest.mark.parametrize("text", ["iPhone is new.", "3 eggs.", "Family name", "mRNA vaccines"])
 def test_a_word_with_capitals_inside_a_digit_or_a_capital_already_is_left(translator, text):
-    cand = _candidate(translator.tokenizer, text)
+    cand = spelled_candidate(translator.tokenizer, text)
     assert capitalised(translator.tokenizer, cand) is cand
 
 

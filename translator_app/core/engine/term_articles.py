@@ -1,5 +1,5 @@
-""" "a" or "an" as the term after it sounds (issue 61 §3: a term takes the article the
-German gives it).
+""" "a" or "an" as the term after it sounds, and a verb in the term's number (issue 61
+§3: a term takes the article and the number the German gives it).
 
 The model chooses the article before it writes the noun, for the word it would have
 written: with Angebot -> quotation, „ein Angebot“ came out "an quotation" (it meant
@@ -8,6 +8,13 @@ English (the user's glossary, Teach's or the dictionary's) follows "a" or "an" t
 not fit its first sound, the article is written as it sounds (engine/respell.py keeps
 the pieces and the attention in step). An English whose sound its letters do not tell
 (an acronym, a digit) is left as the model wrote it.
+
+The verb right after a term is chosen the same way, before the model knows the term's
+number: with Lieferschein -> delivery note, „weil die Lieferscheine fehlten“ came out
+"because the delivery notes was missing". Where a term the German holds in the plural is
+written in the plural and the next word is a singular "is", "was", "has" or "does", that
+verb is written in the plural, unless "of" comes before the term ("one of the delivery
+notes is").
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from dataclasses import replace
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.faithful.glossary import TermUse, english_plural
 from translator_app.core.text.tokenizer import Tokenizer
 
 # Words spelt with a vowel that begin with a consonant's sound ("a user", "a European",
@@ -30,6 +37,17 @@ _SOUNDS_CONSONANT = (
 _SOUNDS_VOWEL = ("hour", "honest", "honor", "honour", "heir")
 # fmt: on
 _ARTICLE = re.compile(r"(?<![\w'-])(an?)\s+$", re.IGNORECASE)
+# A singular verb and its plural, as they follow a subject.
+_PLURAL_VERBS = {
+    "is": "are", "was": "were", "has": "have", "does": "do",
+    "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't",
+}  # fmt: skip
+_VERB_AFTER = re.compile(r"\s+([\w']+)")
+# "of" (and its determiner) before the term: the term is not the subject ("one of the
+# delivery notes is").
+_OF_BEFORE = re.compile(
+    r"(?<![\w'-])of\s+(?:(?:the|these|those|my|your|our|their|his|her)\s+)?$", re.I
+)
 
 
 def article_for(english: str) -> str | None:
@@ -64,6 +82,21 @@ def articles_fitted(tokenizer: Tokenizer, cand: Candidate, uses: tuple[TermUse, 
     return cand
 
 
+def verbs_fitted(tokenizer: Tokenizer, cand: Candidate, uses: tuple[TermUse, ...]) -> Candidate:
+    """``cand`` with a singular verb right after the plural English of one of ``uses``
+    whose German is plural written in the plural ("the delivery notes was" -> "were")."""
+    for plural in dict.fromkeys(english_plural(u.target) for u in uses if u.plural):
+        for m in reversed(list(_term_at(plural, cand.text))):  # later ones first: offsets
+            verb = _VERB_AFTER.match(cand.text, m.end())
+            written = verb.group(1) if verb is not None else ""
+            if written.lower() not in _PLURAL_VERBS or _OF_BEFORE.search(cand.text[: m.start()]):
+                continue
+            word = _PLURAL_VERBS[written.lower()]
+            word = word.capitalize() if written[0].isupper() else word
+            cand = respelled(tokenizer, cand, verb.start(1), verb.end(1), word)
+    return cand
+
+
 def _term_at(english: str, text: str):
     return re.finditer(rf"(?<![\w-]){re.escape(english)}(?![\w])", text, re.IGNORECASE)
 
@@ -71,13 +104,16 @@ def _term_at(english: str, text: str):
 def with_term_articles(
     tokenizer: Tokenizer, translations: list[Translation], prefixes=None
 ) -> list[Translation]:
-    """``translations`` with the articles before their terms fitted
-    (:func:`articles_fitted`); those whose beginning was forced (``prefixes``: words the
+    """``translations`` with the articles before their terms and the verbs after them
+    fitted (:func:`articles_fitted`, :func:`verbs_fitted`); those whose beginning was forced (``prefixes``: words the
     user chose, kept as chosen) and those without terms are returned as they are."""
     out = []
     for i, t in enumerate(translations):
         if t.nbest and t.terms and not (prefixes and prefixes[i]):
-            nbest = tuple(articles_fitted(tokenizer, c, t.terms) for c in t.nbest)
+            nbest = tuple(
+                verbs_fitted(tokenizer, articles_fitted(tokenizer, c, t.terms), t.terms)
+                for c in t.nbest
+            )
             if any(a is not b for a, b in zip(nbest, t.nbest, strict=True)):
                 t = replace(t, nbest=nbest)
         out.append(t)

@@ -301,11 +301,15 @@ def english_pattern(english: str) -> re.Pattern:
     return englishes_pattern((english,))
 
 
-def englishes_pattern(englishes: Iterable[str]) -> re.Pattern:
+def englishes_pattern(englishes: Iterable[str], verbs: Iterable[str] = ()) -> re.Pattern:
     """Where an English text says one of ``englishes`` as :func:`english_pattern` finds
-    one (one pattern for a word's senses: compiling one per sense took a third of the
-    dictionary pass's time); without any, a pattern found nowhere."""
-    said = "|".join(_with_plural(e, "(?:e?s)?") for e in dict.fromkeys(englishes))
+    one, or one of ``verbs`` (verb phrases: "deliver", "look after") in one of its
+    regular forms (one pattern for a word's senses: compiling one per sense took a third
+    of the dictionary pass's time); without any, a pattern found nowhere."""
+    said = "|".join(
+        [_with_plural(e, "(?:e?s)?") for e in dict.fromkeys(englishes)]
+        + [_verb_forms(v) for v in dict.fromkeys(verbs)]
+    )
     if not said:
         return re.compile(r"(?!)")
     return re.compile(rf"(?<![\w-])(?:{said})(?![\w-])", re.IGNORECASE)
@@ -319,6 +323,21 @@ def _with_plural(english: str, endings: str) -> str:
     if _CONSONANT_Y.search(english):
         return re.escape(english) + "(?:'s)?|" + re.escape(english[:-1]) + "ies"
     return re.escape(english) + endings
+
+
+def _verb_forms(verb: str) -> str:
+    """A pattern of verb phrase ``verb`` with its first word in its regular forms
+    (deliver: delivers, delivered, delivering; supply: supplies, supplied; stop:
+    stopped; bake: baked, baking)."""
+    first, _, rest = verb.partition(" ")
+    stem = re.escape(first)
+    if _CONSONANT_Y.search(first):
+        forms = rf"{stem}(?:ing)?|{re.escape(first[:-1])}(?:ies|ied)"
+    elif first.endswith("e"):
+        forms = rf"{stem}[sd]?|{re.escape(first[:-1])}ing"
+    else:
+        forms = rf"{stem}(?:s|es|ed|ing)?|{stem}{re.escape(first[-1:])}(?:ed|ing)"
+    return f"(?:{forms})" + (r"\s+" + re.escape(rest) if rest else "")
 
 
 def find_target(target: str, english: str) -> re.Match | None:

@@ -93,6 +93,27 @@ def every_english(senses) -> Iterator[str]:
             yield plain(variant)
 
 
+# The words of a verb's English that stand for its objects ("to deliver sth. to sb.").
+_OBJECTS = frozenset({"sth.", "sb.", "sth.'s", "sb.'s", "oneself", "sth./sb.", "sb./sth."})
+
+
+def verb_phrase(english: str) -> tuple[str, bool] | None:
+    """The words a text says for a verb's English ("to deliver sth." -> "deliver",
+    "to look after sb." -> "look after"), and whether the first takes the verb's
+    forms: not after "to be" ("to be missing" -> "missing", as in "was missing");
+    None where ``english`` is no verb's (no "to" first) or says more than
+    :data:`MAX_ENGLISH_WORDS` words so."""
+    words = english.split()
+    if len(words) < 2 or words[0] != "to":
+        return None
+    words = [w for w in words[1:] if w not in _OBJECTS and not w.startswith(("sth", "sb"))]
+    inflected = not (len(words) > 1 and words[0] == "be")
+    words = words if inflected else words[1:]
+    if not words or len(words) > MAX_ENGLISH_WORDS:
+        return None
+    return " ".join(words), inflected
+
+
 def says_a_sense(senses, english: str) -> bool:
     """Whether ``english`` (a translation of the word alone) is one of the English
     variants of any of ``senses``, case, articles and punctuation aside ("Date of birth"
