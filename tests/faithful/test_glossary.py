@@ -361,6 +361,16 @@ def test_a_term_takes_the_number_the_german_gives_it():
     # where the word is no man
     words = ("craftsman", "woman", "man", "German", "human")
     assert [english_plural(w) for w in words] == ["craftsmen", "women", "men", "Germans", "humans"]
+    # -f and -fe take -ves where English says so (a measure too: "two loaves of bread")
+    words = ("loaf", "bread knife", "shelf", "roof", "chef", "safe")
+    assert [english_plural(w) for w in words] == [
+        "loaves",
+        "bread knives",
+        "shelves",
+        "roofs",
+        "chefs",
+        "safes",
+    ]
 
 
 def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():

@@ -130,6 +130,11 @@ _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
 _O_ES = ("tomato", "potato", "hero", "echo", "veto", "torpedo", "embargo", "mosquito")
 # Words in -man whose plural takes -s (most are men: craftsmen, women, postmen).
 _MAN_TAKES_S = frozenset(["german", "human", "roman", "shaman", "caiman", "talisman", "ottoman"])
+# Words in -f or -fe whose plural is -ves (loaf, knife, shelf; not roof, chef, safe).
+_F_VES = frozenset([
+    "loaf", "leaf", "half", "calf", "shelf", "self", "elf", "wolf", "thief", "sheaf",
+    "knife", "wife", "life", "midwife", "penknife",
+])  # fmt: skip
 # A last word whose plural ends in -ies (city, battery; not day, key, toy).
 _CONSONANT_Y = re.compile(r"[^\Waeiou]y$", re.IGNORECASE)
 
@@ -143,7 +148,8 @@ def with_the(english: str) -> str:
 
 def english_plural(english: str) -> str:
     """The plural of an English term, on its last word: helmet -> helmets, delivery note
-    -> delivery notes, box -> boxes, battery -> batteries; one already plural stays."""
+    -> delivery notes, box -> boxes, battery -> batteries, loaf -> loaves; one already
+    plural stays."""
     head, _, last = english.rpartition(" ")
     lower = last.lower()
     if not last or not last[-1].isalpha() or last[-1].isupper():
@@ -154,6 +160,8 @@ def english_plural(english: str) -> str:
         plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
     elif _CONSONANT_Y.search(lower):
         plural = last[:-1] + "ies"
+    elif lower in _F_VES:
+        plural = last[: -2 if lower.endswith("fe") else -1] + "ves"
     elif lower.endswith(_O_ES):
         plural = last + "es"
     else:

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from fractions import Fraction
 
+from translator_app.core.faithful.glossary import english_plural
 from translator_app.core.faithful.number_check import (
     DE_SCALE_WORDS,
     EN_SCALE_OF,
@@ -392,11 +393,7 @@ def _measure_plural(word: str) -> str:
     it has none there)."""
     if word.endswith("s") and word in _EN_MEASURES:
         return word
-    plural = (
-        word[:-1] + "ves"
-        if word.endswith("af")
-        else word + ("es" if word.endswith(("ch", "sh", "x", "ss")) else "s")
-    )
+    plural = english_plural(word)
     return plural if plural in _EN_MEASURES else word
 
 
