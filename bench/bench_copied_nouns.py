@@ -9,6 +9,7 @@ noun typed in lower case asked with a noun's English („die forelle“). With
 ``--pass first-capital`` it measures the same way the capital the translator gives an
 English that the model began in lower case (core/engine/first_capital.py); with
 ``--pass garbled`` the words the model garbled (core/faithful/garbled_words.py); with
+``--pass garbled-attention`` those found by the attention, not by their letters; with
 ``--pass unsaid`` the long nouns said in none of the dictionary's senses and the guard
 that keeps a new decode only where it says more words in one
 (core/faithful/unsaid_nouns.py); with ``--pass plurals`` the English plurals in -ies that
@@ -23,7 +24,8 @@ and the guards that a new decode garbles no more words than it stops copying and
 sentence; with ``--pass short-garbles`` garbles of German words of five letters („Salbe“:
 "salbes") asked for too (core/faithful/garbled_words.py).
 
-    .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|unsaid|
+    .venv/bin/python bench/bench_copied_nouns.py [--pass readings|first-capital|garbled|
+        garbled-attention|unsaid|
         plurals|compound-heads|word-forms|short-garbles] [--model DIR] [--beam N] [--show N]
         [SET ...]
 
@@ -85,7 +87,16 @@ READINGS = {
 WITHOUT = {
     "readings": READINGS,
     "first-capital": {(translator, "with_first_capital"): lambda tok, out, *rest: out},
-    "garbled": {(copied_words, "garbled_sources"): lambda lexicon, source, output: ()},
+    "garbled": {
+        (copied_words, "garbled_sources"): lambda lexicon, source, output: (),
+        (dictionary_pass, "garbled_by_attention"): lambda lexicon, t: (),
+    },
+    # garbles found by their letters only, not by the attention
+    "garbled-attention": {
+        (dictionary_pass, "garbled_by_attention"): lambda lexicon, t: garbled_words.garbled_sources(
+            lexicon, t.source, t.text
+        ),
+    },
     "unsaid": {  # long nouns said in no sense of the dictionary, and the senses guard
         (copied_words, "unsaid_nouns"): lambda dictionary, source, output: (),
         (dictionary_pass, "says_more_senses"): lambda dictionary, source, new, old: True,

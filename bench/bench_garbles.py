@@ -8,8 +8,10 @@ DEV: tab-separated German/English dev sets (default: the register and everyday d
 sets, and newstest2013 where scripts/prepare_data.py wrote it), never a test set.
 Greedy, as the dev sets are scored. Per set, sentences whose English
 
-- garbles a German word (core/faithful/garbled_words.py), with the model alone and
-  with the app's passes;
+- garbles a German word (core/faithful/garbled_words.py, by its letters), with the
+  model alone and with the app's passes;
+- holds a word of no language: no English word and nowhere in the German
+  (garbled_words.odd_words: "splunching", "Craining waste"), whatever its German;
 - writes a measure after a number as English does not (number_words.measure_mends);
 - adds a negation (fact_check.added_negation), and how many reference English
   sentences the same check flags: the check's false alarms on human English.
@@ -31,18 +33,21 @@ DEVS = [
     ROOT / "data" / "prepared" / "news-dev.tsv",
 ]
 
+FAULTS = ("garbled", "no English", "measure", "negation")
+
 
 def counts(dictionary, sources: list[str], english: list[str]) -> dict[str, list[int]]:
-    """The indices of the sentences of ``english`` that garble a word, mis-write a
-    measure or add a negation."""
+    """The indices of the sentences of ``english`` with each of :data:`FAULTS`."""
     from translator_app.core.faithful.fact_check import added_negation
-    from translator_app.core.faithful.garbled_words import garbled_sources
+    from translator_app.core.faithful.garbled_words import garbled_sources, odd_words
     from translator_app.core.faithful.number_words import measure_mends
 
-    found: dict[str, list[int]] = {"garbled": [], "measure": [], "negation": []}
+    found: dict[str, list[int]] = {k: [] for k in FAULTS}
     for i, (de, en) in enumerate(zip(sources, english, strict=True)):
         if garbled_sources(dictionary, de, en):
             found["garbled"].append(i)
+        if odd_words(dictionary, de, en):
+            found["no English"].append(i)
         if measure_mends(en):
             found["measure"].append(i)
         if added_negation(de, en):
@@ -77,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         before, after = counts(dictionary, sources, alone), counts(dictionary, sources, app)
         human = counts(dictionary, sources, refs)
         print(f"\n{dev.name}: {len(pairs)} sentences ({seconds:.0f} s)")
-        for fault in ("garbled", "measure", "negation"):
+        for fault in FAULTS:
             print(
-                f"  {fault:<9} model alone {len(before[fault]):4d}   with the app's passes "
+                f"  {fault:<10} model alone {len(before[fault]):4d}   with the app's passes "
                 f"{len(after[fault]):4d}   reference English {len(human[fault]):4d}"
             )
             for i in after[fault][: args.show]:

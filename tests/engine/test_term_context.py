@@ -3,8 +3,10 @@ Angebot -> quotation came out "Quotation for offices" (core/engine/term_context.
 
 from __future__ import annotations
 
+from translator_app.core.engine import dictionary_pass
 from translator_app.core.engine import translator as translator_module
 from translator_app.core.engine.term_context import words_around
+from translator_app.core.faithful.garbled_words import garbled_sources
 from translator_app.core.faithful.glossary import Glossary, Term
 
 QUOTATION = Glossary((Term("Angebot", "quotation"), Term("Auftrag", "work order")))
@@ -24,6 +26,15 @@ def test_the_bundled_model_keeps_the_noun_beside_a_term(translator, monkeypatch)
     # v22's glossary decode alone wrote "Quotation for offices" for „Angebot für Büromöbel“;
     # v23 writes that heading whole, and garbles this one
     sentence = "Angebot für die Dachreparatur"
+    out = translator.translate([sentence], glossary=QUOTATION)[0]
+    assert out.text == "Quotation for the roof repair", out.text
+    # the dictionary pass now mends the garble too (the attention finds its German):
+    # with garbles found by their letters alone, the words around the term mend it
+    monkeypatch.setattr(
+        dictionary_pass,
+        "garbled_by_attention",
+        lambda lexicon, t: garbled_sources(lexicon, t.source, t.text),
+    )
     out = translator.translate([sentence], glossary=QUOTATION)[0]
     assert out.text == "Quotation for the roof repair", out.text
     with monkeypatch.context() as m:

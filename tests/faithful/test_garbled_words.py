@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from conftest import tiny_ding
+from translator_app.core.engine.translation import WordAlignment
 from translator_app.core.faithful.copied_words import dictionary_terms
-from translator_app.core.faithful.garbled_words import folded, garbled_sources, shared_ends
+from translator_app.core.faithful.garbled_words import (
+    folded,
+    garbled_by_attention,
+    garbled_sources,
+    odd_words,
+    shared_ends,
+)
 
 DING = [
     "Hustensaft {m} :: cough syrup",
@@ -29,6 +37,12 @@ DING = [
     "Batteriefach {n} :: battery compartment",
     "Balkon {m}; Balkone {pl} :: balcony; balconies",
     "blinken {vi} :: to blink",
+    "Sperrmüll {m} :: bulky waste",
+    "anmelden {vt} :: to register",
+    "Fußmatte {f} :: doormat",
+    "Schlüssel {m} :: key",
+    "müssen {vi} :: must; to have to",
+    "unterschreiben {vt} :: to sign",
 ]
 
 
@@ -121,3 +135,90 @@ def test_an_english_inflection_is_spelt_as_english_spells_it(ding):
     assert ding.is_english_form("batteries") and ding.is_english_form("Battery")
     assert not ding.is_english_form("batterys") and not ding.is_english_form("batteryed")
     assert not ding.is_english_form("blinkd")
+
+
+class _Attended:
+    """A translation as garbled_by_attention reads it: its source, its best English and
+    the attention between their words (rows: English words, columns: German words)."""
+
+    def __init__(self, source: str, text: str, english, german, rows):
+        self.source, self.text = source, text
+        self._words = WordAlignment(german, english, np.asarray(rows, np.float32), (), ())
+
+    def words(self) -> WordAlignment:
+        return self._words
+
+
+_SOURCE = "Sperrmüll muss vorher angemeldet werden."
+_GERMAN = ("Sperrmüll", "muss", "vorher", "angemeldet", "werden", ".")
+
+
+@pytest.mark.parametrize(
+    "row, garbled",
+    [
+        ([0.54, 0.1, 0.05, 0.1, 0.04, 0.07], ("Sperrmüll",)),  # v23: "Craining waste"
+        ([0.36, 0.0, 0.0, 0.36, 0.0, 0.0], ()),  # two words alike: which is not told
+        ([0.25, 0.1, 0.1, 0.1, 0.1, 0.1], ()),  # too little on any
+        ([0.1, 0.0, 0.0, 0.0, 0.0, 0.7], ()),  # on the full stop
+        ([0.1, 0.7, 0.0, 0.0, 0.0, 0.0], ()),  # on a word too short to ask for
+    ],
+)
+def test_a_word_of_no_language_garbles_the_german_word_it_attends_to(ding, row, garbled):
+    english = ("Craining", "waste", "must", "be", "signed", ".")
+    rows = [row] + [[1 / 6] * 6] * 5
+    t = _Attended(_SOURCE, "Craining waste must be signed.", english, _GERMAN, rows)
+    assert odd_words(ding, _SOURCE, t.text) == ["Craining"]
+    assert garbled_sources(ding, _SOURCE, t.text) == ()  # no letters alike
+    assert garbled_by_attention(ding, t) == garbled
+
+
+def test_an_english_word_is_no_garble_wherever_it_attends(ding):
+    english = ("Bulky", "waste", "must", "be", "registered", ".")
+    rows = [[0.9, 0.02, 0.02, 0.02, 0.02, 0.02]] * 6
+    t = _Attended(_SOURCE, "Bulky waste must be registered.", english, _GERMAN, rows)
+    assert odd_words(ding, _SOURCE, t.text) == []
+    assert garbled_by_attention(ding, t) == ()
+
+
+def test_a_word_the_attention_finds_garbled_is_asked_for(ding):
+    terms = dictionary_terms(
+        ding,
+        "Der Schlüssel liegt unter der Fußmatte.",
+        "The key is under the footmat.",
+        garbled=("Fußmatte",),
+    )
+    assert [(t.source, t.target) for t in terms] == [("Fußmatte", "doormat")]
+
+
+@pytest.mark.parametrize(
+    "german, said, garble",
+    [
+        # v23, greedy, with letters unlike the German's (everyday and register dev sets)
+        ("Der Schlüssel liegt unter der Fußmatte.", "doormat", "footmat"),
+        ("Sperrmüll muss vorher angemeldet werden.", "Bulky waste", "Craining"),
+        ("Fahrräder dürfen nicht im Treppenhaus abgestellt werden.", "Bicycles", "Bircy"),
+    ],
+)
+def test_the_bundled_model_says_the_word_its_attention_garbled(
+    translator, monkeypatch, german, said, garble
+):
+    from translator_app.core.engine import dictionary_pass
+
+    (t,) = translator.translate([german], beam=1)
+    assert said in t.text and garble not in t.text, t.text
+    # by the letters alone, the garble stays
+    monkeypatch.setattr(
+        dictionary_pass,
+        "garbled_by_attention",
+        lambda lex, t: garbled_sources(lex, t.source, t.text),
+    )
+    (letters,) = translator.translate([german], beam=1)
+    assert garble in letters.text, letters.text  # the model's own English, or update this case
+
+
+def test_the_bundled_model_keeps_a_term_said_where_a_garble_comes_with_it(translator):
+    """„Winterreifen“ („The winter mates are in charge.“, v23 greedy) asked with the
+    dictionary's "snow tyres" brings a garble of „eingelagert“ ("residen") the attention
+    finds: one wrong word for another, the term said; kept."""
+    (t,) = translator.translate(["Die Winterreifen sind eingelagert."], beam=1)
+    assert "tyres" in t.text and "mates" not in t.text, t.text

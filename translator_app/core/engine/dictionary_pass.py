@@ -28,7 +28,7 @@ from translator_app.core.faithful.copied_words import (
     names_in,
     openers_lowered,
 )
-from translator_app.core.faithful.garbled_words import garbled_sources
+from translator_app.core.faithful.garbled_words import garbled_by_attention
 from translator_app.core.faithful.glossary import (
     Glossary,
     Term,
@@ -74,7 +74,7 @@ class _Words:
         return copied_common_words(self.dictionary, source, english, self.names)
 
     def garbled(self, t: Translation) -> tuple[str, ...]:
-        return garbled_sources(self.dictionary, t.source, t.text)
+        return garbled_by_attention(self.dictionary, t)
 
     def wrong(self, t: Translation) -> tuple[str, ...]:
         """The source's words ``t`` copies or garbles."""
@@ -316,8 +316,10 @@ def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool
     """Whether ``new`` says the dictionary's words better than ``old``: it renders more
     of ``terms``, or all of them with fewer copies (the first English may say the word
     and copy it too: "the ban on the torture of the Folter"); it copies no more, nor
-    copies and garbles more together („Grundschule“ asked: "Her election station is …"
-    -> "Her choicelokal is …"), drops no sentence and loses no more facts; and where it
+    copies, garbles and leaves terms unsaid more together („Grundschule“ asked: "Her
+    election station is …" -> "Her choicelokal is …"; „Winterreifen“ asked: "The winter
+    mates are in charge." -> "The snow tyres are residen." is one wrong word for
+    another), drops no sentence and loses no more facts; and where it
     copies no fewer, it says more of the source's words in a sense of the dictionary, or
     garbles fewer and says no fewer (unsaid_nouns.says_more_senses: a term for a word
     the model said otherwise, or garbled, that pushes other words out gains nothing)."""
@@ -330,7 +332,7 @@ def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool
     return (
         (left < left_before or (left == 0 and copied < copied_before))
         and copied <= copied_before
-        and copied + garbled <= copied_before + garbled_before
+        and copied + garbled + left <= copied_before + garbled_before + left_before
         and not _loses_more(new, old)
         and _keeps_sentences(new, old)
         and (
@@ -384,7 +386,8 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
     user's glossary (or what Teach learnt) says is left to it: its English is the user's,
     in no sense of the dictionary („Wanderschuhe“: TrailRunner)."""
     best = t.nbest[0]
-    found = dictionary_terms(dictionary, t.source, best.text, names)
+    garbled = garbled_by_attention(dictionary, t)
+    found = dictionary_terms(dictionary, t.source, best.text, names, garbled)
     terms = {term.source: term for term in found}
     for cand in t.nbest[1:]:
         if cand.score < best.score - HESITATION:

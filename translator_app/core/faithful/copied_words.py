@@ -375,14 +375,19 @@ def _same_name(a: str, b: str) -> bool:
 
 
 def dictionary_terms(
-    dictionary, source: str, output: str, names: Collection[str] = ()
+    dictionary,
+    source: str,
+    output: str,
+    names: Collection[str] = (),
+    garbled: Collection[str] = (),
 ) -> tuple[Term, ...]:
     """Terms (German as the source writes it, English from ``dictionary``, marked
     ``dictionary``) for the copied words of ``output`` that read as common words or
     places in ``source`` (:func:`dictionary_reading`, with the ``names`` of the text
     around it) and that the dictionary translates; a word the English garbled
     (garbled_words.py: "Husten juice" for „Hustensaft“) counts as copied, and so does a
-    long noun it says in none of the dictionary's senses (unsaid_nouns.py). A
+    long noun it says in none of the dictionary's senses (unsaid_nouns.py), and each word
+    of ``garbled`` (found garbled by the attention: garbled_words.garbled_by_attention). A
     capitalised word that names a place is a place unless an article or an adjective
     makes it a noun („in Halle“ is the city, „in der Halle“ the hall); a place whose
     English is its German („in Essen“) is left alone."""
@@ -390,6 +395,7 @@ def dictionary_terms(
     # copied_common_words decides it: the dictionary is not asked twice
     copied = {w.casefold() for w in copied_words(dictionary, source, output)}
     copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
+    copied |= {w.casefold() for w in garbled}
     unsaid = {w.casefold() for w in unsaid_nouns(dictionary, source, output)} - copied
     copied |= unsaid
     if not copied:
