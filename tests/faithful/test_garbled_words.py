@@ -43,6 +43,8 @@ DING = [
     "Schlüssel {m} :: key",
     "müssen {vi} :: must; to have to",
     "unterschreiben {vt} :: to sign",
+    "spülmaschinenfest {adj} :: dishwasher-safe; dishwasher-proof",
+    "Deckel {m} :: lid",
 ]
 
 
@@ -190,6 +192,19 @@ def test_a_word_the_attention_finds_garbled_is_asked_for(ding):
     assert [(t.source, t.target) for t in terms] == [("Fußmatte", "doormat")]
 
 
+def test_a_lower_case_word_without_a_nouns_sense_is_asked_with_its_adjectives(ding):
+    """„spülmaschinenfest“ is in no casing list, so it may be a noun typed in lower case
+    (as „Spülmaschinen-Fest“); with no noun's sense it is asked as the adjective it is
+    (v23: "The lid is splunching.")."""
+    terms = dictionary_terms(
+        ding,
+        "Der Deckel ist spülmaschinenfest.",
+        "The lid is splunching.",
+        garbled=("spülmaschinenfest",),
+    )
+    assert [(t.source, t.target) for t in terms] == [("spülmaschinenfest", "dishwasher-safe")]
+
+
 @pytest.mark.parametrize(
     "german, said, garble",
     [
@@ -197,6 +212,7 @@ def test_a_word_the_attention_finds_garbled_is_asked_for(ding):
         ("Der Schlüssel liegt unter der Fußmatte.", "doormat", "footmat"),
         ("Sperrmüll muss vorher angemeldet werden.", "Bulky waste", "Craining"),
         ("Fahrräder dürfen nicht im Treppenhaus abgestellt werden.", "Bicycles", "Bircy"),
+        ("Der Deckel ist spülmaschinenfest.", "dishwasher-safe", "splunching"),
     ],
 )
 def test_the_bundled_model_says_the_word_its_attention_garbled(

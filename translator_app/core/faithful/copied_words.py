@@ -432,6 +432,10 @@ def dictionary_terms(
             lemma, english, sense = chosen
         else:
             chosen = usual_english(word, found.senses, noun)
+            if chosen is None and noun and word[:1].islower():
+                # a lower-case word that reads as a noun too („spülmaschinenfest“, as
+                # „Spülmaschinen-Fest“) but has no noun's sense: its adjective's
+                noun, chosen = False, usual_english(word, found.senses, False)
             if chosen is None:
                 continue
             (english, sense), lemma = chosen, found.lemma
