@@ -374,6 +374,17 @@ def _same_name(a: str, b: str) -> bool:
     return folded(a) == folded(b)
 
 
+def _words_to_ask(dictionary, source: str, output: str, garbled) -> tuple[set, set]:
+    """The case-folded words of ``source`` :func:`dictionary_terms` asks for (copied,
+    garbled by their letters or in ``garbled``, or long nouns said in no sense), and of
+    them the unsaid nouns."""
+    copied = {w.casefold() for w in copied_words(dictionary, source, output)}
+    copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
+    copied |= {w.casefold() for w in garbled}
+    unsaid = {w.casefold() for w in unsaid_nouns(dictionary, source, output)} - copied
+    return copied | unsaid, unsaid
+
+
 def dictionary_terms(
     dictionary,
     source: str,
@@ -393,11 +404,7 @@ def dictionary_terms(
     English is its German („in Essen“) is left alone."""
     # each copy's reading is decided below, occurrence by occurrence, as
     # copied_common_words decides it: the dictionary is not asked twice
-    copied = {w.casefold() for w in copied_words(dictionary, source, output)}
-    copied |= {w.casefold() for w in garbled_sources(dictionary, source, output)}
-    copied |= {w.casefold() for w in garbled}
-    unsaid = {w.casefold() for w in unsaid_nouns(dictionary, source, output)} - copied
-    copied |= unsaid
+    copied, unsaid = _words_to_ask(dictionary, source, output, garbled)
     if not copied:
         return ()
     terms: dict[str, Term] = {}
