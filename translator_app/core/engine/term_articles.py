@@ -105,8 +105,9 @@ def with_term_articles(
     tokenizer: Tokenizer, translations: list[Translation], prefixes=None
 ) -> list[Translation]:
     """``translations`` with the articles before their terms and the verbs after them
-    fitted (:func:`articles_fitted`, :func:`verbs_fitted`); those whose beginning was forced (``prefixes``: words the
-    user chose, kept as chosen) and those without terms are returned as they are."""
+    fitted (:func:`articles_fitted`, :func:`verbs_fitted`); those whose beginning was
+    forced (``prefixes``: words the user chose, kept as chosen) and those without terms
+    are returned as they are."""
     out = []
     for i, t in enumerate(translations):
         if t.nbest and t.terms and not (prefixes and prefixes[i]):

@@ -93,8 +93,9 @@ def every_english(senses) -> Iterator[str]:
             yield plain(variant)
 
 
-# The words of a verb's English that stand for its objects ("to deliver sth. to sb.").
-_OBJECTS = frozenset({"sth.", "sb.", "sth.'s", "sb.'s", "oneself", "sth./sb.", "sb./sth."})
+# The words of a verb's English that stand for its objects ("to deliver sth. to sb.",
+# "sth.'s", "sb./sth.", "oneself"), by how they begin.
+_OBJECTS = ("sth", "sb", "oneself")
 
 
 def verb_phrase(english: str) -> tuple[str, bool] | None:
@@ -106,7 +107,7 @@ def verb_phrase(english: str) -> tuple[str, bool] | None:
     words = english.split()
     if len(words) < 2 or words[0] != "to":
         return None
-    words = [w for w in words[1:] if w not in _OBJECTS and not w.startswith(("sth", "sb"))]
+    words = [w for w in words[1:] if not w.startswith(_OBJECTS)]
     inflected = not (len(words) > 1 and words[0] == "be")
     words = words if inflected else words[1:]
     if not words or len(words) > MAX_ENGLISH_WORDS:
