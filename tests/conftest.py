@@ -21,8 +21,17 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Every machine the tests run on has AVX2; capping oneDNN at it, before CTranslate2
 # loads, gives every CI machine the same English.
 os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+# CTranslate2 chooses its int8 GEMMs by CPU vendor: Intel MKL on a GenuineIntel CPU,
+# oneDNN elsewhere, and the cap above reaches only oneDNN. On an Intel Xeon with MKL the
+# model wrote "The lid is spliving." where oneDNN writes "The lid is splunching."; oneDNN
+# everywhere gives every CI machine one backend (tests/regression/ records the English
+# per backend and CPU kind).
+os.environ.setdefault("CT2_USE_MKL", "0")
 # Models converted for CTranslate2 go to a cache of the test run, never the user's.
-os.environ["TRANSLATOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="translator-tests-cache-")
+# The windows with the real model share it too (the bundle's conversion and the
+# dictionary's index, about 12 s each on two cores, made once per run).
+SHARED_CACHE = tempfile.mkdtemp(prefix="translator-tests-cache-")
+os.environ["TRANSLATOR_CACHE_DIR"] = SHARED_CACHE
 
 DATA = Path(__file__).parent / "data"
 
@@ -365,15 +374,18 @@ def open_window(qtbot, app_env):
 
 
 @pytest.fixture
-def real_window(qtbot, tmp_path, monkeypatch):
+def real_window(qtbot, tmp_path, monkeypatch, request):
     """The main window with the real bundled model and the app's default search, user
-    folders in tmp."""
+    folders in tmp; the cache (converted model, dictionary index) is the test run's,
+    or an empty one for a test marked ``empty_cache``."""
     from translator_app.core import bundled_model_dir
     from translator_app.gui.shared.settings import Settings
     from translator_app.gui.window.window import MainWindow
 
-    for name in ("CONFIG", "DATA", "CACHE"):
+    for name in ("CONFIG", "DATA"):
         monkeypatch.setenv(f"TRANSLATOR_{name}_DIR", str(tmp_path / name.lower()))
+    empty = request.node.get_closest_marker("empty_cache") is not None
+    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache") if empty else SHARED_CACHE)
     monkeypatch.setenv("TRANSLATOR_MODEL", str(bundled_model_dir()))
     s = Settings.load()
     s.debounce_ms = 10  # the app's default search: the bundle's beam and n-best

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import spelled_candidate
+from scripted_decoder import Written, scripted_translator
 from translator_app.core.engine import term_articles
 from translator_app.core.engine import translator as translator_module
 from translator_app.core.engine.candidates import text_of
@@ -40,21 +41,25 @@ def _translate(translator, sentence, glossary, monkeypatch=None):
     return translator.translate([sentence], glossary=glossary)[0]
 
 
-def test_the_bundled_model_writes_a_before_a_term_it_wrote_an_before(translator, monkeypatch):
+# The bundled model's own "an quotation" and "the delivery notes was" are cases of the
+# regression lane (tests/regression/cases.toml, "term-*"); here a scripted decoder
+# writes them, so every step after the decode is the app's on every CPU.
+def test_the_app_writes_a_before_a_term_the_model_wrote_an_before(monkeypatch):
     sentence = "Bitte senden Sie uns ein Angebot für zehn Stühle."
     glossary = Glossary((Term("Angebot", "quotation"),))
+    translator = scripted_translator(
+        lambda source: [Written("Please send us an quotation for ten chairs.", -3.0)]
+    )
     fitted = _translate(translator, sentence, glossary)
-    assert "a quotation" in fitted.text, fitted.text
+    assert fitted.text == "Please send us a quotation for ten chairs."
     best = fitted.best
     # the pieces spell the text, and each attention row still sums to one
-    assert translator.tokenizer.decode(best.target_ids).text.startswith(fitted.text[:20])
+    assert translator.tokenizer.decode(best.target_ids).text == fitted.text
     assert best.attention.shape == (len(best.target_pieces), len(fitted.source_pieces))
     assert np.allclose(best.attention.sum(axis=1), 1.0, atol=1e-3)
     with monkeypatch.context() as m:
         own = _translate(translator, sentence, glossary, m)
-    # the model alone writes "an" for the "offer" it meant (if it learns better, choose
-    # another sentence for this test)
-    assert "an quotation" in own.text, own.text
+    assert own.text == "Please send us an quotation for ten chairs."
 
 
 def test_the_bundled_model_writes_an_before_a_term_that_begins_with_a_vowel(translator):
@@ -97,14 +102,13 @@ def test_a_verb_after_a_singular_term_is_left(translator):
     assert verbs_fitted(tok, cand, uses) is cand
 
 
-def test_the_bundled_model_writes_were_after_a_plural_term(translator, monkeypatch):
+def test_the_app_writes_were_after_a_plural_term_the_model_wrote_was_after(monkeypatch):
     sentence = "Wir konnten nicht liefern, weil die Lieferscheine fehlten."
     glossary = Glossary((Term("Lieferschein", "delivery note"),))
+    own = "We couldn't deliver because the delivery notes was missing."
+    translator = scripted_translator(lambda source: [Written(own, -3.0)])
     fitted = _translate(translator, sentence, glossary)
-    assert "delivery notes were missing" in fitted.text, fitted.text
+    assert fitted.text == "We couldn't deliver because the delivery notes were missing."
     with monkeypatch.context() as m:
         m.setattr(term_articles, "verbs_fitted", lambda tok, cand, uses: cand)
-        own = _translate(translator, sentence, glossary)
-    # the model chose "was" before it knew the term's number (if it learns better,
-    # choose another sentence for this test)
-    assert "delivery notes was missing" in own.text, own.text
+        assert _translate(translator, sentence, glossary).text == own

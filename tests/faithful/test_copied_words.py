@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import candidate, tiny_ding
+from scripted_decoder import Written, scripted_translator
 from translator_app.core import Translator
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
@@ -245,56 +246,63 @@ def translator() -> Translator:
     return Translator.load(BUNDLE, device="cpu")
 
 
-def _model_alone(translator: Translator, sentence: str, **choices) -> Translation:
-    """``sentence`` translated without the dictionary's words: the model's own."""
-    dictionary = translator.dictionary
-    try:
-        translator.dictionary = None
-        return translator.translate([sentence], **choices)[0]
-    finally:
-        translator.dictionary = dictionary
+# The bundled model's own copies are cases of the regression lane (tests/regression/
+# cases.toml, "copied-*"); here a scripted decoder writes them, so every step after the
+# decode is the app's on every CPU.
+def _asked(means: str, asked: Written, *plain: Written):
+    """A script: ``asked`` where the source asks for ``means``, else ``plain``."""
+    return lambda source: [asked] if f"<means> {means}" in source else list(plain)
 
 
-def test_the_bundled_model_translates_a_word_it_copied_with_the_dictionarys_english(
-    translator,
-):
-    # v22 copied „Thermoskanne“ whole; v23 garbles it ("thermosk": test_garbled_words.py)
+def test_the_app_translates_a_word_the_model_copied_with_the_dictionarys_english():
     sentence = "Die Savanne ist sehr trocken."
-    dictionary = translator.dictionary
-    assert dictionary is not None  # the bundle's setting: on
-    plain = _model_alone(translator, sentence)
-    # the model alone copies the word (if it learns it, choose another for this test)
-    copied = copied_common_words(dictionary, sentence, plain.text)
-    assert [w.casefold() for w in copied] == ["savanne"]
+    translator = scripted_translator(
+        _asked(
+            "savanna",
+            Written("The savanna is very dry.", -2.0),
+            Written("The savanne is very dry.", -2.5),
+        )
+    )
+    assert translator.dictionary is not None  # the bundle's setting: on
     filled = translator.translate([sentence])[0]
-    assert copied_common_words(dictionary, sentence, filled.text) == ()
-    assert _says_savanna(filled.text)  # the English its pairs say most
+    assert filled.text == "The savanna is very dry."
     (use,) = [u for u in filled.terms if u.dictionary]
     assert (use.source, use.kept) == ("Savanne", True)
+    translator.dictionary = None  # without it, the model's copy stays
+    assert translator.translate([sentence])[0].text == "The savanne is very dry."
 
 
-def test_the_bundled_model_says_a_word_it_mistook_when_a_close_candidate_copied_it(
-    translator,
-):
-    # v22 left „Mehl“ of „Geben Sie 250 Gramm Mehl in eine Schüssel.“ out; v23 copies it
-    sentence = "Für Geräte außerhalb der Garantie berechnen wir eine Pauschale von 49 Euro."
-    plain = _model_alone(translator, sentence)
-    # the model alone says "parcel" for „Pauschale“, in none of its senses, and a
-    # candidate close to it copies the word
-    assert "Pauschale" not in plain.text and "lump sum" not in plain.text
-    assert any("pauschale" in c.text.lower() for c in plain.nbest[1:])
-    assert "lump sum" in translator.translate([sentence])[0].text
+PAUSCHALE = "Für Geräte außerhalb der Garantie berechnen wir eine Pauschale."
 
 
-def test_the_bundled_model_drops_a_copy_beside_the_word_it_translated(translator):
-    sentence = (
-        "Ihrer Meinung nach ist der einzige positive Punkt das Verbot der Folter durch Artikel 36."
+@pytest.mark.parametrize("copy_logprob, said", [(-10.2, True), (-14.0, False)])
+def test_a_word_the_best_mistook_is_asked_for_where_a_close_candidate_copied_it(copy_logprob, said):
+    """The best says "parcel", in none of „Pauschale“'s senses; a candidate close to it
+    copies the word: a hesitation of the model, asked for with "lump sum". A copy far
+    below the best is no hesitation: the best stays."""
+    translator = scripted_translator(
+        _asked(
+            "lump sum",
+            Written("For devices outside the warranty we charge a lump sum.", -6.0),
+            Written("For devices outside the warranty we charge a parcel.", -10.0),
+            Written("For devices outside the warranty we charge a pauschale.", copy_logprob),
+        )
     )
-    plain = _model_alone(translator, sentence, beam=1)
-    # the model alone says "torture" and copies „Folter“ too
-    assert "torture" in plain.text and "Folter" in plain.text
+    text = translator.translate([PAUSCHALE])[0].text
+    assert ("lump sum" in text) is said and ("parcel" in text) is not said
+
+
+def test_a_copy_beside_the_word_the_model_translated_is_dropped():
+    sentence = "Das Verbot der Folter gilt immer."
+    translator = scripted_translator(
+        _asked(
+            "torture",
+            Written("The ban on torture always applies.", -3.0),
+            Written("The ban on the torture of the Folter always applies.", -4.0),
+        )
+    )
     filled = translator.translate([sentence], beam=1)[0]
-    assert "torture" in filled.text and "Folter" not in filled.text
+    assert filled.text == "The ban on torture always applies."
 
 
 def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator, monkeypatch):
@@ -371,6 +379,7 @@ def test_a_translator_that_may_not_wait_builds_the_index_on_a_thread(tmp_path):
 
 
 # ----------------------------------------------------------------- the window
+@pytest.mark.empty_cache
 def test_the_window_says_a_copied_word_with_the_dictionarys_english(qtbot, real_window):
     """Typed into the window with the bundled model, its user cache empty: the English
     shows at once, the model's own, while the dictionary's index is built on a thread of
@@ -440,10 +449,13 @@ def _says_savanna(english: str) -> bool:
     return bool(re.search(r"\bsavannah?\b", english))
 
 
-def test_the_bundled_model_says_a_place_it_copied_in_english(translator):
+def test_a_place_the_model_copied_is_said_in_english():
     sentence = "Die Leute landen dann in Sibirien."
-    plain = _model_alone(translator, sentence, beam=1)
-    # the model alone copies the place (if it learns it, choose another for this test)
-    assert "Sibirien" in plain.text
-    filled = translator.translate([sentence], beam=1)[0]
-    assert "Siberia" in filled.text and "Sibirien" not in filled.text
+    translator = scripted_translator(
+        _asked(
+            "Siberia",
+            Written("People then land in Siberia.", -3.0),
+            Written("People then land in Sibirien.", -3.5),
+        )
+    )
+    assert translator.translate([sentence], beam=1)[0].text == "People then land in Siberia."

@@ -6,12 +6,11 @@ ist Nachtruhe.“ "From 10 p.m. is nightruhe."."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from conftest import tiny_ding
+from scripted_decoder import Written, scripted_translator
 from translator_app.core.engine.translation import WordAlignment
 from translator_app.core.faithful.copied_words import dictionary_terms
 from translator_app.core.faithful.garbled_words import (
@@ -100,35 +99,6 @@ def test_a_garbled_word_is_asked_for_with_the_dictionarys_english(ding):
     assert [(t.source, t.target) for t in terms] == [("Brotdose", "lunch box")]
 
 
-@pytest.mark.parametrize(
-    "german, said, garble",
-    [
-        # v22 garbled „Brotdose“ in „Die Brotdose ist frei von Weichmachern.“ and
-        # „Unwetter“ ("unweet"); v23 says "bread jam" for the one, "storm" for the other
-        ("Ich habe die Brotdose im Auto vergessen.", "lunch box", "breaddose"),
-        ("Ich habe die Thermoskanne im Auto vergessen.", "thermos ", "thermosk"),
-        ("Die Königin besuchte die Stadt.", "queen", "kingin"),
-        # v23 writes "batterys" and "balconys" (2 of 422 everyday dev sentences), and
-        # "battery subject" for „Batteriefach“ already said „Batterien“ in a sense of
-        # the dictionary: the mended garble alone is the gain
-        ("Wechseln Sie die Batterien jedes Jahr.", "batteries", "batterys"),
-        ("Im Sommer sitzen wir oft auf unseren Balkonen.", "balconies", "balconys"),
-        # asked for with "the" after „im“, and the model wrote its own "the" twice too
-        (
-            "Frühstück wird von 7 bis 10 Uhr im Erdgeschoss serviert.",
-            "in the ground floor",
-            "Erdge",
-        ),
-    ],
-)
-def test_the_bundled_model_says_the_word_it_garbled(translator, german, said, garble):
-    (alone,) = translator.translate([german], beam=1, dictionary_words=False)
-    assert garble in alone.text  # the model's own English, or update this case
-    (t,) = translator.translate([german], beam=1)
-    assert said in t.text and garble not in t.text
-    assert not re.search(r"\bthe the\b", t.text.lower())
-
-
 def test_an_english_inflection_is_spelt_as_english_spells_it(ding):
     """Ding writes "to blink" and "battery": "blinks", "blinked" and "batteries" are
     English; "batterys" and "blinkd" are not (the model's garbles), so they are no
@@ -205,36 +175,40 @@ def test_a_lower_case_word_without_a_nouns_sense_is_asked_with_its_adjectives(di
     assert [(t.source, t.target) for t in terms] == [("spülmaschinenfest", "dishwasher-safe")]
 
 
-@pytest.mark.parametrize(
-    "german, said, garble",
-    [
-        # v23, greedy, with letters unlike the German's (everyday and register dev sets)
-        ("Der Schlüssel liegt unter der Fußmatte.", "doormat", "footmat"),
-        ("Sperrmüll muss vorher angemeldet werden.", "Bulky waste", "Craining"),
-        ("Fahrräder dürfen nicht im Treppenhaus abgestellt werden.", "Bicycles", "Bircy"),
-        ("Der Deckel ist spülmaschinenfest.", "dishwasher-safe", "splunching"),
-    ],
-)
-def test_the_bundled_model_says_the_word_its_attention_garbled(
-    translator, monkeypatch, german, said, garble
-):
-    from translator_app.core.engine import dictionary_pass
-
-    (t,) = translator.translate([german], beam=1)
-    assert said in t.text and garble not in t.text, t.text
-    # by the letters alone, the garble stays
-    monkeypatch.setattr(
-        dictionary_pass,
-        "garbled_by_attention",
-        lambda lex, t: garbled_sources(lex, t.source, t.text),
-    )
-    (letters,) = translator.translate([german], beam=1)
-    assert garble in letters.text, letters.text  # the model's own English, or update this case
+# The bundled model's own garbles are cases of the regression lane (tests/regression/
+# cases.toml, "garble-*"); here a scripted decoder writes them, so every step after the
+# decode is the app's on every CPU.
+LID = "Der Deckel ist spülmaschinenfest."
 
 
-def test_the_bundled_model_keeps_a_term_said_where_a_garble_comes_with_it(translator):
-    """„Winterreifen“ („The winter mates are in charge.“, v23 greedy) asked with the
-    dictionary's "snow tyres" brings a garble of „eingelagert“ ("residen") the attention
-    finds: one wrong word for another, the term said; kept."""
-    (t,) = translator.translate(["Die Winterreifen sind eingelagert."], beam=1)
-    assert "tyres" in t.text and "mates" not in t.text, t.text
+def _lid(attends_to: str):
+    def script(source: str) -> list[Written]:
+        if "<means> dishwasher-safe" in source:  # asked with the dictionary's English
+            return [Written("The lid is dishwasher-safe.", -2.0)]
+        return [Written("The lid is splunching.", -2.5, {"splunching": attends_to})]
+
+    return script
+
+
+def test_the_app_says_the_word_whose_garble_its_attention_finds():
+    translator = scripted_translator(_lid("spülmaschinenfest"))
+    (t,) = translator.translate([LID], beam=1)
+    assert t.text == "The lid is dishwasher-safe."
+    assert any("<means> dishwasher-safe" in job for job in translator.backend.jobs)
+    (use,) = [u for u in t.terms if u.dictionary]
+    assert use.source == "spülmaschinenfest"
+
+
+def test_a_garble_attending_to_no_word_is_left_as_the_model_wrote_it():
+    """The letters of "splunching" are unlike the German's, and its attention is on the
+    full stop: no word to ask for, one decode, the model's English."""
+    translator = scripted_translator(_lid("."))
+    (t,) = translator.translate([LID], beam=1)
+    assert t.text == "The lid is splunching."
+    assert not any("<term>" in job for job in translator.backend.jobs)
+
+
+def test_without_the_dictionarys_words_the_garble_stays():
+    translator = scripted_translator(_lid("spülmaschinenfest"))
+    (t,) = translator.translate([LID], beam=1, dictionary_words=False)
+    assert t.text == "The lid is splunching."

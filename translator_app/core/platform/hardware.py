@@ -58,6 +58,68 @@ def cpu_name() -> str:
     return _cpuinfo("model name") or platform.processor() or platform.machine()
 
 
+# oneDNN's instruction-set levels that change int8 rounding, lowest first, each with the
+# CPU flag that offers it (ONEDNN_MAX_CPU_ISA names them so; VNNI and AMX accumulate
+# otherwise than AVX2's pairwise adds).
+_ONEDNN_LEVELS = (
+    ("AVX2", "avx2"),
+    ("AVX2_VNNI", "avx_vnni"),
+    ("AVX512_CORE", "avx512bw"),
+    ("AVX512_CORE_VNNI", "avx512_vnni"),
+    ("AVX512_CORE_AMX", "amx_int8"),
+)
+_MKL_LEVELS = (
+    ("AVX2", "avx2"),
+    ("AVX512", "avx512bw"),
+    ("AVX512_E1", "avx512_vnni"),
+    ("AVX512_E4", "amx_int8"),
+)
+
+
+def int8_kind(
+    flags: frozenset[str] | None = None,
+    vendor: str | None = None,
+    env: dict | None = None,
+    machine: str | None = None,
+) -> str:
+    """How CTranslate2 computes int8 on this CPU, as its rules and its environment
+    variables decide: the GEMM backend and the instruction set it may use, and the
+    instruction set of CTranslate2's own kernels where it is not AVX2. Two machines of
+    one kind write the same English; of two kinds, a word may differ.
+
+    Intel MKL on a GenuineIntel CPU unless CT2_USE_MKL says otherwise, oneDNN elsewhere
+    (ONEDNN_MAX_CPU_ISA caps it; MKL_ENABLE_INSTRUCTIONS caps MKL); CTranslate2's own
+    kernels AVX2 unless CT2_FORCE_CPU_ISA says otherwise (AVX-512 is not in its
+    automatic choice). ``flags``, ``vendor``, ``env``, ``machine``: this machine's by
+    default.
+
+    >>> int8_kind(frozenset({"avx2", "avx512bw", "avx512_vnni"}), "AuthenticAMD",
+    ...           {"ONEDNN_MAX_CPU_ISA": "AVX2"}, "x86_64")
+    'oneDNN AVX2'
+    """
+    flags = cpu_flags() if flags is None else flags
+    vendor = cpu_vendor() if vendor is None else vendor
+    env = os.environ if env is None else env
+    machine = (machine or platform.machine()).lower()
+    if machine not in ("x86_64", "amd64"):
+        return f"CTranslate2's default for {machine}"
+    use_mkl = env.get("CT2_USE_MKL", "").strip().lower()
+    mkl = vendor == "GenuineIntel" if not use_mkl else use_mkl in ("1", "true", "on", "yes")
+    name, levels, cap_var = (
+        ("MKL", _MKL_LEVELS, "MKL_ENABLE_INSTRUCTIONS")
+        if mkl
+        else ("oneDNN", _ONEDNN_LEVELS, "ONEDNN_MAX_CPU_ISA")
+    )
+    offered = [level for level, flag in levels if flag in flags] or ["below AVX2"]
+    cap = env.get(cap_var, "").strip().upper()
+    names = [level for level, _ in levels]
+    if cap in names and offered[-1] in names and names.index(cap) < names.index(offered[-1]):
+        offered.append(cap)
+    kind = f"{name} {offered[-1]}"
+    own = env.get("CT2_FORCE_CPU_ISA", "").strip().upper()
+    return f"{kind}, kernels {own}" if own and own != "AVX2" else kind
+
+
 def facts() -> dict:
     """What a training run or a benchmark ran on, for model cards (measured here, never
     typed in): CPU, its cores, torch's threads, the features that decide speed, the GPU."""
@@ -74,6 +136,8 @@ def facts() -> dict:
         # int8 GEMMs round otherwise with AVX-512 VNNI than with AVX2 (the English can
         # differ by a word); a figure made with oneDNN capped says so.
         "onednn_isa_cap": os.environ.get("ONEDNN_MAX_CPU_ISA"),
+        # what CTranslate2's int8 ran on (the cap above reaches oneDNN only, not MKL)
+        "int8_backend": int8_kind(),
     }
 
 
