@@ -28,7 +28,7 @@ def speed_section(bench: dict) -> list[str]:
     threads = f", {machine['torch_threads']} threads" if machine else ""
     lines = [
         "",
-        f"## Speed on {hardware_text(machine)}{threads}",
+        f"## Speed on {hardware_text(machine, int8=True)}{threads}",
         "",
         "| precision | p95 ms, 20 words, greedy | p95 ms, 20 words, the app's default "
         "search | the same with the dictionary's words (greedy / app) | BLEU Multi30k "
@@ -154,7 +154,7 @@ def engines_section(engines: dict, metrics: dict) -> list[str]:
         "## Engines",
         "",
         "Transformer bundles decode with CTranslate2; the PyTorch search is the "
-        f"reference. On {hardware_text(engines.get('machine'))}, "
+        f"reference. On {hardware_text(engines.get('machine'), int8=True)}, "
         f"{engines['threads']} threads, the same sentences through each engine in turn "
         f"(`.venv/bin/python {engines['command']}`), greedy:",
         "",

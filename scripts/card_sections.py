@@ -34,12 +34,13 @@ def p95_20w(
         return None
 
 
-def hardware_text(h: dict | None) -> str:
-    """A machine as measured by translator_app.core.platform.hardware.facts (trainer, bench)."""
+def hardware_text(h: dict | None, int8: bool = False) -> str:
+    """A machine as measured by translator_app.core.platform.hardware.facts (trainer, bench);
+    ``int8``: with what CTranslate2's int8 ran on there (for figures of the translator)."""
     if not h:
         return "an unrecorded machine"
     features = ", ".join(h.get("features") or []) or "no AVX-512/AMX"
-    features += f"; {int8_backend_text(h)}" if int8_backend_text(h) else ""
+    features += f"; {int8_backend_text(h)}" if int8 and int8_backend_text(h) else ""
     text = f"{h.get('cpu_cores')} CPU cores ({h.get('cpu')}; {features})"
     return f"{text} with a GPU ({h['cuda']})" if h.get("cuda") else text
 
@@ -117,13 +118,16 @@ def results_section(reports: Path, metrics: dict, plots: Path) -> list[str]:
         "(words said from the dictionary) | published (not re-measured) |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    signature = None
+    signature, measured = None, set()
     for stem, label, published in TEST_SETS:
         rep = load(reports / f"{stem}.json")
         if rep is None:
             continue
         signature = rep["signatures"]
-        scores = next(iter(rep["models"].values()))["scores"]
+        model = next(iter(rep["models"].values()))
+        scores = model["scores"]
+        if rep.get("hardware") and model.get("engine"):
+            measured.add(f"{model['engine']} on {hardware_text(rep['hardware'], int8=True)}")
         g, b = scores["greedy"], scores.get("beam4", {})
         left = g.get("german_left", {}).get("per_100")
         filled = g.get("dictionary_words_per_100")
@@ -144,6 +148,13 @@ def results_section(reports: Path, metrics: dict, plots: Path) -> list[str]:
         )
     if signature:
         lines += ["", f"Signatures: BLEU `{signature['bleu']}`, chrF `{signature['chrf']}`."]
+    if measured:
+        lines += [
+            "",
+            f"Translated with {' and '.join(sorted(measured))}. int8 rounds otherwise with "
+            "another backend or instruction set, so on another CPU a word may differ "
+            "(`bench/bench_int8_kinds.py` measures how often).",
+        ]
     lines += [
         "",
         "Greedy decoding runs on every pair; beam 4 on the number of pairs shown, spread "

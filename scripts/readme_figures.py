@@ -67,7 +67,7 @@ def block(metrics: dict) -> str:
     if p:
         lines += [
             "",
-            f"Latency, int8, 20-word sentence, p95 on {hardware_text(bench.get('hardware'))}, to "
+            f"Latency, int8, 20-word sentence, p95 on {hardware_text(bench.get('hardware'), int8=True)}, to "
             f"the first English: greedy {p['beam1_20w']['p95_ms']:.1f} ms, the app's default "
             f"search {p['app_20w']['p95_ms']:.1f} ms"
             + _with_dictionary(p)
@@ -80,7 +80,7 @@ def block(metrics: dict) -> str:
         ct2, torch8 = g["CTranslate2 int8"], g["PyTorch int8"]
         lines += [
             "",
-            f"Engines, greedy int8 on {hardware_text(engines.get('machine'))}: CTranslate2 "
+            f"Engines, greedy int8 on {hardware_text(engines.get('machine'), int8=True)}: CTranslate2 "
             f"{ct2['ms_per_token']:.2f} ms per output token, PyTorch {torch8['ms_per_token']:.2f}; "
             f"the app's default search (CTranslate2 int8) "
             f"{app['CTranslate2 int8']['p95_ms']:.0f} ms p95 for 20 words, "

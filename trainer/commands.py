@@ -42,7 +42,7 @@ from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.faithful.terms import has_term_markers, with_term_markers
 from translator_app.core.models.config import ModelConfig
 from translator_app.core.models.model import build_model
-from translator_app.core.platform.hardware import describe_machine
+from translator_app.core.platform.hardware import describe_machine, facts
 from translator_app.core.text.tokenizer import Tokenizer, train_sentencepiece
 
 
@@ -146,6 +146,8 @@ def cmd_eval(args) -> int:
     german_left = GermanLeftCheck.bundled()
     translations: dict[str, dict[str, list[str]]] = {}
     report = {"test": str(args.test), "pairs": len(pairs), "signatures": signatures(), "models": {}}
+    # int8 rounds otherwise on another backend (hardware.int8_kind): the card names it
+    report["hardware"] = facts()
     print(
         f"sacreBLEU signatures: BLEU {report['signatures']['bleu']}; chrF {report['signatures']['chrf']}"
     )
@@ -157,7 +159,11 @@ def cmd_eval(args) -> int:
             translator, pairs, args.beam, args.beam_limit, german_left=german_left, kinds=kinds
         )
         label = bundle.name if bundle.name not in report["models"] else str(path)
-        report["models"][label] = {"path": str(path), "scores": scores}
+        report["models"][label] = {
+            "path": str(path),
+            "engine": translator.engine_name,
+            "scores": scores,
+        }
         translations[label] = {search: res.pop("translations") for search, res in scores.items()}
         for search, res in scores.items():
             left = res["german_left"]
