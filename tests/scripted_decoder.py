@@ -9,6 +9,7 @@ dictionary, its search settings) with the decoder swapped for one.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,9 +33,16 @@ class Written:
     ignores: tuple[str, ...] = ()
 
 
+def asked_for(source: str) -> list[str]:
+    """The English each term annotation of ``source`` asks for, in order:
+    "… <term> Pauschale <means> lump sum </term> …" -> ["lump sum"]."""
+    return [part.split(" </term>", 1)[0] for part in source.split("<means> ")[1:]]
+
+
 # source (the job's ids decoded, term annotations shown as "<term> … <means> … </term>")
-# -> what the model writes for it, likeliest first
-Script = Callable[[str], list[Written]]
+# -> what the model writes for it, likeliest first; a script of two parameters is given
+# the forced prefix's text too ("" where none)
+Script = Callable[[str], list[Written]] | Callable[[str, str], list[Written]]
 
 
 @dataclass
@@ -54,7 +62,10 @@ class ScriptedDecoder:
         for job in batch:
             source = self.tokenizer.decode(job.src).text
             self.jobs.append(source)
-            written = self.script(source)[: max(options.beam, options.nbest)]
+            asked = (source, self.tokenizer.decode(job.prefix).text)
+            if len(inspect.signature(self.script).parameters) == 1:
+                asked = asked[:1]
+            written = self.script(*asked)[: max(options.beam, options.nbest)]
             out.append([self._hypothesis(job, w) for w in self._fitting(job, written)])
         return out
 

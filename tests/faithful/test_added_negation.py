@@ -5,15 +5,12 @@ gesehen.“ "Sorry, I didn't see your message now."."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from conftest import candidate
+from scripted_decoder import Written, asked_for, scripted_translator
 from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.faithful.fact_check import added_negation, describe_fact, missing_facts
-
-BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 
 
 @pytest.mark.parametrize(
@@ -52,36 +49,48 @@ def test_the_n_best_choice_takes_the_candidate_that_does_not_reverse_the_german(
     assert chosen[0].text == "I'll recommend it." and missing == ()
 
 
-@pytest.fixture(scope="module")
-def translator():
-    from translator_app.core import Translator
-
-    return Translator.load(BUNDLE, device="cpu")
-
-
+# The bundled model's own reversals are cases of the regression lane (tests/regression/
+# cases.toml, "negation-*"); here a scripted decoder writes them.
 @pytest.mark.parametrize(
-    "german",
-    ["Sehr zu empfehlen!", "Sorry, ich habe deine Nachricht erst jetzt gesehen."],
-)
-def test_the_bundled_model_does_not_reverse_the_german(translator, german):
-    t = translator.translate([german])[0]
-    assert not added_negation(german, t.text), t.text
-    alone = translator.translate([german], nbest=1)[0]  # its likeliest: a negation
-    assert added_negation(german, alone.text), alone.text
-
-
-@pytest.mark.parametrize(
-    "german",
+    "german, reversed_, kept",
     [
-        # a dictionary decode asked for „Geschäftsfeld“ wrote "he could not allow the
-        # registration" (news dev, v23, greedy): kept for its word, it reversed the clause
-        "Dieses Geschäftsfeld hat der Konzern längst aufgegeben, trotzdem konnte er die "
-        "Registrierung abwenden.",
-        "Ein solches System setzt lediglich die Bürokratie unter noch größeren Druck.",
+        ("Sehr zu empfehlen!", "Don't recommend that.", "I'll recommend it."),
+        (
+            "Sorry, ich habe deine Nachricht erst jetzt gesehen.",
+            "Sorry, I didn't see your message now.",
+            "Sorry, I only saw your message now.",
+        ),
     ],
 )
-def test_a_dictionary_decode_that_adds_a_negation_is_not_kept(translator, german):
-    (alone,) = translator.translate([german], beam=1, dictionary_words=False)
-    assert not added_negation(german, alone.text)  # the model's own, or update this case
-    (t,) = translator.translate([german], beam=1)
-    assert not added_negation(german, t.text), t.text
+def test_the_apps_search_does_not_keep_a_likeliest_candidate_that_reverses_the_german(
+    german, reversed_, kept
+):
+    translator = scripted_translator(
+        lambda source: [Written(reversed_, -4.13), Written(kept, -4.41)]
+    )
+    assert translator.translate([german])[0].text == kept  # the app's n-best
+    assert translator.translate([german], nbest=1)[0].text == reversed_  # nothing to choose
+
+
+GESCHAEFTSFELD = (
+    "Dieses Geschäftsfeld hat der Konzern längst aufgegeben, trotzdem konnte er die "
+    "Registrierung abwenden."
+)
+
+
+@pytest.mark.parametrize("negates, kept", [(True, False), (False, True)])
+def test_a_dictionary_decode_that_adds_a_negation_is_not_kept(negates, kept):
+    """The model copies „Geschäftsfeld“; the decode asked for its English says it and,
+    where it also writes "could not", reverses the clause: not kept (news dev, v23)."""
+    could = "could not avert" if negates else "could avert"
+
+    def script(source: str) -> list[Written]:
+        if asked := asked_for(source):
+            return [Written(f"This {asked[0]} has long been abandoned, yet it {could} it.", -9)]
+        return [Written("This Geschäftsfeld has long been abandoned, yet it could avert it.", -9)]
+
+    translator = scripted_translator(script)
+    (t,) = translator.translate([GESCHAEFTSFELD], beam=1)
+    assert any(asked_for(job) for job in translator.backend.jobs)  # asked for
+    assert ("Geschäftsfeld" not in t.text) is kept, t.text
+    assert not added_negation(GESCHAEFTSFELD, t.text)

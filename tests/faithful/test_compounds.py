@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import tiny_ding
+from scripted_decoder import Written, asked_for, scripted_translator
 from translator_app.core import Candidate, Translation
 from translator_app.core.faithful.compounds import compound_term
 from translator_app.core.faithful.copied_words import (
@@ -102,18 +103,33 @@ def test_a_request_to_sie_opens_in_lower_case_though_the_dictionary_lists_a_noun
     assert openers_lowered(ding, "Bohren ist laut.", ["Bohren"]) is None
 
 
-def test_the_bundled_model_says_a_compound_it_copied_by_its_parts(translator, monkeypatch):
+# The bundled model's own copies of compounds are cases of the regression lane
+# (tests/regression/cases.toml, "compound-*"); here a scripted decoder writes them.
+@pytest.mark.parametrize(
+    "german, copy, frame, said",
+    [
+        (
+            "Bitte überprüfen Sie auch Ihren Spam-Ordner.",
+            "Spam-Ordner",
+            "Please also check your {}.",
+            r"\bspam folder\b",
+        ),
+        ("Das ist reine Bio-Baumwolle.", "Bio-Baumwolle", "This is pure {}.", r"\bcotton\b"),
+    ],
+)
+def test_a_compound_the_model_copied_is_said_by_its_parts(monkeypatch, german, copy, frame, said):
     from translator_app.core.faithful import copied_words
 
-    sentences = ["Bitte überprüfen Sie auch Ihren Spam-Ordner.", "Das ist reine Bio-Baumwolle."]
+    def script(source: str) -> list[Written]:
+        asked = asked_for(source)
+        return [Written(frame.format(asked[0] if asked else copy), -3.0)]
+
+    translator = scripted_translator(script)
+    (t,) = translator.translate([german], beam=1)
+    assert re.search(said, t.text, re.I) and copy not in t.text, t.text
     monkeypatch.setattr(copied_words, "compound_term", lambda *args: None)
-    without = [t.text for t in translator.translate(sentences, beam=1)]
-    # without the step the model's copies stay (if it learns the words, choose others)
-    assert "Spam-Ordner" in without[0] and "Baumwolle" in without[1]
-    monkeypatch.undo()
-    said = [t.text for t in translator.translate(sentences, beam=1)]
-    assert re.search(r"\bspam folder\b", said[0], re.I) and "Ordner" not in said[0]
-    assert re.search(r"\bcotton\b", said[1]) and "Baumwolle" not in said[1]
+    (t,) = translator.translate([german], beam=1)
+    assert t.text == frame.format(copy)  # without the step the copy stays
 
 
 def _said(source: str, text: str) -> Translation:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import tiny_ding
+from scripted_decoder import Written, asked_for, scripted_translator
 from translator_app.core.faithful.copied_words import (
     _TOKEN,
     dictionary_reading,
@@ -133,24 +134,37 @@ def test_the_list_is_counted_from_the_pairs(ding):
     assert usual == {"Föderation": "federation"}
 
 
-def test_the_bundled_model_translates_a_word_it_copied_at_a_sentences_opening(translator):
-    # v22 copied „Aktuell“ of newstest2013's „Aktuell ist der Verkehr in Mexiko-Stadt ganz
-    # besonders schlecht.“; v23 leaves it out ("The traffic in Mexico is very bad.")
-    sentences = [  # the first written for this test, the others newstest2013 (dev)
-        "Forscher haben ein neues Medikament entwickelt.",
-        "Stets habe er mit Licht schlafen müssen, das von außen in seine Zelle eindrang.",
-        "Forscher vermuten, dass er erst kurz nach dem Urknall entstanden ist, als im "
-        "Universum vorwiegend Wasserstoff zu finden war.",
-    ]
-    alone = translator.translate(sentences, beam=1, dictionary_words=False)
-    said = translator.translate(sentences, beam=1)
-    for german, before, after in zip(sentences, alone, said, strict=True):
-        first = german.split()[0]
-        assert re.search(rf"\b{first}\b", before.text), before.text  # the model copies it
-        assert not re.search(rf"\b{first}\b", after.text), after.text
-        assert after.text[:1].isupper()  # read in lower case, it begins with a capital
-        assert after.source == german  # the user's text, the offsets into it
-        assert after.attention.shape == (len(after.target_pieces), len(after.source_pieces))
-    assert "researcher" in said[0].text.lower()
-    assert "always" in said[1].text
-    assert "researcher" in said[2].text.lower()
+# The bundled model's own copies at a sentence's opening are cases of the regression lane
+# (tests/regression/cases.toml, "opener-*"); here a scripted decoder writes them.
+@pytest.mark.parametrize(
+    "german, copied, said",
+    [
+        # a noun: asked for with the dictionary's English
+        (
+            "Forscher haben ein neues Medikament entwickelt.",
+            "Forscher have developed a new drug.",
+            "{} have developed a new drug.",
+        ),
+        # a word German writes in lower case: the sentence is read with it so
+        (
+            "Stets habe er mit Licht schlafen müssen.",
+            "Stets he had to sleep with light.",
+            "He always had to sleep with light.",
+        ),
+    ],
+)
+def test_a_word_the_model_copied_at_a_sentences_opening_is_translated(german, copied, said):
+    def script(source: str) -> list[Written]:
+        if asked := asked_for(source):
+            return [Written(said.format(asked[0]), -3.0)]
+        return [Written(said if source[:1].islower() else copied, -3.0)]
+
+    translator = scripted_translator(script)
+    (alone,) = translator.translate([german], beam=1, dictionary_words=False)
+    assert alone.text == copied
+    (after,) = translator.translate([german], beam=1)
+    first = german.split()[0]
+    assert not re.search(rf"\b{first}\b", after.text), after.text
+    assert after.text[:1].isupper()  # read in lower case, it begins with a capital
+    assert after.source == german  # the user's text, the offsets into it
+    assert after.attention.shape == (len(after.target_pieces), len(after.source_pieces))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import tiny_ding
+from scripted_decoder import Written, asked_for, scripted_translator
 from translator_app.core.faithful import unsaid_nouns as unsaid_module
 from translator_app.core.faithful.copied_words import dictionary_terms
 from translator_app.core.faithful.senses import verb_phrase
@@ -157,77 +158,97 @@ def test_a_verbs_english_is_read_without_its_objects(english, phrase):
     assert verb_phrase(english) == phrase
 
 
-def test_the_bundled_model_keeps_the_verb_a_noun_term_would_push_out(translator, monkeypatch):
-    """„Lieferscheine“, said "delivery certificate" by v23, is asked with the dictionary's
-    "delivery notes"; the decode that wrote them in „liefern“'s place is kept only where
+# The bundled model's own guesses, dropped nouns and measures are cases of the
+# regression lane (tests/regression/cases.toml, "unsaid-*", "counted-noun-*",
+# "measure-*"); here a scripted decoder writes them.
+LIEFERN = "Wir konnten nicht liefern, weil die Lieferscheine fehlten."
+
+
+@pytest.mark.parametrize(
+    "asked, verbs_counted, kept",
+    [
+        # the decode that says the term in „liefern“'s place loses the verb's sense
+        ("We couldn't delivery notes because the delivery notes were missing.", True, False),
+        ("We couldn't delivery notes because the delivery notes were missing.", False, True),
+        ("We couldn't deliver because the delivery notes were missing.", True, True),
+    ],
+)
+def test_a_noun_asked_for_does_not_push_out_the_verb_beside_it(
+    monkeypatch, asked, verbs_counted, kept
+):
+    """„Lieferscheine“, said "delivery certificates", is asked with the dictionary's
+    "delivery notes"; a decode that writes them in „liefern“'s place is kept only where
     a verb's senses are not counted."""
-    german = ["Wir konnten nicht liefern, weil die Lieferscheine fehlten."]
-    (t,) = translator.translate(german)  # the app's search
-    assert "couldn't deliver" in t.text, t.text
-    monkeypatch.setattr(unsaid_module, "verb_phrase", lambda english: None)
+    own = "We couldn't deliver because the delivery certificates were missing."
+    translator = scripted_translator(
+        lambda source: [Written(asked, -5.0)] if asked_for(source) else [Written(own, -6.0)]
+    )
+    if not verbs_counted:
+        monkeypatch.setattr(unsaid_module, "verb_phrase", lambda english: None)
     unsaid_module.sense_pattern.cache_clear()
     try:
-        (pushed,) = translator.translate(german)
+        (t,) = translator.translate([LIEFERN])
     finally:
         unsaid_module.sense_pattern.cache_clear()
-    assert "couldn't delivery notes" in pushed.text, pushed.text  # or update this case
+    assert any(asked_for(job) == ["delivery notes"] for job in translator.backend.jobs)
+    assert t.text == (asked if kept else own)
 
 
 @pytest.mark.parametrize(
-    "german, said, guess",
+    "german, guess, said",
     [
-        ("Das Fahrradschloss hat zwei Schlüssel.", "bicycle lock", "bicycle squad"),  # v22: bike
-        ("Die Tiefgarage schließt um Mitternacht.", "underground car park", "low-garage"),
-    ],
-)
-def test_the_bundled_model_says_the_long_noun_it_guessed(translator, german, said, guess):
-    (alone,) = translator.translate([german], beam=1, dictionary_words=False)
-    assert guess in alone.text  # the model's own English, or update this case
-    (t,) = translator.translate([german], beam=1)
-    assert said in t.text and guess not in t.text
-
-
-@pytest.mark.parametrize(
-    "german, said, greedy",
-    [
-        # with the term v23 wrote "Put 200 gram sugar" (beam 5): the measure is mended
-        ("Geben Sie 200 Gramm Zucker in eine Schüssel.", "200 grams of sugar", "grams of sugar"),
-        ("Der Bausatz enthält zehn Dübel.", "dowels", "ten dowels"),
-        # v23 left the noun out after its measure, with the term annotated too: the
-        # term is forced after "grams" („Geben Sie 50 Gramm Hefe …“ in the bench)
         (
-            "Geben Sie 300 Gramm Erdbeeren in eine Schüssel.",
-            "strawberries",
-            "grams of strawberries",
+            "Das Fahrradschloss hat zwei Schlüssel.",
+            "The bicycle squad has two keys.",
+            "The bicycle lock has two keys.",
         ),
-        ("Geben Sie 150 Gramm Butter in die Pfanne.", "butter", "grams of butter"),
+        (
+            "Die Tiefgarage schließt um Mitternacht.",
+            "The low-garage closes at midnight.",
+            "The underground car park closes at midnight.",
+        ),
     ],
 )
-def test_the_bundled_model_says_the_noun_a_number_counts(translator, german, said, greedy):
-    # bench/bench_counted_nouns.py measures this on sentences written for it
-    (alone,) = translator.translate([german], dictionary_words=False)
-    assert said not in alone.text  # the model's own English, or update this case
-    (t,) = translator.translate([german])
-    assert said in t.text, t.text
-    # greedy, as the dev sets are scored: after its measure with "of"
-    (searched,) = translator.translate([german], beam=1)
-    assert greedy in searched.text, searched.text
+def test_a_long_noun_the_model_guessed_is_said_in_the_dictionarys_english(german, guess, said):
+    translator = scripted_translator(
+        lambda source: [Written(said, -3.0)] if asked_for(source) else [Written(guess, -3.5)]
+    )
+    assert translator.translate([german], beam=1, dictionary_words=False)[0].text == guess
+    assert translator.translate([german], beam=1)[0].text == said
 
 
-@pytest.mark.parametrize(
-    "german, said, wrong",
-    [
-        # v23 wrote the measure as German does (beam 5); under the dictionary's term too
-        # („Geben Sie 200 Gramm Zucker …“: "Put 200 gram sugar")
-        ("Kaufen Sie bitte zwei Kilo Äpfel.", "two kilos of apples", "two kilo apples"),
-        ("Sie hat zwei Kilo Kartoffeln gekauft.", "two kilos of potatoes", "two kilo potatoes"),
-    ],
-)
-def test_the_bundled_model_writes_a_measure_as_english_does(translator, german, said, wrong):
-    (alone,) = translator.translate([german], dictionary_words=False)
-    assert wrong in alone.text  # the model's own English, or update this case
-    (t,) = translator.translate([german])
-    assert said in t.text, t.text
+def test_the_noun_a_number_counts_is_said_after_its_measure_with_of():
+    """The model leaves „Zucker“ out; asked for "sugar" it writes the measure as German
+    does ("200 gram sugar"): the measure is mended, the noun said."""
+    german = "Geben Sie 200 Gramm Zucker in eine Schüssel."
+
+    def script(source: str, prefix: str) -> list[Written]:
+        if prefix:  # the mended measure, forced: the model goes on after it
+            return [Written(f"{prefix} sugar in a bowl.", -4.0)]
+        if asked_for(source):
+            return [Written("Put 200 gram sugar in a bowl.", -4.0)]
+        return [Written("Put 200 grams in a bowl.", -3.5)]
+
+    translator = scripted_translator(script)
+    assert translator.translate([german], dictionary_words=False)[0].text == (
+        "Put 200 grams in a bowl."
+    )
+    assert translator.translate([german])[0].text == "Put 200 grams of sugar in a bowl."
+
+
+def test_a_measure_written_as_german_writes_it_is_written_as_english_does():
+    german = "Kaufen Sie bitte zwei Kilo Äpfel."
+
+    def script(source: str, prefix: str) -> list[Written]:
+        if prefix:
+            return [Written(f"{prefix} apples.", -4.0)]
+        return [Written("Please buy two kilo apples.", -3.0)]
+
+    translator = scripted_translator(script)
+    assert translator.translate([german], dictionary_words=False)[0].text == (
+        "Please buy two kilo apples."
+    )
+    assert translator.translate([german])[0].text == "Please buy two kilos of apples."
 
 
 def test_the_bundled_model_keeps_its_english_where_the_term_pushes_words_out(translator):
