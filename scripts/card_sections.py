@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from translator_app.core.engine.model_card import card_data, in_short
+from translator_app.core.platform.hardware import recorded_int8_kind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,24 +41,10 @@ def hardware_text(h: dict | None, int8: bool = False) -> str:
     if not h:
         return "an unrecorded machine"
     features = ", ".join(h.get("features") or []) or "no AVX-512/AMX"
-    features += f"; {int8_backend_text(h)}" if int8 and int8_backend_text(h) else ""
+    backend = recorded_int8_kind(h) if int8 else ""
+    features += f"; int8 on {backend}" if backend else ""
     text = f"{h.get('cpu_cores')} CPU cores ({h.get('cpu')}; {features})"
     return f"{text} with a GPU ({h['cuda']})" if h.get("cuda") else text
-
-
-def int8_backend_text(h: dict) -> str:
-    """What CTranslate2's int8 ran on for the machine ``h``: its recorded kind
-    (hardware.int8_kind), or, for a record older than that, what its vendor and oneDNN
-    cap imply (CTranslate2 runs MKL on an Intel CPU, where the cap does nothing).
-
-    >>> int8_backend_text({"cpu": "AMD EPYC 9R14", "onednn_isa_cap": "AVX2"})
-    'int8 on oneDNN AVX2'
-    """
-    if h.get("int8_backend"):
-        return f"int8 on {h['int8_backend']}"
-    if "intel" in str(h.get("cpu", "")).lower():
-        return "int8 on Intel MKL"
-    return f"int8 on oneDNN {h['onednn_isa_cap']}" if h.get("onednn_isa_cap") else ""
 
 
 def dev_pairs(stage: dict) -> int | None:

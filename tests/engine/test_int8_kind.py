@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from translator_app.core.platform.hardware import int8_kind
+from translator_app.core.platform.hardware import int8_kind, recorded_int8_kind
 
 AVX2 = frozenset({"avx2"})
 EPYC = frozenset({"avx2", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16"})
@@ -47,3 +47,17 @@ def test_the_int8_kind_follows_ctranslate2s_rules(flags, vendor, env, kind):
 
 def test_another_architecture_is_named_as_such():
     assert int8_kind(frozenset(), "", {}, "aarch64") == "CTranslate2's default for aarch64"
+
+
+@pytest.mark.parametrize(
+    ("record", "kind"),
+    [
+        ({"cpu": "AMD EPYC 9R14", "int8_backend": "oneDNN AVX2"}, "oneDNN AVX2"),
+        # older records: the vendor and the oneDNN cap tell
+        ({"cpu": "AMD EPYC 9R14", "onednn_isa_cap": "AVX2"}, "oneDNN AVX2"),
+        ({"cpu": "Intel(R) Xeon(R) Processor", "onednn_isa_cap": "AVX2"}, "Intel MKL"),
+        ({"cpu": "AMD EPYC 9R14"}, ""),
+    ],
+)
+def test_a_recorded_machine_names_what_computed_its_int8(record, kind):
+    assert recorded_int8_kind(record) == kind

@@ -120,6 +120,21 @@ def int8_kind(
     return f"{kind}, kernels {own}" if own and own != "AVX2" else kind
 
 
+def recorded_int8_kind(record: dict) -> str:
+    """What CTranslate2's int8 ran on for a machine :func:`facts` recorded: its
+    ``int8_backend``, or, for a record older than that, what its CPU and oneDNN cap
+    imply (MKL on an Intel CPU, where the cap does nothing); "" where nothing tells.
+
+    >>> recorded_int8_kind({"cpu": "AMD EPYC 9R14", "onednn_isa_cap": "AVX2"})
+    'oneDNN AVX2'
+    """
+    if record.get("int8_backend"):
+        return record["int8_backend"]
+    if "intel" in str(record.get("cpu", "")).lower():
+        return "Intel MKL"
+    return f"oneDNN {record['onednn_isa_cap']}" if record.get("onednn_isa_cap") else ""
+
+
 def facts() -> dict:
     """What a training run or a benchmark ran on, for model cards (measured here, never
     typed in): CPU, its cores, torch's threads, the features that decide speed, the GPU."""
