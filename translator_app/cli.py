@@ -197,12 +197,21 @@ def _translate_text(translator, args):
     )
 
 
-def _warn_missing(doc) -> int:
-    """Warn of facts a sentence may have lost; report each sentence with words whose
-    translation is empty as an error. Returns how many were empty."""
+def _warn_missing(doc, first_line: str = "", line: int = 1) -> int:
+    """Warn of facts a sentence may have lost and of a sentence given back as it came
+    (naming ``first_line``'s kind of line, "standard input line", and its number counted
+    from ``line``); report each sentence with words whose translation is empty as an
+    error. Returns how many were empty."""
     empty = 0
     for seg, t in zip(doc.segments, doc.translations, strict=True):
-        if t is not None and _WORD.search(seg.text) and not t.text.strip():
+        if t is not None and t.failed:
+            where = f"{first_line} {line + seg.line}: " if first_line else ""
+            print(
+                f"warning: {where}{seg.text!r} could not be translated ({t.failed}); "
+                "it is written as it came",
+                file=sys.stderr,
+            )
+        elif t is not None and _WORD.search(seg.text) and not t.text.strip():
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
         elif t is not None and t.missing_numbers:
@@ -220,16 +229,21 @@ def _warn_missing(doc) -> int:
     return empty
 
 
-def _write_lines(translator, lines: list[str], args, out: TextIO) -> int:
-    """Translate ``lines`` to ``out``; returns how many sentences came out empty."""
+def _write_lines(
+    translator, lines: list[str], args, out: TextIO, where: str = "line", first: int = 1
+) -> int:
+    """Translate ``lines`` (``where`` ``first`` and on: "standard input line" 1) to
+    ``out``; returns how many sentences came out empty."""
     doc = _translate_text(translator, args)("\n".join(lines))
     outputs = doc.output.split("\n")
-    empty = _warn_missing(doc)
+    empty = _warn_missing(doc, where, first)
     if not args.json:
         out.write("\n".join(outputs) + "\n")
     else:
-        checked = iter(translator.check_dropped([t for t in doc.translations if t is not None]))
-        translations = [t if t is None else next(checked) for t in doc.translations]
+        checked = iter(
+            translator.check_dropped([t for t in doc.translations if t and not t.failed])
+        )
+        translations = [t if not t or t.failed else next(checked) for t in doc.translations]
         for i, line in enumerate(lines):
             sentences = [
                 _sentence_json(t)
@@ -349,7 +363,8 @@ def _translate_text_file(translator, args) -> int:
 
     def on_block(doc, progress) -> None:
         nonlocal empty
-        empty += _warn_missing(doc)
+        first = progress.done - doc.source.count("\n")  # the block's first line
+        empty += _warn_missing(doc, f"{args.input} line", first)
         print(f"translated {progress.line()}", file=sys.stderr, flush=True)
 
     try:
@@ -413,12 +428,16 @@ def run_translate(args) -> int:
                     "its invalid bytes were replaced by U+FFFD",
                     file=sys.stderr,
                 )
-            empty += _write_lines(translator, text.split("\n"), args, sys.stdout)
+            where = f"argument {number} line" if len(args.text) > 1 else "line"
+            empty += _write_lines(translator, text.split("\n"), args, sys.stdout, where)
     else:
         said = False  # any text at all: blank lines keep their place in the output
+        first = 1
         for lines in _stdin_lines(sys.stdin.buffer):
             said = said or any(line.strip() for line in lines)
-            empty += _write_lines(translator, lines, args, sys.stdout)
+            where = "standard input line"
+            empty += _write_lines(translator, lines, args, sys.stdout, where, first)
+            first += len(lines)
         if not said:
             raise CliError("nothing to translate: standard input held no text")
     return 1 if empty else 0

@@ -14,6 +14,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from translator_app.core.engine.search_types import SearchCancelled
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import TermUse, find_target
 from translator_app.core.faithful.number_check import Fact
@@ -231,10 +234,55 @@ class IncrementalDocument:
             self.cache.clear()
 
 
+# What stops a document's translation rather than one sentence's: a cancel, and a request
+# the translator refuses as a whole (a setting out of range, a glossary it cannot follow).
+_REFUSED = (SearchCancelled, ValueError, TypeError)
+
+
 def translate_document(
     text: str, translate: Callable[[list[str]], list[Translation]]
 ) -> DocumentTranslation:
-    """Translate every distinct sentence of ``text`` once, with ``translate``, and join."""
+    """Translate every distinct sentence of ``text`` once, with ``translate``, and join:
+    a sentence that cannot be translated is given back as it came
+    (:func:`each_or_as_it_came`), every other is translated."""
     doc = IncrementalDocument()
     missing = doc.set_text(text)
-    return doc.add(zip(missing, translate(missing), strict=True))
+    return doc.add(zip(missing, each_or_as_it_came(translate, missing), strict=True))
+
+
+def each_or_as_it_came(
+    translate: Callable[[list[str]], list[Translation]], sentences: list[str]
+) -> list[Translation]:
+    """``translate(sentences)``; where that fails, each sentence alone, and a sentence
+    that still fails is given back as it came, its Translation saying why (``failed``):
+    one sentence in, one out, always. A cancelled search stops them all, and a request
+    the translator refuses (ValueError, TypeError: a setting, a glossary) is refused.
+
+    >>> [(t.text, t.failed) for t in each_or_as_it_came(lambda s: 1 / 0, ["Ⓕ"])]
+    [('Ⓕ', 'ZeroDivisionError: division by zero')]
+    """
+    try:
+        return list(translate(sentences))
+    except _REFUSED:
+        raise
+    except Exception as e:
+        if len(sentences) == 1:
+            return [_as_it_came(sentences[0], e)]
+    out = []
+    for sentence in sentences:
+        try:
+            out.extend(translate([sentence]))
+        except _REFUSED:
+            raise
+        except Exception as e:
+            out.append(_as_it_came(sentence, e))
+    return out
+
+
+def _as_it_came(sentence: str, error: Exception) -> Translation:
+    """``sentence`` as its own English, with why it could not be translated."""
+    from translator_app.core.engine.translation import Candidate
+
+    why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    kept = Candidate(sentence, (), (), (), np.zeros((0, 0), dtype=np.float32), 0.0, 0.0)
+    return Translation(sentence, (), (), (), (kept,), failed=why)

@@ -97,6 +97,9 @@ class Translation:
     # Content words of the source the first candidate does not seem to carry
     # (Translator.check_dropped, core/faithful/dropped.py); None: not checked yet.
     not_carried: tuple[SourceWord, ...] | None = None
+    # Why the sentence could not be translated, where it could not: it is given back as
+    # it came (text_document.each_or_as_it_came); "" for a translation.
+    failed: str = ""
 
     @property
     def best(self) -> Candidate | None:

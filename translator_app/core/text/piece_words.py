@@ -21,7 +21,10 @@ EDGE_PUNCTUATION = ".,;:!?\"'„“”‚‘’()[]«»"
 
 def word_of_span(text: str, start: int, end: int) -> Span:
     """The bounds of the word a piece at ``text[start:end]`` belongs to ("1.249,90"
-    whole, "Eingang" without its full stop); empty where the span holds only spaces."""
+    whole, "Eingang" without its full stop); empty where the span holds only spaces or
+    lies past the text's end (a closing space piece of a decode whose text was stripped:
+    "frewnage ppli:" and its "▁" at 14-15)."""
+    start, end = min(start, len(text)), min(end, len(text))
     while start < end and text[start].isspace():  # a piece's span holds its word-start space
         start += 1
     while end > start and text[end - 1].isspace():
