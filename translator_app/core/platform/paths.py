@@ -222,11 +222,26 @@ def remove_orphans(parent: Path) -> list[Path]:
     return removed
 
 
+# A lock file that names no process after this long is no lock being taken but a
+# leftover (what a power cut between creating it and writing the id leaves).
+OWNERLESS_LOCK_S = 1.0
+
+
+def _age(path: Path) -> float:
+    """Seconds since ``path`` was last changed; 0 where it is gone."""
+    try:
+        return time.time() - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 @contextlib.contextmanager
 def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside ``path`` while one process reads, changes and rewrites
     the file, so that two windows' changes are both kept. A lock left by a killed process
-    is taken over; a live holder is waited for up to ``wait`` seconds, then OSError."""
+    is taken over, and so is one that names no process a second after it was made (a
+    power cut leaves it empty; a holder writes its id at once); a live holder is waited
+    for up to ``wait`` seconds, then OSError."""
     path = Path(path)
     lock = path.with_name(f".{path.name}.lock")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -237,7 +252,8 @@ def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
             break
         except FileExistsError:
             owner = pid_in(lock) or 0  # none yet: being written this instant, wait
-            if owner and owner != os.getpid() and not pid_alive(owner):
+            dead = owner and owner != os.getpid() and not pid_alive(owner)
+            if dead or (not owner and _age(lock) > OWNERLESS_LOCK_S):
                 lock.unlink(missing_ok=True)
                 continue
             if time.monotonic() > deadline:
