@@ -54,6 +54,29 @@ def test_the_file_round_trips_and_bad_lines_are_named(tmp_path):
         read_glossary(tmp_path / "bad.tsv")
 
 
+@pytest.mark.parametrize(
+    ("line", "term"),
+    [
+        ('"Zauberpfanne"\t"MagicPan"', ("Zauberpfanne", "MagicPan")),  # a CSV export's
+        ("„Spülmaschine“\t“dish washer”", ("Spülmaschine", "dish washer")),
+        ("‚Topf‘\t‘pot’", ("Topf", "pot")),
+        ("»Zauberpfanne«\t«MagicPan»", ("Zauberpfanne", "MagicPan")),
+        # a quotation inside the term, or marks that do not pair, stay
+        ("Die „Zeit“ lesen\tread Die Zeit", ("Die „Zeit“ lesen", "read Die Zeit")),
+        ("„Zeit“ und „Welt“\tZeit and Welt", ("„Zeit“ und „Welt“", "Zeit and Welt")),
+        ("„Topf\tpot“", ("„Topf", "pot“")),
+    ],
+)
+def test_a_term_in_quotation_marks_is_read_without_them(line, term):
+    """„Spülmaschine“ -> “dish washer” was never applied, and nothing said so."""
+    (t,) = parse_glossary(line).terms
+    assert (t.source, t.target) == term
+    if term == ("Spülmaschine", "dish washer"):
+        assert [u.source for u in parse_glossary(line).find("Die Spülmaschine ist voll.")] == [
+            "Spülmaschine"
+        ]
+
+
 def test_terms_are_found_inflected_longest_first_without_overlap():
     g = Glossary((Term("Zauberpfanne", "MagicPan"), Term("Zauberpfanne Deluxe", "MagicPan Deluxe")))
     text = "Die Zauberpfannen und die zauberpfanne Deluxe, nicht die Zauberpfannenhalter."

@@ -388,11 +388,22 @@ def is_header(german: str, english: str) -> bool:
     return german.strip().casefold() in HEADER_WORDS and english.strip().casefold() in HEADER_WORDS
 
 
+# Quotation marks a term may be written in, opening and closing: German („…“, ‚…‘,
+# »…«), English (“…”, ‘…’) and French («…»). Kept, the term was never found.
+_QUOTES = {"„": "“”", "‚": "‘’", "»": "«", "«": "»", "“": "”", "‘": "’"}
+
+
 def _unquoted(field: str) -> str:
     """A field as a spreadsheet's CSV/TSV export quotes it ("Zauberpfanne", with "" for a
-    quote inside) without its quotes: kept, the term was never found (issue 65 §5)."""
+    quote inside), or in a language's quotation marks („Spülmaschine“, “dish washer”),
+    without its quotes: kept, the term was never found (issue 65 §5, issue 86 §4). A
+    quotation inside the term („Die „Zeit“ lesen“ aside) stays."""
     if len(field) >= 2 and field[0] == field[-1] == '"':
         return field[1:-1].replace('""', '"').strip()
+    inner = field[1:-1]
+    paired = len(field) >= 2 and field[-1] in _QUOTES.get(field[0], "")
+    if paired and not any(q in inner for q in (field[0], field[-1])):  # one, whole
+        return inner.strip()
     return field
 
 
