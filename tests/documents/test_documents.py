@@ -295,6 +295,21 @@ def test_bad_documents_are_one_clear_error_naming_the_file(tmp_path):
     assert not (tmp_path / "a.txt").exists()
 
 
+def test_an_odt_without_its_content_is_refused_not_written_empty(tmp_path):
+    """An .odt whose content.xml is gone was written as an empty document with exit 0
+    ("wrote … (0 sentences)", issue 86 §2)."""
+    whole = _odt(tmp_path / "whole.odt")
+    gutted = tmp_path / "gutted.odt"
+    with zipfile.ZipFile(whole) as src, zipfile.ZipFile(gutted, "w") as dst:
+        for item in src.infolist():
+            if item.filename != "content.xml":
+                dst.writestr(item, src.read(item.filename))
+    with pytest.raises(DocumentError, match=r"gutted\.odt: .*no content\.xml"):
+        translate_file(gutted, tmp_path / "out.odt", fake_translate_text)
+    assert not (tmp_path / "out.odt").exists()
+    translate_file(whole, tmp_path / "whole.en.odt", fake_translate_text)  # the rest reads
+
+
 def test_a_document_without_text_is_written_unchanged(tmp_path):
     d = Document()
     d.add_paragraph("* * *")

@@ -53,6 +53,9 @@ def check_package(path: Path) -> None:
             f"{path}: unpacks to {unpacked // 1_000_000} MB, more than "
             f"{MAX_UNPACKED_BYTES // 1_000_000} MB; refused"
         )
+    if path.suffix.lower() == ".odt" and "content.xml" not in names:
+        # OpenDocument names its text part so; odfpy reads the package as an empty text
+        raise DocumentError(f"{path}: not a readable .odt document (it holds no content.xml)")
     twice = sorted(name for name, count in Counter(names).items() if count > 1)
     if twice:
         raise DocumentError(f"{path}: holds {twice[0]} twice; refused (which copy is real?)")
