@@ -323,6 +323,12 @@ def _check_files(args) -> None:
     if args.output.resolve() == args.input.resolve():
         raise CliError(f"{args.output}: the translation would overwrite its German original")
     _check_output_kind(args.input, args.output)
+    if args.output.exists() and not args.output.resolve().is_file():
+        # a pipe or a device would be replaced by a file (as root: /dev/null itself)
+        raise CliError(
+            f"{args.output}: not a regular file (a pipe, a device or a folder); the "
+            "translation is written to a file: choose another --output"
+        )
     if args.output.exists() and not args.force:
         raise CliError(
             f"{args.output}: already exists; add --force to overwrite it, or choose "

@@ -92,6 +92,26 @@ def test_an_output_is_never_overwritten_or_misnamed_silently(bundle_dir, tmp_pat
     assert kept.read_text(encoding="utf-8") != "my own notes\n"
 
 
+def test_a_pipe_as_output_is_refused_not_replaced_by_a_file(bundle_dir, tmp_path, capsys):
+    """--output onto a named pipe, with --force, left a plain file in its place (as root,
+    /dev/null itself was replaced: issue 86 §2)."""
+    import os
+    import stat
+
+    source = tmp_path / "brief.txt"
+    source.write_text("Guten Morgen!\n", encoding="utf-8")
+    fifo = tmp_path / "o.fifo.txt"
+    os.mkfifo(fifo)
+    link = tmp_path / "o.link.txt"
+    link.symlink_to(fifo)
+    argv = ["translate", "--model", str(bundle_dir), "--input", str(source), "--force"]
+    for target in (fifo, link):
+        assert cli.main([*argv, "--output", str(target)]) == 1
+        err = capsys.readouterr().err
+        assert f"{target}: not a regular file" in err and "Traceback" not in err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and link.is_symlink()
+
+
 def test_json_output(bundle_dir, capsys):
     code = cli.main(
         [
