@@ -316,8 +316,10 @@ def _check_files(args) -> None:
     suffix = args.input.suffix.lower()
     if suffix not in SUFFIXES:
         raise CliError(f"{args.input}: translate {listed()} files (not {suffix or 'this'})")
-    if not args.input.is_file():
+    if not args.input.exists():
         raise CliError(f"{args.input}: no such file")
+    if not args.input.resolve().is_file():  # a pipe would hang the reader, /dev/zero never end
+        raise CliError(f"{args.input}: not a regular file (a pipe, a device or a folder)")
     if args.output is None:
         args.output = args.input.with_name(f"{args.input.stem}.en{args.input.suffix}")
     if args.output.resolve() == args.input.resolve():

@@ -18,6 +18,7 @@ from translator_app.core.documents.package import (
     MAX_DOCUMENT_BYTES,
     DocumentError,
     check_package,
+    check_regular,
     reason,
 )
 from translator_app.core.documents.styled import Stretch, stretches_text, styled_english
@@ -105,12 +106,16 @@ def save_translation(
 
 
 def read_text(path: Path, max_bytes: int = MAX_DOCUMENT_BYTES) -> str:
-    """A UTF-8 text file (a BOM allowed, CRLF read as LF) of at most ``max_bytes``."""
+    """A UTF-8 text file (a BOM allowed, CRLF read as LF) of at most ``max_bytes``: a
+    regular file, read no further than its limit."""
     path = Path(path)
+    check_regular(path)
     try:
-        if path.stat().st_size > max_bytes:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+        if len(data) > max_bytes:
             raise DocumentError(f"{path}: larger than {max_bytes // 1_000_000} MB")
-        return path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError as e:
         raise DocumentError(f"{path}: not UTF-8 text (byte {e.start})") from None
     except OSError as e:

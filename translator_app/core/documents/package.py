@@ -32,10 +32,21 @@ class DocumentError(Exception):
     """A document that cannot be read or written: the message names the file."""
 
 
+def check_regular(path: Path) -> None:
+    """Refuse what is no regular file once its links are followed: a named pipe would
+    hang the reader, a device (/dev/zero) never ends (``DocumentError`` names it)."""
+    try:
+        if Path(path).exists() and not Path(path).resolve().is_file():
+            raise DocumentError(f"{path}: not a regular file (a pipe, a device or a folder)")
+    except OSError as e:
+        raise DocumentError(f"{path}: {e.strerror or e}") from None
+
+
 def check_package(path: Path) -> None:
     """Refuse a .docx/.odt whose package or XML parts are over the limits, before any
     model is loaded or tree built (``DocumentError`` names the file and the part)."""
     path = Path(path)
+    check_regular(path)
     try:
         if path.stat().st_size > MAX_DOCUMENT_BYTES:
             raise DocumentError(f"{path}: larger than {MAX_DOCUMENT_BYTES // 1_000_000} MB")
