@@ -88,17 +88,18 @@ def test_the_shipped_table_reads_a_notice():
     assert german_casing()["usa"] == "upper"
 
 
+# The bundled model's English for these is the regression lane's ("casing-*").
 @pytest.mark.parametrize(
-    "capitals, english",
+    "capitals, usual",
     [
-        ("BITTE NICHT RAUCHEN", "Please don't smoke"),
-        ("KEIN TRINKWASSER", "No drinking water"),
-        ("HEUTE GESCHLOSSEN", "It's closed today"),
+        ("BITTE NICHT RAUCHEN", "Bitte nicht rauchen"),
+        ("KEIN TRINKWASSER", "Kein Trinkwasser"),
+        ("HEUTE GESCHLOSSEN", "Heute geschlossen"),
     ],
 )
-def test_a_notice_in_capitals_is_translated_as_if_written_as_usual(translator, capitals, english):
+def test_a_notice_in_capitals_is_translated_as_if_written_as_usual(translator, capitals, usual):
     t = translator.translate([capitals])[0]
-    assert t.text == english
+    assert t.text and t.text == translator.translate([usual])[0].text
     # the panel names the words as the user wrote them
     assert t.words().german == tuple(capitals.split())
 
