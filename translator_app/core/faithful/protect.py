@@ -95,9 +95,29 @@ def _facts(text: str) -> list[TermUse]:
     return uses
 
 
-def entity_uses(text: str) -> list[TermUse]:
-    """The certain names and listed places of ``text``, as term uses (may overlap)."""
+# Addresses the English writes as the German does: web and e-mail addresses (a scheme or
+# "www." and what follows up to a space, or local@domain.tld), without a closing stop,
+# comma, bracket or quotation mark.
+_ADDRESS = re.compile(
+    r"(?<![\w@./-])(?P<name>(?:(?:https?|ftp)://|www\.)[^\s<>\"„“”]+"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,})"
+)
+_ADDRESS_TAIL = ".,;:!?)]}'\"’”“"
+
+
+def address_uses(text: str) -> list[TermUse]:
+    """The web and e-mail addresses of ``text``, each to be written as it stands."""
     found = []
+    for m in _ADDRESS.finditer(text):
+        address = m.group("name").rstrip(_ADDRESS_TAIL)
+        found.append(TermUse(m.start(), m.start() + len(address), address, address))
+    return found
+
+
+def entity_uses(text: str) -> list[TermUse]:
+    """The certain names, listed places and addresses of ``text``, as term uses (may
+    overlap)."""
+    found = address_uses(text)
     for pattern in (*_NAMES, _FIRST):
         for m in pattern.finditer(text):
             found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))

@@ -1,0 +1,55 @@
+"""Web and e-mail addresses are written as the German writes them (issue 86 §1): „Melden
+Sie sich unter support@example.com.“ came out "Get under support@package.com.", „…
+auf https://example.org/anleitung.pdf.“ "… at https://.org/ instructions.", with no
+mark. Addresses are protected like names (core/faithful/protect.py): annotated, and
+where the model still changes one, written through a placeholder it copies.
+bench/bench_addresses.py measures it on corpora's sentences the rule was not written on."""
+
+from __future__ import annotations
+
+import pytest
+
+from scripted_decoder import Written, asked_for, scripted_translator
+from translator_app.core.faithful.protect import address_uses
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Melden Sie sich unter support@example.com.", ["support@example.com"]),
+        ("auf https://example.org/anleitung.pdf.", ["https://example.org/anleitung.pdf"]),
+        ("Mehr unter www.beispiel.de/hilfe, danke", ["www.beispiel.de/hilfe"]),
+        ("Mail: a.b-c+d@sub.firma-mueller.de!", ["a.b-c+d@sub.firma-mueller.de"]),
+        ("(siehe http://x.de/a?b=1&c=2)", ["http://x.de/a?b=1&c=2"]),
+        ("„https://example.org“ ist die Seite.", ["https://example.org"]),
+        # no address: a bare domain word, an @ alone, a version, a mention
+        ("Das kostet 3 @ 5 €, Version 2.0.1 von Python.", []),
+        ("Frag @anna oder schreib an Beispiel.de", []),
+    ],
+)
+def test_web_and_e_mail_addresses_are_found_without_their_closing_punctuation(text, found):
+    assert [u.source for u in address_uses(text)] == found
+    assert all(u.target == u.source for u in address_uses(text))  # written as they stand
+
+
+@pytest.mark.parametrize(
+    ("german", "address"),
+    [
+        ("Melden Sie sich unter support@example.com.", "support@example.com"),
+        (
+            "Die Anleitung finden Sie auf https://example.org/anleitung.pdf.",
+            "https://example.org/anleitung.pdf",
+        ),
+    ],
+)
+def test_an_address_the_model_changes_is_written_as_the_german_writes_it(german, address):
+    garbled = address.replace("example", "package")
+
+    def script(source: str) -> list[Written]:
+        if address in asked_for(source):  # annotated: the model copies what it is given
+            return [Written(f"You can find it at {address}.", -4.0)]
+        return [Written(f"You can find it at {garbled}.", -3.0)]
+
+    translator = scripted_translator(script)
+    (t,) = translator.translate([german])
+    assert address in t.text and garbled not in t.text, t.text
