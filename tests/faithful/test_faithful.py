@@ -75,6 +75,12 @@ def test_kept_numbers_are_found(de, en):
         ("Wir essen um halb acht.", "We eat at 2:30.", ["halb acht"]),  # not 8:30 either
         ("Wir essen um halb acht.", "We eat at half past eight.", ["halb acht"]),
         ("Treffen um Viertel vor drei.", "Meeting at quarter past three.", ["Viertel vor drei"]),
+        # a 24-hour time with a.m. or p.m. after it is no time (issue 86 §1: unmarked)
+        ("Der Zug fährt um 23:59 Uhr.", "The train leaves at 23:59 a.m.", ["23:59 Uhr"]),
+        ("Um 14:30 Uhr.", "At 14:30 p.m.", ["14:30 Uhr"]),
+        ("Der Zug fährt um 23:59 Uhr.", "The train leaves at 23:59.", []),
+        ("Der Zug fährt um 23:59 Uhr.", "The train leaves at 11:59 p.m.", []),
+        ("Um 9:30 Uhr.", "At 9:30 a.m.", []),
     ],
 )
 def test_lost_numbers_are_named(de, en, lost):

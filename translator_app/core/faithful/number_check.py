@@ -157,7 +157,8 @@ _EN_FACTS = re.compile(
     rf"(?P<hw3>{_HOURS_EN_RE})\b(?![\w-]|\s+(?:{_NOT_HOUR_NOUNS})\b))"
     rf"|(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
     rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"
-    rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b)"
+    # a 24-hour time with a.m. or p.m. after it ("23:59 a.m.") is no time: lost
+    rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b(?!\s*[ap]\.?\s?m\b))"
     rf"|(?P<md>\b(?P<mon>{_MONTHS_EN_RE})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b)"
     rf"|(?P<dm>\b(?P<d2>[0-3]?\d)(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTHS_EN_RE})(?![a-z]))"
     rf"|(?P<numdate>(?<![\w.])(?P<d4>[0-3]?\d)\.(?P<m4>[01]?\d)\.(?P<y4>\d{{4}}|\d{{2}}(?!\d))?)"
