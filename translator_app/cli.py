@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
+from translator_app.cli_lookup import add_lookup, run_lookup
 from translator_app.core.cli_common import run_main
+from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.gui.window.app import add_arguments as add_gui_arguments
@@ -50,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the trainer: `translator-app train --help` (same as translator-train)",
     )
     _add_translate(sub)
-    _add_lookup(sub)
+    add_lookup(sub)
     return parser
 
 
@@ -124,18 +126,6 @@ def _add_translate(sub) -> None:
         help="German<TAB>English terms the translation must use (a model trained with "
         "term annotations)",
     )
-
-
-def _add_lookup(sub) -> None:
-    look = sub.add_parser(
-        "lookup",
-        help="look a German word up in the dictionary (Ding)",
-        description="Dictionary entries of German words, found for inflected forms and "
-        "compounds too (ging -> gehen, Bürostühle -> Bürostuhl). The first look-up builds "
-        "the dictionary's index in the cache (a few seconds, once).",
-    )
-    look.add_argument("words", nargs="+", metavar="WORD", help="German words")
-    look.add_argument("--json", action="store_true", help="one JSON object per word")
 
 
 def _stdin_lines(stream) -> Iterator[list[str]]:
@@ -477,48 +467,4 @@ def main(argv: list[str] | None = None) -> int:
 
         return subprocess.call([sys.executable, "-m", "trainer", *argv[1:]])
     commands = {"translate": run_translate, "gui": run_gui, "lookup": run_lookup}
-    return run_main(build_parser(), commands, argv, (CliError,))
-
-
-def run_lookup(args: argparse.Namespace) -> int:
-    """Print each word's dictionary entries; exit 1 where a word has none."""
-    from dataclasses import asdict
-
-    from translator_app.core.dictionary.index import DictionaryError
-    from translator_app.core.dictionary.lookup import ATTRIBUTION, Dictionary
-
-    dictionary = Dictionary.bundled()
-    try:
-        if dictionary.ensure_index():
-            print("built the dictionary's index (once)", file=sys.stderr)
-        results = [dictionary.lookup(w) for w in args.words]
-    except DictionaryError as e:
-        raise CliError(str(e)) from None
-    if dictionary.notice:
-        print(dictionary.notice, file=sys.stderr)
-    for r in results:
-        if args.json:
-            print(json.dumps(asdict(r) | {"found": r.found}, ensure_ascii=False))
-            continue
-        print(format_lookup(r))
-    if not args.json:
-        print(f"({ATTRIBUTION})")
-    return 0 if all(r.found for r in results) else 1
-
-
-def format_lookup(r) -> str:
-    """A look-up as text: each sense with gender, register and an example."""
-    if not r.found:
-        return f"{r.word}: {r.note or 'not in the dictionary'}"
-    lines = [r.word + (f" (→ {r.lemma})" if r.lemma != r.word else "")]
-    if r.compound:
-        lines[0] += f": a compound, {r.compound[0]} + {r.compound[1]}"
-    for s in r.senses:
-        lines.append(f"  {s.line}")
-        if s.headword:
-            lines.append(f"      form of: {s.headword}")
-        for de, en in s.examples[:1]:
-            lines.append(f"      e.g. {de} — {en}")
-    if r.phrases:
-        lines.append("  in phrases: " + "; ".join(f"{de} — {en}" for de, en in r.phrases[:3]))
-    return "\n".join(lines)
+    return run_main(build_parser(), commands, argv, (CliError, DictionaryError))
