@@ -23,6 +23,7 @@ from translator_app.core.data.tables import read_table
 from translator_app.core.faithful.casing import as_german_writes, written_case
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.platform.paths import resources_dir
+from translator_app.core.text.clean import without_invisible
 
 UMLAUTS = resources_dir() / "lists" / "german-umlauts.tsv"
 _WORD = re.compile(r"[^\W\d_]+")
@@ -106,12 +107,19 @@ def spans_in(origins: Sequence[int], spans: Sequence[tuple[int, int]]) -> tuple:
 
 
 def spelled_as_german(text: str) -> tuple[str, tuple[int, ...] | None]:
-    """``text`` as the model reads it: its umlauts restored (:func:`restore_umlauts`), and
+    """``text`` as the model reads it: without invisible format characters
+    (text/clean.without_invisible), its umlauts restored (:func:`restore_umlauts`), and
     where it is written in capitals or without any, recased (casing.py); with where each
     of its characters (and its end) stands in ``text``, or None where each stands where
     it is (the same length)."""
-    restored = restore_umlauts(text)
-    read, origins = restored if restored is not None else (text, None)
+    shown = without_invisible(text)
+    visible, origins = shown if shown is not None else (text, None)
+    restored = restore_umlauts(visible)
+    if restored is not None:
+        read, within = restored
+        origins = within if origins is None else tuple(origins[i] for i in within)
+    else:
+        read = visible
     case = written_case(read)
     if case is not None:
         read = as_german_writes(read, case=case)
