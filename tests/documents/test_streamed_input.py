@@ -5,7 +5,6 @@ block only."""
 from __future__ import annotations
 
 import errno
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from test_documents import fake_translate_text
 from translator_app import cli
 from translator_app.core.documents import streamed
 from translator_app.core.documents.streamed import NotText, count_paragraphs, translate_stream
+from translator_app.core.platform.paths import temporary_name
 
 PAIRS = [
     line.split("\t")
@@ -30,7 +30,7 @@ def test_blocks_are_written_as_they_come_and_the_target_appears_whole(tmp_path, 
     target = tmp_path / "lang.en.txt"
     seen = []
 
-    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    part = target.with_name(temporary_name(target.name, "part"))
 
     def on_block(doc, progress):
         seen.append((progress.done, progress.total, part.read_text().count("\n"), target.exists()))
@@ -84,7 +84,7 @@ def test_a_second_writer_of_the_same_output_is_refused_while_the_first_runs(tmp_
         other.kill()
         other.wait()
     # once that process is gone, its lock and partial file are removed and the file written
-    stale_part = target.with_name(f".same.txt.{other.pid}.part")
+    stale_part = target.with_name(temporary_name("same.txt", "part", other.pid))
     stale_part.write_text("half of it")
     assert translate_stream(source, target, fake_translate_text) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "same.txt"]

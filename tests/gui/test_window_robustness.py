@@ -223,9 +223,11 @@ def _dead_pid() -> int:
 
 
 def test_leftovers_of_killed_runs_are_removed_at_start(qtbot, open_window, tmp_path):
+    from translator_app.core.platform.paths import temporary_name
+
     dead = _dead_pid()
     models, teach = tmp_path / "data" / "models", tmp_path / "cache" / "teach"
-    export_tmp = models / f".my-model.{dead}.0123abcd"
+    export_tmp = models / temporary_name("my-model", "0123abcd", dead)
     export_tmp.mkdir(parents=True)
     killed_teach = teach / "my-model"
     killed_teach.mkdir(parents=True)

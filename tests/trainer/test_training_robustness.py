@@ -184,7 +184,7 @@ def test_exported_bundles_get_the_users_umask(tmp_path, make_bundle):
 
 def test_export_temporaries_carry_the_pid_for_cleanup(tmp_path, make_bundle, monkeypatch):
     import translator_app.core.engine.bundle_torch as bundle_module
-    from translator_app.core.platform.paths import remove_orphans
+    from translator_app.core.platform.paths import remove_orphans, temporary_name
 
     seen = []
 
@@ -195,10 +195,10 @@ def test_export_temporaries_carry_the_pid_for_cleanup(tmp_path, make_bundle, mon
     monkeypatch.setattr(bundle_module, "apply_umask", killed)
     with pytest.raises(KeyboardInterrupt):
         make_bundle()
-    assert seen and seen[0].startswith(f".bundle-transformer-0.{os.getpid()}.")
+    assert seen and seen[0].startswith(temporary_name("bundle-transformer-0", ""))
     # save_bundle removes its own temporary on the way out; a kill -9 would not, so
     # recreate what it leaves, with a dead process's pid.
-    leftover = tmp_path / f".bundle-transformer-0.{2**22 + 12345}.0123abcd"
+    leftover = tmp_path / temporary_name("bundle-transformer-0", "0123abcd", 2**22 + 12345)
     leftover.mkdir()
     assert leftover in remove_orphans(tmp_path)
     assert not leftover.exists()

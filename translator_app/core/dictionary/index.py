@@ -20,7 +20,7 @@ from pathlib import Path
 
 from translator_app.core.dictionary.ding import WORD, forms, parse_line, phrase_words, plain
 from translator_app.core.platform.checksums import sha256_file
-from translator_app.core.platform.paths import remove_dead_temporaries
+from translator_app.core.platform.paths import remove_dead_temporaries, temporary_name
 
 SCHEMA = "4"  # bump when ding.py reads entries differently
 HEADWORD, FORM, PHRASE = 0, 1, 2
@@ -66,7 +66,7 @@ def build_index(source: Path, target: Path, stamp: str) -> None:
     reader never sees half an index and two builders do not collide)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_dead_temporaries(target)  # 9-21 MB each, left by builds that were killed
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    tmp = target.with_name(temporary_name(target.name, "tmp", hidden=False))
     tmp.unlink(missing_ok=True)
     db = sqlite3.connect(tmp)
     try:

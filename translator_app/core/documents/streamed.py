@@ -1,5 +1,5 @@
 """A large plain-text file translated as a stream (issue 47, section 4): a block of
-paragraphs at a time, each block written to ``.NAME.PID.part`` beside the target as soon
+paragraphs at a time, each block written to ``.NAME.translator-PID.part`` beside the target as soon
 as it is translated and the whole renamed into place at the end, with progress after
 every block. Memory holds one block, not the file; an error leaves the user's earlier file.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.core.platform.paths import pid_alive, pid_in
+from translator_app.core.platform.paths import pid_alive, pid_in, temporary_name
 
 BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
 
@@ -126,7 +126,7 @@ def claim_output(target: Path) -> Path:
                     str(target),
                 ) from None
             if owner is not None:
-                target.with_name(f".{target.name}.{owner}.part").unlink(missing_ok=True)
+                target.with_name(temporary_name(target.name, "part", owner)).unlink(missing_ok=True)
             lock.unlink(missing_ok=True)
             continue
         with os.fdopen(fd, "w") as f:
@@ -148,7 +148,7 @@ def translate_stream(
     block_paragraphs = block_paragraphs or BLOCK_PARAGRAPHS
     total = count_paragraphs(source)
     lock = claim_output(target)
-    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    part = target.with_name(temporary_name(target.name, "part"))
     try:
         with _naming(target):
             with open(part, "w", encoding="utf-8", newline="\n") as out:

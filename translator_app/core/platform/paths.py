@@ -76,6 +76,18 @@ def user_cache_dir() -> Path:
     return _user_dir("TRANSLATOR_CACHE_DIR", "cache")
 
 
+# In the name of every temporary this program writes beside a file, before the id of the
+# process writing it: what a clean-up removes is what this program provably made, never
+# a user's own "out.docx.99999.tmp".
+TEMPORARY_MARK = "translator-"
+
+
+def temporary_name(name: str, suffix: str, pid: int | None = None, hidden: bool = True) -> str:
+    """The name of a temporary of ``name``'s: ".out.docx.translator-4242.tmp"."""
+    dot = "." if hidden else ""
+    return f"{dot}{name}.{TEMPORARY_MARK}{os.getpid() if pid is None else pid}.{suffix}"
+
+
 def write_atomic(path: Path, data: str | bytes | memoryview) -> None:
     """Write ``data`` (text as UTF-8) to a temporary file beside ``path``, then rename it
     over ``path``: a crash mid-write leaves the previous file intact."""
@@ -83,7 +95,7 @@ def write_atomic(path: Path, data: str | bytes | memoryview) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_dead_temporaries(path)
     # A plain open (not mkstemp, which makes 0600 files) so the file gets the umask's mode.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(temporary_name(path.name, "tmp"))
     try:
         with open(tmp, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -135,8 +147,8 @@ def apply_umask(folder: Path) -> None:
 
 # ------------------------------------------------------------- leftovers of killed runs
 OWNER_FILE = ".owner-pid"
-# save_bundle's temporary folder: ".NAME.PID.RANDOM" beside the bundle.
-_EXPORT_TMP = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}$")
+# save_bundle's temporary folder: ".NAME.translator-PID.RANDOM" beside the bundle.
+_EXPORT_TMP = re.compile(rf"^\..+\.{TEMPORARY_MARK}(\d+)\.[0-9a-f]{{8}}$")
 
 
 def pid_alive(pid: int) -> bool:
@@ -154,7 +166,7 @@ def pid_alive(pid: int) -> bool:
 
 
 def export_tmp_name(name: str) -> str:
-    return f".{name}.{os.getpid()}.{os.urandom(4).hex()}"
+    return temporary_name(name, os.urandom(4).hex())
 
 
 def claim(folder: Path) -> None:
@@ -177,10 +189,13 @@ def _owner(folder: Path) -> int | None:
     return int(m.group(1)) if m else pid_in(folder / OWNER_FILE)
 
 
-# What a writer of NAME leaves while it works: ".NAME.PID.tmp" (write_atomic),
-# "NAME.PID.tmp" (the dictionary index), ".NAME.PID.part" (a streamed translation) and
-# ".NAME.PID.RANDOM" folders (save_bundle).
-_TEMPORARY = re.compile(r"^\.?(?P<name>.+)\.(?P<pid>\d+)\.(?:tmp|part|[0-9a-f]{8})$")
+# What a writer of NAME leaves while it works (temporary_name, PID the writer's):
+# ".NAME.translator-PID.tmp" (write_atomic), "NAME.translator-PID.tmp" (the dictionary
+# index), ".NAME.translator-PID.part" (a streamed translation) and
+# ".NAME.translator-PID.RANDOM" folders (save_bundle).
+_TEMPORARY = re.compile(
+    rf"^\.?(?P<name>.+)\.{TEMPORARY_MARK}(?P<pid>\d+)\.(?:tmp|part|[0-9a-f]{{8}})$"
+)
 
 
 def remove_dead_temporaries(path: Path) -> list[Path]:
@@ -207,7 +222,7 @@ def remove_dead_temporaries(path: Path) -> list[Path]:
 
 def remove_orphans(parent: Path) -> list[Path]:
     """Remove the folders in ``parent`` left by processes that were killed: export
-    temporaries (``.NAME.PID.RANDOM``) and claimed work folders whose process is gone.
+    temporaries (``.NAME.translator-PID.RANDOM``) and claimed work folders whose process is gone.
     Folders of running processes, and anything without an owner, are kept."""
     removed = []
     if not parent.is_dir():
