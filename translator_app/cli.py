@@ -383,13 +383,22 @@ def _translate_text_file(translator, args) -> int:
 
 def _translate_file(translator, args) -> int:
     from translator_app.core.documents import RICH_SUFFIXES, DocumentError, translate_file
+    from translator_app.core.documents.streamed import claim_output
 
     if args.input.suffix.lower() not in RICH_SUFFIXES:
         return _translate_text_file(translator, args)
+    try:  # one writer: a second translation into this file is refused, not raced
+        lock = claim_output(args.output)
+    except OSError as e:
+        raise CliError(f"{args.output}: {e.strerror or e}") from None
     try:
+        if args.output.exists() and not args.force:  # written since the check at start
+            raise CliError(f"{args.output}: another translation has just written it; add --force")
         doc = translate_file(args.input, args.output, _translate_text(translator, args))
     except DocumentError as e:
         raise CliError(str(e)) from None
+    finally:
+        lock.unlink(missing_ok=True)
     empty = _warn_missing(doc)
     print(f"wrote {args.output} ({len(doc.segments)} sentences)", file=sys.stderr)
     return 1 if empty else 0

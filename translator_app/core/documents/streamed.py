@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.core.platform.paths import pid_alive, pid_in, temporary_name
+from translator_app.core.platform.paths import (
+    OWNERLESS_LOCK_S,
+    file_age,
+    pid_alive,
+    pid_in,
+    temporary_name,
+)
 
 BLOCK_PARAGRAPHS = 32  # a block: a few seconds of work on 2 cores, progress between
 
@@ -108,31 +114,58 @@ class OutputBusy(OSError):
     """Another running translation writes the same output file."""
 
 
-def claim_output(target: Path) -> Path:
+def claim_output(target: Path, wait: float = 3.0) -> Path:
     """Make this process the one writer of ``target``: its lock file, which the caller
     removes when done. Raises OutputBusy where a running process holds it; removes the
-    lock and partial file of one that is gone (killed) and claims it then."""
+    lock and partial file of one that is gone (killed) and claims it then.
+
+    The lock is made whole with the writer's id in it (a hard link of a written file,
+    which fails where the lock exists), so a second process never sees it empty and
+    takes it over: four started at one instant held it together before. A lock that
+    names no process a second after it was made (a power cut, a file system without
+    links) is a leftover."""
     lock = target.with_name(f".{target.name}.writing")
-    for _ in range(3):
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if _made_with_pid(lock):
+            return lock
+        owner = pid_in(lock)
+        if owner is not None and owner != os.getpid() and pid_alive(owner):
+            raise OutputBusy(
+                errno.EBUSY,
+                f"another translation (process {owner}) is writing this file; "
+                "wait for it to finish or choose another output",
+                str(target),
+            ) from None
+        if owner is None and file_age(lock) < OWNERLESS_LOCK_S:
+            time.sleep(0.02)  # being made this instant
+            continue
+        if owner is not None:
+            target.with_name(temporary_name(target.name, "part", owner)).unlink(missing_ok=True)
+        lock.unlink(missing_ok=True)
+    raise OutputBusy(errno.EBUSY, "could not claim the file: it changes hands", str(target))
+
+
+def _made_with_pid(lock: Path) -> bool:
+    """Create ``lock`` holding this process's id, whole or not at all; False where it
+    exists. Where the file system has no hard links, created and then written."""
+    tmp = lock.with_name(temporary_name(lock.name, "tmp"))
+    tmp.write_text(str(os.getpid()), encoding="utf-8")
+    try:
+        os.link(tmp, lock)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:  # no hard links here (FAT, some network shares)
         try:
             fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
-            owner = pid_in(lock)
-            if owner is not None and owner != os.getpid() and pid_alive(owner):
-                raise OutputBusy(
-                    errno.EBUSY,
-                    f"another translation (process {owner}) is writing this file; "
-                    "wait for it to finish or choose another output",
-                    str(target),
-                ) from None
-            if owner is not None:
-                target.with_name(temporary_name(target.name, "part", owner)).unlink(missing_ok=True)
-            lock.unlink(missing_ok=True)
-            continue
+            return False
         with os.fdopen(fd, "w") as f:
             f.write(str(os.getpid()))
-        return lock
-    raise OutputBusy(errno.EBUSY, "could not claim the file: it changes hands", str(target))
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def translate_stream(

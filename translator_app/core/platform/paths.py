@@ -242,7 +242,7 @@ def remove_orphans(parent: Path) -> list[Path]:
 OWNERLESS_LOCK_S = 1.0
 
 
-def _age(path: Path) -> float:
+def file_age(path: Path) -> float:
     """Seconds since ``path`` was last changed; 0 where it is gone."""
     try:
         return time.time() - path.stat().st_mtime
@@ -268,7 +268,7 @@ def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
         except FileExistsError:
             owner = pid_in(lock) or 0  # none yet: being written this instant, wait
             dead = owner and owner != os.getpid() and not pid_alive(owner)
-            if dead or (not owner and _age(lock) > OWNERLESS_LOCK_S):
+            if dead or (not owner and file_age(lock) > OWNERLESS_LOCK_S):
                 lock.unlink(missing_ok=True)
                 continue
             if time.monotonic() > deadline:
