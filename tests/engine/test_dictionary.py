@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SHARED_CACHE
 from translator_app.core.dictionary.ding import forms, parse_line, phrase_words, plain
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
@@ -105,8 +106,9 @@ def test_a_missing_or_broken_source_is_named(tmp_path):
         unwritable.lookup("Haus")
 
 
-def test_the_cli_looks_up_the_bundled_dictionary(tmp_path):
-    env = {"TRANSLATOR_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+def test_the_cli_looks_up_the_bundled_dictionary():
+    # the test run's cache: its index is built once for every test that needs it
+    env = {"TRANSLATOR_CACHE_DIR": SHARED_CACHE, "PATH": "/usr/bin:/bin"}
     cmd = [sys.executable, "-m", "translator_app", "lookup", "--json", "Bürostühle", "ging"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
