@@ -115,3 +115,24 @@ def test_a_huge_integer_is_bad_json_in_plain_words():
     with pytest.raises(ValueError, match="thousands of digits") as e:
         parse_json('{"d_model": ' + "9" * 5000 + "}")
     assert "sys." not in str(e.value)
+
+
+@pytest.mark.parametrize("kind", ["link to /dev/urandom", "named pipe"])
+def test_weights_that_are_no_regular_file_are_refused_at_once(tmp_path, kind):
+    """An import whose .npz linked to /dev/urandom read 5 GB before it failed; a pipe hung
+    it (issue 86 §2)."""
+    import os
+    import time
+
+    src = hostile_marian.tiny_release(tmp_path / "src")
+    (npz,) = src.glob("*.npz")
+    npz.unlink()
+    if kind == "named pipe":
+        os.mkfifo(npz)
+    else:
+        npz.symlink_to("/dev/urandom")
+    start = time.monotonic()
+    with pytest.raises(MarianImportError, match=r"\.npz.*not a regular file"):
+        import_marian(src, tmp_path / "bundle")
+    assert time.monotonic() - start < 5
+    assert not (tmp_path / "bundle").exists()

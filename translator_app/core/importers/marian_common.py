@@ -50,7 +50,15 @@ def check_finite(tensors: dict[str, Any], where: Path) -> None:
 
 # Bounds of the sizes a configuration may give (beyond them it is not a model: a layer
 # count of a billion would build for hours).
+def check_regular(path: Path) -> None:
+    """Refuse what is no regular file once links are followed: a named pipe hung the
+    import, a link to /dev/urandom read 5 GB before it failed (issue 86 §2)."""
+    if path.exists() and not path.resolve().is_file():
+        raise MarianImportError(path, "is not a regular file (a pipe or a device); refused")
+
+
 def check_weights_size(path: Path) -> None:
+    check_regular(path)
     if path.stat().st_size > MAX_WEIGHTS_BYTES:
         raise MarianImportError(path, f"is larger than {MAX_WEIGHTS_BYTES // 1024**3} GB; refused")
 
@@ -64,6 +72,7 @@ def short(value: Any) -> str:
 
 def read_limited(path: Path, limit: int) -> bytes:
     """The bytes of ``path``; a missing, unreadable or oversized file is one clear error."""
+    check_regular(path)
     if not path.is_file():
         raise MarianImportError(path, "is missing from the model folder")
     if path.stat().st_size > limit:
