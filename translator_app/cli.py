@@ -25,6 +25,7 @@ from translator_app.core.cli_common import run_main
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
+from translator_app.core.platform.paths import special_file
 from translator_app.gui.window.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
@@ -308,14 +309,14 @@ def _check_files(args) -> None:
         raise CliError(f"{args.input}: translate {listed()} files (not {suffix or 'this'})")
     if not args.input.exists():
         raise CliError(f"{args.input}: no such file")
-    if not args.input.resolve().is_file():  # a pipe would hang the reader, /dev/zero never end
+    if special_file(args.input):  # a pipe would hang the reader, /dev/zero never end
         raise CliError(f"{args.input}: not a regular file (a pipe, a device or a folder)")
     if args.output is None:
         args.output = args.input.with_name(f"{args.input.stem}.en{args.input.suffix}")
     if args.output.resolve() == args.input.resolve():
         raise CliError(f"{args.output}: the translation would overwrite its German original")
     _check_output_kind(args.input, args.output)
-    if args.output.exists() and not args.output.resolve().is_file():
+    if special_file(args.output):
         # a pipe or a device would be replaced by a file (as root: /dev/null itself)
         raise CliError(
             f"{args.output}: not a regular file (a pipe, a device or a folder); the "

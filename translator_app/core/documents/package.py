@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 from xml.parsers import expat
 
+from translator_app.core.platform.paths import special_file
+
 # A document far larger than any letter or report; its unpacked parts are bounded too,
 # so a small "zip bomb" is refused before anything is parsed.
 MAX_DOCUMENT_BYTES = 50_000_000
@@ -36,7 +38,7 @@ def check_regular(path: Path) -> None:
     """Refuse what is no regular file once its links are followed: a named pipe would
     hang the reader, a device (/dev/zero) never ends (``DocumentError`` names it)."""
     try:
-        if Path(path).exists() and not Path(path).resolve().is_file():
+        if special_file(path):
             raise DocumentError(f"{path}: not a regular file (a pipe, a device or a folder)")
     except OSError as e:
         raise DocumentError(f"{path}: {e.strerror or e}") from None

@@ -22,6 +22,7 @@ from pathlib import Path
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.platform.paths import (
     OWNERLESS_LOCK_S,
+    create_lock,
     file_age,
     pid_alive,
     pid_in,
@@ -127,7 +128,7 @@ def claim_output(target: Path, wait: float = 3.0) -> Path:
     lock = target.with_name(f".{target.name}.writing")
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
-        if _made_with_pid(lock):
+        if create_lock(lock):
             return lock
         owner = pid_in(lock)
         if owner is not None and owner != os.getpid() and pid_alive(owner):
@@ -144,28 +145,6 @@ def claim_output(target: Path, wait: float = 3.0) -> Path:
             target.with_name(temporary_name(target.name, "part", owner)).unlink(missing_ok=True)
         lock.unlink(missing_ok=True)
     raise OutputBusy(errno.EBUSY, "could not claim the file: it changes hands", str(target))
-
-
-def _made_with_pid(lock: Path) -> bool:
-    """Create ``lock`` holding this process's id, whole or not at all; False where it
-    exists. Where the file system has no hard links, created and then written."""
-    tmp = lock.with_name(temporary_name(lock.name, "tmp"))
-    tmp.write_text(str(os.getpid()), encoding="utf-8")
-    try:
-        os.link(tmp, lock)
-        return True
-    except FileExistsError:
-        return False
-    except OSError:  # no hard links here (FAT, some network shares)
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            return False
-        with os.fdopen(fd, "w") as f:
-            f.write(str(os.getpid()))
-        return True
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def translate_stream(

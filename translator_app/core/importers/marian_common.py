@@ -12,6 +12,7 @@ import torch
 
 from translator_app.core.models.config import ConfigError, ModelConfig
 from translator_app.core.models.model import build_model
+from translator_app.core.platform.paths import special_file
 from translator_app.core.text.pair_tokenizer import (
     VOCAB_FILE,
     PairTokenizer,
@@ -53,7 +54,7 @@ def check_finite(tensors: dict[str, Any], where: Path) -> None:
 def check_regular(path: Path) -> None:
     """Refuse what is no regular file once links are followed: a named pipe hung the
     import, a link to /dev/urandom read 5 GB before it failed (issue 86 §2)."""
-    if path.exists() and not path.resolve().is_file():
+    if special_file(path):
         raise MarianImportError(path, "is not a regular file (a pipe or a device); refused")
 
 

@@ -250,6 +250,37 @@ def file_age(path: Path) -> float:
         return 0.0
 
 
+def create_lock(lock: Path) -> bool:
+    """Create ``lock`` holding this process's id, whole or not at all (a hard link of a
+    written file, which fails where the lock exists), so no other process ever reads it
+    empty; False where it exists. Where the file system has no hard links (FAT, some
+    network shares), created exclusively and then written."""
+    tmp = lock.with_name(temporary_name(lock.name, "tmp"))
+    tmp.write_text(str(os.getpid()), encoding="utf-8")
+    try:
+        os.link(tmp, lock)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def special_file(path: Path) -> bool:
+    """Whether ``path`` exists and is no regular file once links are followed: a named
+    pipe hangs a reader, a device (/dev/zero, /dev/urandom) never ends, a folder."""
+    path = Path(path)
+    return path.exists() and not path.resolve().is_file()
+
+
 @contextlib.contextmanager
 def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside ``path`` while one process reads, changes and rewrites
@@ -261,22 +292,16 @@ def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
     lock = path.with_name(f".{path.name}.lock")
     path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + wait
-    while True:
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            break
-        except FileExistsError:
-            owner = pid_in(lock) or 0  # none yet: being written this instant, wait
-            dead = owner and owner != os.getpid() and not pid_alive(owner)
-            if dead or (not owner and file_age(lock) > OWNERLESS_LOCK_S):
-                lock.unlink(missing_ok=True)
-                continue
-            if time.monotonic() > deadline:
-                raise OSError(errno.EBUSY, f"{path} is being changed by process {owner}") from None
-            time.sleep(0.02)
+    while not create_lock(lock):
+        owner = pid_in(lock) or 0  # none yet: a leftover, or made without links just now
+        dead = owner and owner != os.getpid() and not pid_alive(owner)
+        if dead or (not owner and file_age(lock) > OWNERLESS_LOCK_S):
+            lock.unlink(missing_ok=True)
+            continue
+        if time.monotonic() > deadline:
+            raise OSError(errno.EBUSY, f"{path} is being changed by process {owner}") from None
+        time.sleep(0.02)
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(str(os.getpid()))
         yield
     finally:
         lock.unlink(missing_ok=True)
