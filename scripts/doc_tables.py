@@ -38,6 +38,7 @@ ROOMS = {
     "engine": "bundles, the PyTorch and CTranslate2 backends, `Translator`, its immutable "
     "`Translation` values, the document pipeline",
     "importers": "Marian / OPUS-MT downloads (Hugging Face folder, npz release) as bundles",
+    "downloads": "the catalogue of published models, fetched (resumed, checksum-checked) and imported",
     "ipc": "what crosses between the app and the trainer's process: progress lines, "
     "translation files",
     "documents": ".docx and .odt read and written with their formatting, bounded while parsing",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from translator_app.cli_lookup import add_lookup, run_lookup
+from translator_app.cli_models import add_models, run_models
 from translator_app.core.cli_common import run_main
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.faithful.fact_check import describe_fact
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_translate(sub)
     add_lookup(sub)
+    add_models(sub)
     return parser
 
 
@@ -468,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # No command, or the window's own options or a file first ("translator-app --text
     # 'Hallo'", "translator-app brief.txt"): the window.
-    if not argv or argv[0] not in ("gui", "translate", "lookup", "train", "-h", "--help"):
+    if not argv or argv[0] not in ("gui", "translate", "lookup", "models", "train", "-h", "--help"):
         argv = ["gui", *argv]
     if argv[0] == "train":
         # The trainer runs as its own process (the app never imports it); the built app
@@ -476,5 +478,10 @@ def main(argv: list[str] | None = None) -> int:
         import subprocess
 
         return subprocess.call([sys.executable, "-m", "trainer", *argv[1:]])
-    commands = {"translate": run_translate, "gui": run_gui, "lookup": run_lookup}
+    commands = {
+        "translate": run_translate,
+        "gui": run_gui,
+        "lookup": run_lookup,
+        "models": run_models,
+    }
     return run_main(build_parser(), commands, argv, (CliError, DictionaryError))

@@ -77,6 +77,7 @@ CORE_LAYERS = (
     ("faithful",),
     ("engine",),
     ("importers", "ipc", "documents"),
+    ("downloads",),
 )
 CORE = ROOT / "translator_app" / "core"
 

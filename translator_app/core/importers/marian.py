@@ -17,6 +17,7 @@ configuration. Every problem is one :class:`MarianImportError` naming the file.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -89,19 +90,47 @@ def alignment_choice(model, tokenizer) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- the bundle
-def import_card(name: str, src: Path, config: ModelConfig, n_params: int, layout: str) -> str:
+@dataclass(frozen=True)
+class Provenance:
+    """Where a fetched model came from, for its card and config (Model → Get models…):
+    ``how`` opens the card, ``origin_lines`` and ``score_lines`` are its bullet points,
+    ``origin`` goes into config.json's ``origin``."""
+
+    how: str
+    origin_lines: tuple[str, ...]
+    score_lines: tuple[str, ...]
+    origin: dict
+
+
+def import_card(
+    name: str,
+    src: Path,
+    config: ModelConfig,
+    n_params: int,
+    layout: str,
+    provenance: Provenance | None = None,
+) -> str:
     """An imported model's card (the template: core/engine/model_card.py)."""
     what = "an OPUS-MT release" if layout == "opus-mt" else "a Hugging Face Marian folder"
+    how = (
+        provenance.how
+        if provenance
+        else f"Imported with `translator-train import-marian` from `{src.name}` ({what})."
+    )
     return render(
         f"{name} — imported Marian model",
         [
-            f"Imported with `translator-train import-marian` from `{src.name}` ({what}). "
-            "The weights are the published ones, unchanged apart from their layout (key and "
-            "value matrices stacked, Marian's matrices transposed, a zero row for <pad>); "
-            "nothing from the download was run."
+            f"{how} The weights are the published ones, unchanged apart from their layout "
+            "(key and value matrices stacked, Marian's matrices transposed, a zero row for "
+            "<pad>); nothing from the download was run."
         ],
         [
-            ("Origin, licence and attribution", [card_data()["licences"]["opus-mt"]]),
+            (
+                "Origin, licence and attribution",
+                list(provenance.origin_lines)
+                if provenance
+                else [card_data()["licences"]["opus-mt"]],
+            ),
             (
                 "Architecture (read from the download's configuration)",
                 [
@@ -115,8 +144,9 @@ def import_card(name: str, src: Path, config: ModelConfig, n_params: int, layout
             (
                 "Scores",
                 [
+                    *(provenance.score_lines if provenance else ()),
                     "No scores were measured at import: run `translator-train eval --model "
-                    "THIS_FOLDER --test FILE` for them."
+                    "THIS_FOLDER --test FILE` for them.",
                 ],
             ),
         ],
@@ -124,7 +154,12 @@ def import_card(name: str, src: Path, config: ModelConfig, n_params: int, layout
 
 
 def import_marian(
-    src: str | Path, out: str | Path, *, name: str | None = None, overwrite: bool = False
+    src: str | Path,
+    out: str | Path,
+    *,
+    name: str | None = None,
+    overwrite: bool = False,
+    provenance: Provenance | None = None,
 ) -> Path:
     """Read a Marian model folder and write it as a bundle at ``out``."""
 
@@ -144,8 +179,9 @@ def import_marian(
     # The alignment is read from the config at each step: no weights change.
     config = model.config = dataclasses.replace(config, alignment_layer=layer, alignment_head=head)
     name = name or src.name
-    card = import_card(name, src, config, model.num_parameters, layout)
+    card = import_card(name, src, config, model.num_parameters, layout, provenance)
     origin = {"imported_from": src.name, "layout": layout, "licence": "CC-BY-4.0"}
+    origin.update(provenance.origin if provenance else {})
     return save_bundle(
         out,
         model,

@@ -72,6 +72,16 @@ def safe_name(name: str, keep_spaces: bool = False) -> str:
     return "".join(c if c.isalnum() or c in allowed else "_" for c in name).strip("._ ") or "model"
 
 
+def free_model_folder(name: str) -> Path:
+    """A new folder in the user's models folder: ``name``, or ``name-2``, ``name-3`` ..."""
+    base = user_models_dir() / safe_name(name)
+    out, n = base, 1
+    while out.exists():
+        n += 1
+        out = base.with_name(f"{base.name}-{n}")
+    return out
+
+
 def user_cache_dir() -> Path:
     return _user_dir("TRANSLATOR_CACHE_DIR", "cache")
 
@@ -274,6 +284,16 @@ def create_lock(lock: Path) -> bool:
         tmp.unlink(missing_ok=True)
 
 
+def stale_lock(lock: Path) -> bool:
+    """Whether ``lock`` is a leftover to take over: its process was killed, or it names
+    no process a second after it was made (a power cut leaves it empty; a holder writes
+    its id at once)."""
+    owner = pid_in(lock) or 0
+    if owner:
+        return owner != os.getpid() and not pid_alive(owner)
+    return file_age(lock) > OWNERLESS_LOCK_S
+
+
 def special_file(path: Path) -> bool:
     """Whether ``path`` exists and is no regular file once links are followed: a named
     pipe hangs a reader, a device (/dev/zero, /dev/urandom) never ends, a folder."""
@@ -293,12 +313,11 @@ def file_lock(path: Path, wait: float = 3.0) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + wait
     while not create_lock(lock):
-        owner = pid_in(lock) or 0  # none yet: a leftover, or made without links just now
-        dead = owner and owner != os.getpid() and not pid_alive(owner)
-        if dead or (not owner and file_age(lock) > OWNERLESS_LOCK_S):
+        if stale_lock(lock):
             lock.unlink(missing_ok=True)
             continue
         if time.monotonic() > deadline:
+            owner = pid_in(lock) or 0
             raise OSError(errno.EBUSY, f"{path} is being changed by process {owner}") from None
         time.sleep(0.02)
     try:

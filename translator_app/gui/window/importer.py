@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from translator_app.core.platform.paths import safe_name, user_models_dir
+from translator_app.core.platform.paths import free_model_folder
 
 FILE_FILTER = "Marian / OPUS-MT models (config.json *.npz *.zip);;All files (*)"
 
@@ -21,16 +21,6 @@ def import_source(picked: str) -> Path:
     """The folder (or zip) to import, from the file the user picked."""
     path = Path(picked)
     return path if path.suffix.lower() == ".zip" else path.parent
-
-
-def free_folder(name: str) -> Path:
-    """A new folder in the user's models folder: ``name``, or ``name-2``, ``name-3`` ..."""
-    base = user_models_dir() / safe_name(name)
-    out, n = base, 1
-    while out.exists():
-        n += 1
-        out = base.with_name(f"{base.name}-{n}")
-    return out
 
 
 class ModelImporter(QObject):
@@ -48,7 +38,7 @@ class ModelImporter(QObject):
         """Start importing; returns the model's name for the status bar."""
         src = import_source(picked)
         name = src.stem if src.suffix.lower() == ".zip" else src.name
-        out = free_folder(name)
+        out = free_model_folder(name)
         self.busy = True
         threading.Thread(target=self._run, args=(src, out, name), daemon=True).start()
         return name
