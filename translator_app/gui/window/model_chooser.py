@@ -1,6 +1,7 @@
 """Which model translates, on which device: the Model menu's list of models and its
-Device menu, opening a model folder, importing an OPUS-MT model, Teach's "Use this
-model", and the status bar's model label while a model loads.
+Device menu, getting a published model (Get models…), opening a model folder, importing
+an OPUS-MT model, Teach's "Use this model", and the status bar's model label while a
+model loads.
 
 Handed what it uses (the session that loads, the settings that remember the choice, the
 messages, the model label) by the window, which keeps what a loaded model changes in its
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QMessageBox, QWidget
 
 from translator_app.core import bundled_model_dir
 from translator_app.core.platform.hardware import DEVICES
@@ -23,6 +24,7 @@ from translator_app.gui.shared.places import documents_dir
 from translator_app.gui.window.importer import FILE_FILTER, ModelImporter
 
 if TYPE_CHECKING:
+    from translator_app.gui.dialogs.get_models_dialog import GetModelsDialog
     from translator_app.gui.shared.notices import Messages
     from translator_app.gui.shared.settings import Settings
     from translator_app.gui.translating.session import TranslationSession
@@ -56,6 +58,7 @@ class ModelChooser(QObject):
         self.importer = ModelImporter(self)
         self.importer.finished.connect(self._imported)
         self.importer.failed.connect(messages.error)
+        self.get_models: GetModelsDialog | None = None  # made on first use, then kept
         self.actions: list[QAction] = []  # one per model in the menu, the current ticked
         self.device_actions: dict[str, QAction] = {}
 
@@ -65,6 +68,7 @@ class ModelChooser(QObject):
         self.menu = menu
         self.group = QActionGroup(self)
         self.models_end = menu.addSeparator()
+        make_action(menu, "G&et models…", self.get_models_dialog)
         make_action(menu, "Open model &folder…", self.open_folder_dialog, "Ctrl+Shift+O")
         make_action(menu, "&Import OPUS-MT model…", self.import_dialog)
 
@@ -179,6 +183,47 @@ class ModelChooser(QObject):
         if path:
             name = self.importer.start(path)
             self.messages.show(f"Importing {name}… (this takes a few seconds)", 0)
+
+    def get_models_dialog(self) -> GetModelsDialog | None:
+        """Model → Get models…: the catalogue, downloads and their progress (one dialog,
+        shown again while a download runs)."""
+        from translator_app.core.downloads.catalogue import CatalogueError, load_catalogue
+        from translator_app.gui.dialogs.get_models_dialog import GetModelsDialog, ModelDownloader
+
+        if self.get_models is None:
+            try:
+                entries = load_catalogue()
+            except CatalogueError as e:
+                self.messages.error(f"The list of models could not be read: {e}")
+                return None
+            self.get_models = GetModelsDialog(
+                entries,
+                ModelDownloader(self),
+                self._downloaded,
+                self.removed,
+                self.parent_widget,
+            )
+        self.get_models.refresh()
+        self.get_models.show()
+        self.get_models.raise_()
+        return self.get_models
+
+    def _downloaded(self, path: str) -> None:
+        """A fetched model is installed: list it, and offer to translate with it (the
+        choice is kept for the next start)."""
+        self.rebuild_menu()
+        name = Path(path).name
+        answer = QMessageBox.question(
+            self.get_models or self.parent_widget,
+            "Use the new model?",
+            f"{name} is installed. Translate with it now? The bundled model stays in the "
+            "Model menu.",
+        )
+        if answer == QMessageBox.Yes:
+            self.use(path)
+            self.messages.show(f"Translating with {name} (Model menu).", 10000)
+        else:
+            self.messages.show(f"{name} is in the Model menu.", 10000)
 
     def _imported(self, path: str) -> None:
         self.rebuild_menu()
