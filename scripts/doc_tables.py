@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -94,7 +95,53 @@ def limits_table() -> str:
     return "\n".join(rows)
 
 
+SPEEDS = ROOT / "docs" / "figures" / "model_speeds.json"
+
+
+def speed_cell(speeds: dict, key: str) -> str:
+    m = speeds["models"].get(key)
+    if not m:
+        return "not measured"
+    how = " (estimate: random weights of its shape)" if m.get("random_weights") else ""
+    return f"{m['ms_per_sentence']:.0f} ms per sentence{how}"
+
+
+def models_table() -> str:
+    """README's table of the models a user can have: the bundled one (its measured
+    scores) and each catalogue entry (published scores with their source), with the
+    speed bench/bench_model_speeds.py measured and the licence."""
+    catalogue = json.loads((ROOT / "resources" / "model_catalogue.json").read_text("utf-8"))
+    speeds = json.loads(SPEEDS.read_text("utf-8"))
+    metrics = json.loads((ROOT / "resources" / "model" / "metrics.json").read_text("utf-8"))
+    wanted = ("newstest2014", "newstest2019", "Tatoeba v2021-08-07")
+    measured = ", ".join(f"{t} {metrics['test_sets'][t]['greedy']['bleu']:.1f}" for t in wanted)
+    size = (ROOT / "resources" / "model" / "model.safetensors").stat().st_size / 1e6
+    rows = [
+        "| model | size | BLEU (source) | speed | licence |",
+        "|---|---|---|---|---|",
+        f"| bundled (`resources/model`) | {size:.0f} MB, included | {measured} (measured, "
+        f"greedy: `resources/model/metrics.json`) | {speed_cell(speeds, 'bundled')} | MIT "
+        "(the app); its data's licences: its model card |",
+    ]
+    for e in catalogue["models"]:
+        scores = ", ".join(f"{s['test']} {s['bleu']:.1f}" for s in e["scores"])
+        source = e["scores"][0]["source"] if e["scores"] else ""
+        rows.append(
+            f"| {e['name']} (`translator-app models get {e['id']}`) | {e['download_mb']:.0f} MB "
+            f"download, about {e['disk_mb']:.0f} MB on disk | {scores} (published: {source}) "
+            f"| {speed_cell(speeds, e['id'])} | {e['licence']} |"
+        )
+    rows.append("")
+    rows.append(
+        f"Speed: `{speeds['command']}` on {speeds['cpu']} ({speeds['threads']} threads, "
+        f"{speeds['int8_kind']}), {speeds['date']}: {speeds['sentences']} everyday sentences "
+        "translated one at a time as the app does, CTranslate2 int8."
+    )
+    return "\n".join(rows)
+
+
 TABLES = {
+    "models": (ROOT / "README.md", models_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),
     "format-limits": (ROOT / "docs" / "engine.md", limits_table),
 }

@@ -39,13 +39,20 @@ def run_models(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from translator_app.core.downloads.catalogue import find_entry, load_catalogue
-    from translator_app.core.downloads.getting import get_model, installed_models, remove_model
+    from translator_app.core.downloads.getting import (
+        get_model,
+        installed_models,
+        remove_model,
+        speed_text,
+    )
 
     entries = load_catalogue()
     if args.verb == "list":
         have = installed_models()
         for e in entries:
             where = f"installed in {have[e.id]}" if e.id in have else "not installed"
+            if e.id in have and (speed := speed_text(have[e.id])):
+                where += f"; {speed}"
             print(f"{e.id}: {e.name}, {where}")
             print(f"  {e.download_mb:.0f} MB to download, {e.disk_mb:.0f} MB on disk; {e.licence}")
             print(f"  published: {e.score_text()}; {e.page}")

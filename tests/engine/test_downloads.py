@@ -99,12 +99,14 @@ def test_a_whole_download_becomes_a_model_with_its_card(source):
     config = json.loads((out / "config.json").read_text())
     assert config["origin"]["catalogue_id"] == "tiny-test"
     assert config["origin"]["revision"] == REVISION
+    speed = json.loads((out / "metrics.json").read_text())["speed_here"]
+    assert speed["ms_per_sentence"] > 0 and speed["cpu"] and speed["engine"]
+    assert reports[-1].stage == "measuring"
     assert installed_models() == {"tiny-test": out}
     assert not staging_dir(entry_of(source)).exists()  # nothing left in the cache
     total = sum(p.stat().st_size for p in source.folder.iterdir())
     done = [r for r in reports if r.stage == "downloading"]
     assert done and done[-1].done == total == done[-1].total
-    assert reports[-1].stage == "importing"
     # It translates.
     from translator_app.core.engine.translator import Translator
 
@@ -273,7 +275,7 @@ def test_the_command_line_lists_gets_and_removes(source, tmp_path):
     got = run("get", "tiny-test")
     assert got.returncode == 0, got.stderr
     assert "installed in" in got.stdout
-    assert "installed in" in run("list").stdout
+    assert "ms per sentence here" in run("list").stdout
     missing = run("get", "nothing-like-it")
     assert missing.returncode != 0 and "no model called 'nothing-like-it'" in missing.stderr
     assert "Traceback" not in missing.stderr

@@ -70,6 +70,7 @@ def test_a_model_is_downloaded_shown_and_switched_to(qtbot, open_window, source,
     assert any(a.text() == "tiny-test" for a in w.models.actions)
     assert d.table.item(0, 4).text() == "Installed"
     assert not d.download.isEnabled() and d.remove.isEnabled()
+    assert "ms per sentence here" in d.details.text()  # measured once installed
     # Remove: the bundled model takes over, the menu forgets it.
     d.table.selectRow(0)
     d.remove.click()

@@ -40,6 +40,7 @@ from translator_app.core.platform.paths import (
     stale_lock,
     user_cache_dir,
     user_models_dir,
+    write_atomic,
 )
 
 DEFAULT_SOURCE = "https://huggingface.co"
@@ -63,7 +64,7 @@ class Progress:
     done: int
     total: int
     speed: float
-    stage: str = "downloading"  # "downloading" | "checking" | "importing"
+    stage: str = "downloading"  # "downloading" | "importing" | "measuring"
 
     def seconds_left(self) -> float | None:
         return (self.total - self.done) / self.speed if self.speed > 0 else None
@@ -71,9 +72,10 @@ class Progress:
     def text(self) -> str:
         """ "120.5 of 301.2 MB, 4.1 MB/s, about 44 s left" (or what the stage is)."""
         if self.stage != "downloading":
-            return {"checking": "Checking the files…", "importing": "Importing the model…"}[
-                self.stage
-            ]
+            return {
+                "importing": "Importing the model…",
+                "measuring": "Measuring its speed on this computer…",
+            }[self.stage]
         line = f"{self.done / 1e6:.1f} of {self.total / 1e6:.1f} MB"
         if self.speed > 0:
             left = self.seconds_left() or 0
@@ -258,10 +260,68 @@ def get_model(
             fetch(session, f, folder / f.name, on_bytes=meter, cancelled=cancelled)
         on_progress(Progress("", total, total, 0.0, stage="importing"))
         out = _import(entry, folder, source)
+        on_progress(Progress("", total, total, 0.0, stage="measuring"))
+        record_speed(out)
     finally:
         lock.unlink(missing_ok=True)
     shutil.rmtree(folder, ignore_errors=True)
     return out
+
+
+# Everyday sentences of several lengths, timed one at a time as the window translates.
+SPEED_SENTENCES = (
+    "Wir treffen uns morgen um acht Uhr am Bahnhof.",
+    "Kannst du mir bitte sagen, wo der nächste Supermarkt ist?",
+    "Die Regierung hat gestern neue Gesetze für den Klimaschutz beschlossen.",
+    "Ich habe heute leider keine Zeit, weil ich zum Arzt muss.",
+    "Das Hotel war sauber, ruhig und nur zehn Minuten vom Strand entfernt.",
+)
+
+
+def measure_speed(bundle: Path) -> dict:
+    """Milliseconds per sentence of ``bundle`` on this computer, as the app translates
+    (its engine and precision, one sentence at a time, after one warm-up that also
+    converts the model for CTranslate2), with the CPU and engine it was measured on."""
+    from translator_app.core.engine.translator import Translator
+    from translator_app.core.platform.hardware import cpu_name
+
+    translator = Translator.load(bundle, device="cpu")
+    translator.translate(SPEED_SENTENCES[:1])
+    start = time.perf_counter()
+    for sentence in SPEED_SENTENCES:
+        translator.translate([sentence])
+    seconds = time.perf_counter() - start
+    return {
+        "ms_per_sentence": round(1000 * seconds / len(SPEED_SENTENCES), 1),
+        "sentences": len(SPEED_SENTENCES),
+        "cpu": cpu_name(),
+        "threads": os.cpu_count(),
+        "engine": translator.engine_name,
+        "measured": datetime.date.today().isoformat(),
+    }
+
+
+def record_speed(bundle: Path) -> None:
+    """Add ``speed_here`` (:func:`measure_speed`) to the bundle's metrics.json; a model
+    that cannot be timed keeps its metrics as they are (the window says so on load)."""
+    from translator_app.core.engine.bundle import BundleError
+
+    path = bundle / "metrics.json"
+    try:
+        metrics = json.loads(path.read_text("utf-8"))
+        metrics["speed_here"] = measure_speed(bundle)
+        write_atomic(path, json.dumps(metrics, indent=2) + "\n")
+    except (OSError, ValueError, RuntimeError, BundleError):
+        return
+
+
+def speed_text(bundle: Path) -> str:
+    """ "120 ms per sentence here (CPU name)", or '' where it was not measured."""
+    try:
+        speed = json.loads((bundle / "metrics.json").read_text("utf-8"))["speed_here"]
+        return f"{speed['ms_per_sentence']:.0f} ms per sentence here ({speed['cpu']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
 
 
 def _held_bytes(dest: Path, size: int) -> int:

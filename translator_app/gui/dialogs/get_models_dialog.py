@@ -182,8 +182,16 @@ class GetModelsDialog(QDialog):
         self.refresh_buttons()
 
     def refresh_buttons(self) -> None:
+        from translator_app.core.downloads.getting import installed_models, speed_text
+
         entry = self.selected()
-        self.details.setText(details_html(entry) if entry else "")
+        where = installed_models().get(entry.id) if entry else None
+        speed = speed_text(where) if where else ""
+        self.details.setText(
+            (details_html(entry) + (f"<br>Measured: {html.escape(speed)}." if speed else ""))
+            if entry
+            else ""
+        )
         status = self.table.item(self.table.currentRow(), len(COLUMNS) - 1)
         state = status.text() if status and entry else ""
         busy = self.downloader.busy
