@@ -140,8 +140,25 @@ def models_table() -> str:
     return "\n".join(rows)
 
 
+def features_table() -> str:
+    """README's feature × model table, from engine/model_features.py (the list the window
+    shows; tests/engine/test_imported_features.py tries each on an imported model)."""
+    sys.path.insert(0, str(ROOT))
+    from translator_app.core.engine.model_features import model_features
+
+    rows = [
+        "| feature | bundled model | imported Marian / OPUS-MT model |",
+        "|---|---|---|",
+    ]
+    for ours, theirs in zip(model_features(True), model_features(False), strict=True):
+        why = "yes" if theirs.works else f"no: {theirs.why}"
+        rows.append(f"| {ours.name}: {ours.what} | {'yes' if ours.works else 'no'} | {why} |")
+    return "\n".join(rows)
+
+
 TABLES = {
     "models": (ROOT / "README.md", models_table),
+    "features": (ROOT / "README.md", features_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),
     "format-limits": (ROOT / "docs" / "engine.md", limits_table),
 }

@@ -281,3 +281,25 @@ def test_the_command_line_lists_gets_and_removes(source, tmp_path):
     assert "Traceback" not in missing.stderr
     removed = run("remove", "tiny-test")
     assert removed.returncode == 0 and "removed" in removed.stdout
+
+
+def test_a_proxy_that_fails_is_one_sentence(source, monkeypatch):
+    import socket
+
+    with socket.socket() as s:  # a proxy port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("NO_PROXY", "")
+    monkeypatch.setenv("no_proxy", "")
+    with pytest.raises(DownloadError, match="the proxy did not pass the connection"):
+        get_model(entry_of(source))
+    assert no_model_installed()
+
+
+def test_a_tls_failure_is_one_sentence(source, monkeypatch):
+    # The source speaks plain HTTP: asked for HTTPS, the TLS handshake fails.
+    monkeypatch.setenv("TRANSLATOR_MODEL_SOURCE", source.url.replace("http://", "https://"))
+    with pytest.raises(DownloadError, match="no secure connection to 127.0.0.1:\\d+ could be made"):
+        get_model(entry_of(source))
+    assert no_model_installed()

@@ -8,9 +8,10 @@ import json
 
 import pytest
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QTextBrowser
 
 from translator_app.core.downloads import transfer
+from translator_app.gui.dialogs.secondary_dialogs import ModelCardDialog
 
 pytest.importorskip("transformers")
 from model_source import ModelSource  # noqa: E402
@@ -67,6 +68,13 @@ def test_a_model_is_downloaded_shown_and_switched_to(qtbot, open_window, source,
         lambda: w.model_info is not None and w.model_info.name == "Tiny test model", timeout=20_000
     )
     assert w.settings.model.endswith("tiny-test")  # remembered for the next start
+    # The window says which features this model does not get, and why.
+    assert "Tiny test model: no glossary, taught terms" in w.messages.notice.label.text()
+    assert "term annotations" in w.messages.notice.label.text()
+    card = ModelCardDialog("x", w.model_info.card, w, w.model_info.features)
+    text = card.findChild(QTextBrowser).toPlainText()
+    assert "What the app does with this model" in text
+    assert "glossary (your terms used in the English): no; it needs a model trained" in text
     assert any(a.text() == "tiny-test" for a in w.models.actions)
     assert d.table.item(0, 4).text() == "Installed"
     assert not d.download.isEnabled() and d.remove.isEnabled()

@@ -133,3 +133,17 @@ def test_the_rnn_card_claims_only_the_data_and_terms_its_recipe_trained_on():
     assert "Not trained on term annotations" in said and "so it follows" not in said
     said = "\n".join(glossary_section(bench, {}, trained_on_terms(base)))
     assert "so it follows the user's glossary" in said
+
+
+def test_a_word_in_angle_brackets_does_not_hide_the_rest_of_the_card(qapp):
+    """An imported model's card says "a zero row for <pad>"; as an HTML tag, Qt's Markdown
+    hid everything after it."""
+    from PySide6.QtGui import QTextDocument
+
+    from translator_app.core.engine.model_card import for_users
+
+    card = "# M\n\nThe weights gain a zero row for <pad>; nothing was run.\n\n## In short\n\nGood."
+    doc = QTextDocument()
+    doc.setMarkdown(for_users(card))
+    assert "a zero row for <pad>; nothing was run." in doc.toPlainText()
+    assert "Good." in doc.toPlainText()

@@ -128,7 +128,13 @@ def for_users(card: str) -> str:
         "_How each figure was measured, the architecture and the training are in "
         "MODEL_CARD.md in the model's folder._"
     )
-    return "\n\n".join(k.strip() for k in kept if k.strip()) + "\n"
+    text = "\n\n".join(k.strip() for k in kept if k.strip()) + "\n"
+    # "<pad>" and the like are words here, not HTML: as a tag, Qt's Markdown hid the
+    # rest of an imported model's card behind it.
+    return _TAG_START.sub("&lt;", text)
+
+
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 
 
 def _plain(text: str) -> str:

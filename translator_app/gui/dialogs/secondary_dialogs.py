@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from translator_app.core.engine.model_card import for_users
+from translator_app.core.engine.model_features import features_markdown
 from translator_app.gui.dialogs.history import History
 from translator_app.gui.shared.screen import close_buttons, fit_resize
 from translator_app.gui.shared.settings import (
@@ -227,7 +228,11 @@ class ShortcutsDialog(QDialog):
 
 
 class ModelCardDialog(QDialog):
-    def __init__(self, title: str, card: str, parent: QWidget | None = None) -> None:
+    """The card's users' part, then what the app does with this model (``features``)."""
+
+    def __init__(
+        self, title: str, card: str, parent: QWidget | None = None, features: tuple = ()
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Model card — {title}")
         self.setAccessibleName("Model card")
@@ -235,7 +240,8 @@ class ModelCardDialog(QDialog):
         view.setAccessibleName("Model card text")
         view.setOpenExternalLinks(True)
         # The users' part: the developer details stay in the bundle's MODEL_CARD.md.
-        view.setMarkdown(for_users(card) if card else "This model has no model card.")
+        text = for_users(card) if card else "This model has no model card."
+        view.setMarkdown(text + ("\n\n" + features_markdown(features) if features else ""))
         close = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(view)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core import bundled_model_dir
 from translator_app.core.data.corrections import CorrectionsStore
+from translator_app.core.engine.model_features import missing_text
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.paths import (
@@ -321,11 +322,9 @@ class MainWindow(QMainWindow):
         for w in info.warnings:
             self.messages.lasting(w)  # stays until read: "Loaded … on cpu" would overwrite it
         self.messages.show(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
-        if self.session.glossary and not info.follows_glossary:
-            self.messages.lasting(
-                f"{info.name} was not trained to follow a glossary: your glossary is kept "
-                "and applies with a model that was"
-            )
+        if missing := missing_text(info.name, info.features):
+            kept = "; your glossary is kept for a model that follows it"
+            self.messages.lasting(missing + (kept if self.session.glossary else ""))
         self.translate_now()
 
     # ------------------------------------------------------------ translating

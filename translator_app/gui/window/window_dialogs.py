@@ -105,7 +105,8 @@ class WindowDialogs:
         if self.model_info is None:
             self.messages.error("No model is loaded")
             return
-        ModelCardDialog(self.model_info.name, self.model_info.card, self.parent).exec()
+        info = self.model_info
+        ModelCardDialog(info.name, info.card, self.parent, info.features).exec()
 
     def corrections_dialog(self) -> None:
         CorrectionsDialog(self.corrections, self.parent).exec()
