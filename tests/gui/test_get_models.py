@@ -69,8 +69,8 @@ def test_a_model_is_downloaded_shown_and_switched_to(qtbot, open_window, source,
     )
     assert w.settings.model.endswith("tiny-test")  # remembered for the next start
     # The window says which features this model does not get, and why.
-    assert "Tiny test model: no glossary, taught terms" in w.messages.notice.label.text()
-    assert "term annotations" in w.messages.notice.label.text()
+    said = w.statusBar().currentMessage()
+    assert said.startswith("Tiny test model: no glossary, taught terms") and "annotations" in said
     card = ModelCardDialog("x", w.model_info.card, w, w.model_info.features)
     text = card.findChild(QTextBrowser).toPlainText()
     assert "What the app does with this model" in text

@@ -322,9 +322,11 @@ class MainWindow(QMainWindow):
         for w in info.warnings:
             self.messages.lasting(w)  # stays until read: "Loaded … on cpu" would overwrite it
         self.messages.show(f"Loaded {info.name} on {info.device} in {info.seconds:.1f} s")
-        if missing := missing_text(info.name, info.features):
-            kept = "; your glossary is kept for a model that follows it"
-            self.messages.lasting(missing + (kept if self.session.glossary else ""))
+        if (missing := missing_text(info.name, info.features)) and self.session.glossary:
+            # A glossary that stops applying must not go unseen: a notice until dismissed.
+            self.messages.lasting(f"{missing}; your glossary is kept for a model that follows it")
+        elif missing:
+            self.messages.show(missing, 15000)
         self.translate_now()
 
     # ------------------------------------------------------------ translating
