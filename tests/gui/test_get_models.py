@@ -156,3 +156,26 @@ def test_closing_during_a_download_asks_and_stops_it(qtbot, open_window, source,
     qtbot.waitUntil(lambda: not d.downloader.busy, timeout=30_000)
     assert d.status.text().startswith("Cancelled")
     assert not any(a.text() == "tiny-test" for a in w.models.actions)
+
+
+def test_compare_models_shows_an_imported_model_with_its_heatmap(qtbot, open_window, tiny_folder):
+    """Compare, one of the features an imported model gets (engine/model_features.py)."""
+    from translator_app.core.importers.marian import import_marian
+    from translator_app.core.platform.paths import user_models_dir
+
+    imported = import_marian(tiny_folder, user_models_dir() / "opus-tiny")
+    w = open_window()
+    [action] = [
+        a for a in w.findChildren(QAction) if a.text().replace("&", "") == "Compare models…"
+    ]
+    action.trigger()
+    dialog = w.dialogs.compare
+    right = dialog.panes[1]
+    right.models.setCurrentIndex(right.models.findData(str(imported)))
+    dialog.sentence.setText("Der Hund läuft.")
+    dialog.translate()
+    qtbot.waitUntil(lambda: right.english.text() != "", timeout=30_000)
+    assert not right.english.text().startswith("Could not translate"), right.english.text()
+    assert right.architecture.text().startswith("Transformer")
+    assert right.figure.axes and right.figure.axes[0].get_images()  # its heat-map
+    dialog.close()
