@@ -8,8 +8,8 @@ A model with random weights rarely stops early, so each of its sentences is capp
 the length (tokens) the trained bundled model writes for the same sentences: its figure
 is the time of a sentence of that length, an estimate of the trained model's (marked so
 wherever it is shown). The timing is the app's own
-(core/downloads/getting.py, ``measure_speed``'s sentences, one at a time, after a
-warm-up). README's model table is written from the output (scripts/doc_tables.py).
+(core/downloads/getting.py: ``timed_translations`` of ``SPEED_SENTENCES``, one at a
+time, after a warm-up; the install-time measurement calls it too). README's model table is written from the output (scripts/doc_tables.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,18 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def time_model(bundle: Path, sentences: tuple[str, ...], runs: int, **choices) -> dict:
     """ms per sentence and per output token of ``bundle`` translated as the app does
     (its own search, changed by ``choices``)."""
+    from translator_app.core.downloads.getting import timed_translations
     from translator_app.core.engine.translator import Translator
 
     translator = Translator.load(bundle, device="cpu")
-    translator.translate(list(sentences[:1]), **choices)  # warm-up (and the conversion)
-    best, tokens = None, 0
-    for _ in range(runs):
-        start, tokens = time.perf_counter(), 0
-        for s in sentences:
-            [t] = translator.translate([s], **choices)
-            tokens += len(t.best.target_ids) if t.best else 0
-        seconds = time.perf_counter() - start
-        best = seconds if best is None else min(best, seconds)
+    best, tokens = timed_translations(translator, sentences, runs, **choices)
     return {
         "engine": translator.engine_name,
         "ms_per_sentence": round(1000 * best / len(sentences), 1),

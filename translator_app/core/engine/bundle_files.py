@@ -7,14 +7,13 @@ bundle_torch.py writes them). Every problem is a :class:`BundleError` naming the
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
 from safetensors import SafetensorError, safe_open
 
 from translator_app.core.limits import MAX_WEIGHT_ABS
-from translator_app.core.platform.paths import pid_alive, pid_in
+from translator_app.core.platform.paths import free_bytes, pid_alive, pid_in
 
 
 class BundleError(Exception):
@@ -62,12 +61,9 @@ _BUNDLE_MARGIN_BYTES = 16 * 1024 * 1024
 def check_free_space(folder: Path, needed_bytes: int) -> None:
     """Refuse, naming the folder, before writing ``needed_bytes`` (and the rest of a
     bundle) where the disk has less room: a full disk found halfway is a lost export."""
-    try:
-        free = shutil.disk_usage(folder).free
-    except OSError:
-        return  # cannot tell: the write itself will say
+    free = free_bytes(folder)
     needed = needed_bytes + _BUNDLE_MARGIN_BYTES
-    if free < needed:
+    if free is not None and free < needed:
         raise BundleError(
             folder,
             f"has {free / 1e6:.0f} MB free and needs {needed / 1e6:.0f} MB; "

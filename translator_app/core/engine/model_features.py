@@ -3,7 +3,7 @@ the window shows on loading a model, the model card dialog lists, and README's f
 model table is written from (scripts/doc_tables.py).
 
     >>> [f.name for f in model_features(follows_glossary=False) if not f.works][:1]
-    ['Glossary']
+    ['glossary']
 
 A model trained on inline term annotations (core/faithful/terms.py: the bundled one) gets
 all of them; a published model (OPUS-MT) gets those that compare the German with the

@@ -284,6 +284,15 @@ def create_lock(lock: Path) -> bool:
         tmp.unlink(missing_ok=True)
 
 
+def free_bytes(folder: Path) -> int | None:
+    """Bytes free on the disk holding ``folder``; None where that cannot be told (then
+    the write itself will say)."""
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
 def stale_lock(lock: Path) -> bool:
     """Whether ``lock`` is a leftover to take over: its process was killed, or it names
     no process a second after it was made (a power cut leaves it empty; a holder writes

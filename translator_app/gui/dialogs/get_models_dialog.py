@@ -164,7 +164,7 @@ class GetModelsDialog(QDialog):
     def refresh(self) -> None:
         from translator_app.core.downloads.getting import installed_models
 
-        installed = installed_models()
+        self.installed = installed = installed_models()
         for r, e in enumerate(self.entries):
             downloading = self.downloader.entry is not None and self.downloader.entry.id == e.id
             cells = (
@@ -182,10 +182,10 @@ class GetModelsDialog(QDialog):
         self.refresh_buttons()
 
     def refresh_buttons(self) -> None:
-        from translator_app.core.downloads.getting import installed_models, speed_text
+        from translator_app.core.downloads.getting import speed_text
 
         entry = self.selected()
-        where = installed_models().get(entry.id) if entry else None
+        where = self.installed.get(entry.id) if entry else None
         speed = speed_text(where) if where else ""
         self.details.setText(
             (details_html(entry) + (f"<br>Measured: {html.escape(speed)}." if speed else ""))

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 import translator_app.core as engine  # its names import PyTorch on first use
-from translator_app.core.engine.model_features import model_features
 from translator_app.core.engine.text_document import find_missing, split_document
 from translator_app.core.engine.translation import Translation
 from translator_app.gui.translating.worker_messages import (
@@ -253,7 +252,6 @@ class TranslationWorker(QObject):
                 warnings=notes,
                 seconds=time.perf_counter() - start,
                 follows_glossary=translator.follows_glossary,
-                features=model_features(translator.follows_glossary),
             )
         )
 

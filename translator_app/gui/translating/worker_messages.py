@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from translator_app.core.engine.model_features import Feature
+from translator_app.core.engine.model_features import Feature, model_features
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.text.segment import Segment
@@ -142,7 +142,11 @@ class ModelInfo:
     warnings: tuple[str, ...]
     seconds: float
     follows_glossary: bool = False  # trained on term annotations (core/faithful/terms.py)
-    features: tuple[Feature, ...] = ()  # what the app does with it (engine/model_features.py)
+
+    @property
+    def features(self) -> tuple[Feature, ...]:
+        """What the app does with this model (engine/model_features.py)."""
+        return model_features(self.follows_glossary)
 
 
 class FailureKind(enum.Enum):
