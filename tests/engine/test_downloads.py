@@ -85,6 +85,9 @@ def test_a_malformed_catalogue_is_named(tmp_path):
     bad.write_text(json.dumps({"models": [{"id": "x"}]}))
     with pytest.raises(CatalogueError, match=r"catalogue\.json: an entry lacks"):
         load_catalogue(bad)
+    bad.write_text(json.dumps({"models": []}))
+    with pytest.raises(CatalogueError, match=r"catalogue\.json: lists no models"):
+        load_catalogue(bad)
     bad.write_text("{ not json")
     with pytest.raises(CatalogueError, match=r"catalogue\.json: cannot be read"):
         load_catalogue(bad)

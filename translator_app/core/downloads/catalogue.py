@@ -96,6 +96,8 @@ def load_catalogue(path: Path | None = None) -> list[CatalogueEntry]:
         entries = [_entry(r, path) for r in raw["models"]]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
         raise CatalogueError(f"{path}: cannot be read ({e})") from None
+    if not entries:  # an empty list would read as "nothing to offer" with no reason
+        raise CatalogueError(f"{path}: lists no models")
     ids = [e.id for e in entries]
     if len(set(ids)) != len(ids):
         raise CatalogueError(f"{path}: two entries share an id")

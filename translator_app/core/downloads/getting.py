@@ -312,7 +312,8 @@ def measure_speed(bundle: Path) -> dict:
 
 def record_speed(bundle: Path) -> None:
     """Add ``speed_here`` (:func:`measure_speed`) to the bundle's metrics.json; a model
-    that cannot be timed keeps its metrics as they are (the window says so on load)."""
+    that cannot be timed keeps its metrics as they are, and `models list` and the
+    Get models dialog then show no speed for it (a translation error would show on load)."""
     from translator_app.core.engine.bundle import BundleError
 
     path = bundle / "metrics.json"
