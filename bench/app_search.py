@@ -44,12 +44,15 @@ def app_translator(
     return translator, searches, header
 
 
-def translations_with(translator: Translator, german: list[str], beam: int, step, stand_in=None):
-    """The English of each sentence (the app's way, at ``beam``), with ``step`` (a
-    (module, name) pair of the translator's) replaced by ``stand_in`` for the while, or as
-    it is where ``stand_in`` is None: what one step brings, measured with it and without."""
-    with replaced({step: stand_in} if stand_in is not None else {}):
-        return [t.text for t in translator.translate(german, beam=beam)]
+def translations_with(
+    translator: Translator, german: list[str], beam: int, steps: str = "all", stand_ins=None
+) -> list[str]:
+    """The English of each sentence (the app's way, at ``beam``) with the post-editing
+    ``steps`` (core/postedit/pipeline.py: "all,-closing-stop" leaves one out), and each
+    (module, name) of ``stand_ins`` (a reading inside a step, not a step) replaced by
+    its stand-in for the while: what one step or reading brings, with it and without."""
+    with replaced(stand_ins or {}):
+        return [t.text for t in translator.translate(german, beam=beam, steps=steps)]
 
 
 @contextmanager

@@ -27,10 +27,9 @@ from app_search import translations_with  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
-from translator_app.core.engine import translator as translator_module  # noqa: E402
 from translator_app.core.engine.closing_stop import needs_stop  # noqa: E402
 
-STEP = (translator_module, "needs_stop")  # the step measured
+STEP = "closing-stop"  # the step measured
 SETS = [
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
     ROOT / "data" / "prepared" / "news-dev.tsv",
@@ -56,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         refs = [[en for _, en in open_lines]]
         print(f"\n{path.name}: {len(open_lines)} of {len(pairs)} lines end without punctuation")
         for beam in args.beam:
-            as_is = translations_with(translator, german, beam, STEP, lambda text: False)
-            stopped = translations_with(translator, german, beam, STEP)
+            as_is = translations_with(translator, german, beam, f"all,-{STEP}")
+            stopped = translations_with(translator, german, beam)
             before = sacrebleu.corpus_bleu(as_is, refs).score
             after = sacrebleu.corpus_bleu(stopped, refs).score
             changed = [(d, a, b) for d, a, b in zip(german, as_is, stopped, strict=True) if a != b]

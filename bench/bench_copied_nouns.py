@@ -7,7 +7,7 @@ keep names (resources/lists/german-names.tsv) asked with the English its pairs s
 (resources/lists/german-noun-english.tsv; „Forscher vermuten …“: researchers); and a
 noun typed in lower case asked with a noun's English („die forelle“). With
 ``--pass first-capital`` it measures the same way the capital the translator gives an
-English that the model began in lower case (core/engine/first_capital.py); with
+English that the model began in lower case (core/postedit/first_capital.py); with
 ``--pass garbled`` the words the model garbled (core/faithful/garbled_words.py); with
 ``--pass garbled-attention`` those found by the attention, not by their letters; with
 ``--pass unsaid`` the long nouns said in none of the dictionary's senses and the guard
@@ -55,7 +55,6 @@ from app_search import replaced  # noqa: E402
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.dictionary import lookup  # noqa: E402
-from translator_app.core.engine import dictionary_pass, translator  # noqa: E402
 from translator_app.core.faithful import (  # noqa: E402
     copied_words,
     garbled_words,
@@ -66,6 +65,7 @@ from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
     german_left_report,
 )
+from translator_app.core.postedit import dictionary_words as dictionary_pass  # noqa: E402
 
 
 class _EveryWord:
@@ -76,17 +76,17 @@ class _EveryWord:
         return True
 
 
-# The readings measured, and what stands in for each without them.
+# The readings measured, and what stands in for each without them (with the step
+# "openers", which lowers an opening word, left out).
 READINGS = {
     (copied_words, "kept_names"): _EveryWord,  # no word told a noun by the corpora
     (copied_words, "noun_english"): dict,  # the dictionary's first English
     (copied_words, "openings"): lambda source: frozenset(),  # no opening word "lower"
-    (dictionary_pass, "_with_openers_lowered"): lambda texts, out, *rest: out,
     (copied_words, "written_as_noun"): lambda key: False,  # a lower-case word no noun
 }
 WITHOUT = {
     "readings": READINGS,
-    "first-capital": {(translator, "with_first_capital"): lambda tok, out, *rest: out},
+    "first-capital": "all,-first-capital",
     "garbled": {
         (copied_words, "garbled_sources"): lambda lexicon, source, output: (),
         (dictionary_pass, "garbled_by_attention"): lambda lexicon, t: (),
@@ -149,8 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pairs = [pair for _, pair in read_pairs(path)]
         german, refs = [de for de, _ in pairs], [en for _, en in pairs]
-        with replaced(WITHOUT[args.measured]):
-            before = [t.text for t in model.translate(german, beam=args.beam)]
+        measured = WITHOUT[args.measured]
+        steps = measured if isinstance(measured, str) else "all"
+        if args.measured == "readings":
+            steps = "all,-openers"
+        with replaced({} if isinstance(measured, str) else measured):
+            before = [t.text for t in model.translate(german, beam=args.beam, steps=steps)]
         unsaid_nouns.sense_pattern.cache_clear()  # patterns made without the step
         after = [t.text for t in model.translate(german, beam=args.beam)]
         print(f"\n{path.name}: {len(pairs)} sentences, beam {args.beam}, {args.measured}")

@@ -1,5 +1,5 @@
 """What the dictionary's words cost a whole text (issue 60): the model's English for a
-dev set in one call, then the dictionary pass over it (core/engine/dictionary_pass.py:
+dev set in one call, then the dictionary pass over it (core/postedit/dictionary_words.py:
 the sentences that copied a German word decoded again with the dictionary's English),
 as `translator-app translate`, documents and the window's follow-up run them.
 

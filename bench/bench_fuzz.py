@@ -33,7 +33,7 @@ import torch
 from bench_translate import peak_rss_mb  # the same measure as the latency benchmark
 
 from translator_app.core import Translator, bundled_model_dir
-from translator_app.core.engine.translator import InvalidTextWarning
+from translator_app.core.api.translator import InvalidTextWarning
 from translator_app.core.platform.hardware import describe_machine
 
 WORDS = [

@@ -1,12 +1,12 @@
 """A glossary that keeps the grammar around its terms (issue 61 §3): each of the four
 steps after the glossary's decode switched off in turn, and the sentences it changes.
 
-- ``articles``: "a"/"an" before a term as its English sounds (core/engine/term_articles.py);
+- ``articles``: "a"/"an" before a term as its English sounds (core/postedit/term_articles.py);
 - ``verbs``: a singular verb after a plural term in the plural (term_articles.py);
 - ``around``: the nouns beside a term that the English without the glossary says
-  (core/engine/term_context.py);
+  (core/postedit/term_context.py);
 - ``repeated``: a term written more often than the German holds it costs the candidate
-  (glossary.repeated_terms in core/engine/faithful_choice.py).
+  (glossary.repeated_terms in core/postedit/judge.py).
 
     .venv/bin/python bench/bench_glossary_grammar.py [--model DIR]
 
@@ -28,16 +28,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from translator_app.core import Translator  # noqa: E402
-from translator_app.core.engine import faithful_choice, term_articles, translator  # noqa: E402
 from translator_app.core.faithful.glossary import Glossary, Term  # noqa: E402
+from translator_app.core.postedit import judge as faithful_choice  # noqa: E402
 
 GRAMMAR_SET = ROOT / "bench" / "data" / "glossary-grammar.tsv"
 GLOSSARY_SET = ROOT / "bench" / "glossary.jsonl"
-# (module, name, what stands in its place): the step left out
+# what is left out: a post-editing step by name, or a judge's reading replaced by its
+# stand-in (module, name, what stands in its place)
 STEPS = {
-    "articles": (term_articles, "articles_fitted", lambda tokenizer, cand, uses: cand),
-    "verbs": (term_articles, "verbs_fitted", lambda tokenizer, cand, uses: cand),
-    "around": (translator, "with_words_around_terms", lambda texts, out, *rest: out),
+    "articles": "term-articles",
+    "verbs": "term-verbs",
+    "around": "words-around-terms",
     "repeated": (faithful_choice, "repeated_terms", lambda uses, english: 0),
 }
 
@@ -49,11 +50,24 @@ def sentences() -> list[tuple[str, str, str]]:
     return out + [tuple(line.split("\t")) for line in lines if line]
 
 
-def english(model: Translator, rows) -> list[str]:
+def english(model: Translator, rows, steps: str = "all") -> list[str]:
     return [
-        model.translate([de], glossary=Glossary((Term(term, target),)))[0].text
+        model.translate([de], glossary=Glossary((Term(term, target),)), steps=steps)[0].text
         for de, term, target in rows
     ]
+
+
+def without(model: Translator, rows, left_out) -> list[str]:
+    """The English of ``rows`` with the step ``left_out`` (a name, or a stand-in)."""
+    if isinstance(left_out, str):
+        return english(model, rows, f"all,-{left_out}")
+    module, name, stand_in = left_out
+    kept = getattr(module, name)
+    setattr(module, name, stand_in)
+    try:
+        return english(model, rows)
+    finally:
+        setattr(module, name, kept)
 
 
 def main() -> int:
@@ -63,14 +77,11 @@ def main() -> int:
     rows = sentences()
     model = Translator.load(args.model)
     with_all = english(model, rows)
-    for step, (module, name, stand_in) in STEPS.items():
-        kept = getattr(module, name)
-        setattr(module, name, stand_in)
-        try:
-            without = english(model, rows)
-        finally:
-            setattr(module, name, kept)
-        changed = [(r[0], a, b) for r, a, b in zip(rows, without, with_all, strict=True) if a != b]
+    for step, left_out in STEPS.items():
+        without_step = without(model, rows, left_out)
+        changed = [
+            (r[0], a, b) for r, a, b in zip(rows, without_step, with_all, strict=True) if a != b
+        ]
         print(f"{step}: {len(changed)} of {len(rows)} sentences changed")
         for de, before, after in changed:
             print(f"  {de}\n    without: {before}\n    with:    {after}")

@@ -27,10 +27,10 @@ from app_search import translations_with  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
-from translator_app.core.engine import dictionary_pass  # noqa: E402
 from translator_app.core.faithful.copied_words import ONE_WORD  # noqa: E402
+from translator_app.core.postedit import dictionary_words  # noqa: E402
 
-STEP = (dictionary_pass, "heading_term")  # the step measured
+READING = (dictionary_words, "heading_term")  # the reading measured (in "dictionary-terms")
 SETS = [
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
     ROOT / "testsets" / "register" / "register-test.deu-eng.tsv",
@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         if not pairs:
             continue
         german, refs = [de for de, _ in pairs], [[en for _, en in pairs]]
-        alone = translations_with(translator, german, beam, STEP, lambda *_: None)
-        said = translations_with(translator, german, beam, STEP)
+        alone = translations_with(translator, german, beam, stand_ins={READING: lambda *_: None})
+        said = translations_with(translator, german, beam)
         before = sacrebleu.corpus_chrf(alone, refs).score
         after = sacrebleu.corpus_chrf(said, refs).score
         print(

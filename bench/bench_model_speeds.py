@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def time_model(bundle: Path, sentences: tuple[str, ...], runs: int, **choices) -> dict:
     """ms per sentence and per output token of ``bundle`` translated as the app does
     (its own search, changed by ``choices``)."""
+    from translator_app.core.api.translator import Translator
     from translator_app.core.downloads.getting import timed_translations
-    from translator_app.core.engine.translator import Translator
 
     translator = Translator.load(bundle, device="cpu")
     best, tokens = timed_translations(translator, sentences, runs, **choices)

@@ -27,10 +27,9 @@ from app_search import translations_with  # noqa: E402
 
 from translator_app.core import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
-from translator_app.core.engine import translator as translator_module  # noqa: E402
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
 
-STEP = (translator_module, "spelled_as_german")  # the step measured
+STEP = "umlauts"  # the step measured
 SETS = [
     ROOT / "testsets" / "everyday" / "everyday-dev.deu-eng.tsv",
     ROOT / "testsets" / "register" / "register-dev.deu-eng.tsv",
@@ -49,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.sets:
         pairs = [pair for _, pair in read_pairs(path)]
         german, refs = [de for de, _ in pairs], [[en for _, en in pairs]]
-        written = translations_with(translator, german, beam, STEP)
+        written = translations_with(translator, german, beam)
         print(f"\n{path.name}: {len(pairs)} sentences, beam {beam}")
         print(f"  {'as written':40} BLEU {sacrebleu.corpus_bleu(written, refs).score:.2f}")
         for case, change in [
@@ -58,10 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             ("without umlauts", without_umlauts),
         ]:
             changed = [change(de) for de in german]
-            as_they_stand = translations_with(
-                translator, changed, beam, STEP, lambda text: (text, None)
-            )
-            recased = translations_with(translator, changed, beam, STEP)
+            as_they_stand = translations_with(translator, changed, beam, f"all,-{STEP}")
+            recased = translations_with(translator, changed, beam)
             for how, hyps in [
                 ("read as it stands", as_they_stand),
                 ("as German writes it", recased),

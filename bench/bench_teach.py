@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from trainer.teach_recipe import score_model  # noqa: E402
+from translator_app.core.api.translator import Translator  # noqa: E402
 from translator_app.core.data.corpus import read_all  # noqa: E402
 from translator_app.core.engine.bundle import load_bundle  # noqa: E402
-from translator_app.core.engine.translator import Translator  # noqa: E402
 from translator_app.core.faithful.glossary import read_glossary  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 

@@ -8,6 +8,7 @@
   holds (ROOMS below: a room without a line here is an error).
 - docs/engine.md, the limits kept beside their format: every module-level ``MAX_*``
   constant of translator_app outside core/limits.py, with its value as written.
+- docs/postedit.md, the post-editing steps in the order they run (core/postedit/pipeline.py).
 
 Each table sits between ``<!-- BEGIN generated:NAME -->`` and ``<!-- END generated:NAME -->``.
 """
@@ -36,8 +37,12 @@ ROOMS = {
     "dictionary": "Ding's entries looked up for inflected and compound German words "
     "(SQLite index, simplemma lemmas)",
     "faithful": "numbers, dates, names and places kept; glossary and term annotations",
-    "engine": "bundles, the PyTorch and CTranslate2 backends, `Translator`, its immutable "
-    "`Translation` values, the document pipeline",
+    "engine": "bundles, the PyTorch and CTranslate2 backends, one decode of a list of "
+    "sentences, its immutable `Translation` values, the document pipeline",
+    "postedit": "the post-editing pipeline: steps that propose other decodes or rewrite a "
+    "candidate, in one ordered list, and the one judge that chooses among candidates",
+    "api": "`Translator`: the model's search and the pipeline behind one call; every "
+    "layer's attention, dropped words and word alternatives after it",
     "importers": "Marian / OPUS-MT downloads (Hugging Face folder, npz release) as bundles",
     "downloads": "the catalogue of published models, fetched (resumed, checksum-checked) and imported",
     "ipc": "what crosses between the app and the trainer's process: progress lines, "
@@ -156,7 +161,18 @@ def features_table() -> str:
     return "\n".join(rows)
 
 
+def steps_table() -> str:
+    """docs/postedit.md's list of the pipeline's steps, in the order they run."""
+    sys.path.insert(0, str(ROOT))
+    from translator_app.core.postedit.pipeline import STEPS
+
+    rows = ["| # | step | stage | what it does |", "|---|---|---|---|"]
+    rows += [f"| {i} | `{s.name}` | {s.stage} | {s.does} |" for i, s in enumerate(STEPS, 1)]
+    return "\n".join(rows)
+
+
 TABLES = {
+    "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "models": (ROOT / "README.md", models_table),
     "features": (ROOT / "README.md", features_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),

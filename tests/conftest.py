@@ -103,7 +103,7 @@ def tiny_pairs() -> list[tuple[str, str]]:
 
 def candidate(text: str, score: float):
     """An n-best entry with ``text`` and ``score`` (its log-probability too), no pieces:
-    for the n-best choice (core/engine/faithful_choice.py)."""
+    for the n-best choice (core/postedit/judge.py)."""
     import numpy as np
 
     from translator_app.core.engine.translation import Candidate

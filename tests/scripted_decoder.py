@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from translator_app.core.engine.backends import Job
 from translator_app.core.engine.search_types import Hypothesis
 
 BUNDLE = Path(__file__).resolve().parents[1] / "resources" / "model"
@@ -70,7 +71,15 @@ class ScriptedDecoder:
         return out
 
     def alternatives(self, src, prefix, k, limit, options, min_prob):
-        return []
+        """The script's candidates that begin with ``prefix``, likeliest first (the word
+        menu's: each chooses its own piece after the prefix)."""
+        source = self.tokenizer.decode(src).text
+        asked = (source, self.tokenizer.decode(prefix).text)
+        if len(inspect.signature(self.script).parameters) == 1:
+            asked = asked[:1]
+        job = Job(0, 0, list(src), tuple(prefix))
+        fit = [w for w in self.script(*asked) if self._ids(w.text)[: len(prefix)] == list(prefix)]
+        return [self._hypothesis(job, w) for w in fit[:k]]
 
     def _fitting(self, job, written: list[Written]) -> list[Written]:
         if not job.prefix:

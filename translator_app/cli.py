@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import unicodedata
 import warnings
@@ -22,15 +21,15 @@ from typing import TextIO
 
 from translator_app.cli_lookup import add_lookup, run_lookup
 from translator_app.cli_models import add_models, run_models
+from translator_app.cli_report import sentence_json, warn_missing
+from translator_app.cli_steps import add_steps, add_steps_argument, parse_steps, run_steps
 from translator_app.core.cli_common import run_main
 from translator_app.core.dictionary.index import DictionaryError
-from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
 from translator_app.core.platform.paths import special_file
 from translator_app.gui.window.app import add_arguments as add_gui_arguments
 
 STDIN_BATCH_LINES = 32
-_WORD = re.compile(r"[^\W_]")  # a letter or a digit: text that must not come out empty
 
 
 class CliError(Exception):
@@ -56,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_translate(sub)
     add_lookup(sub)
     add_models(sub)
+    add_steps(sub)
     return parser
 
 
@@ -121,6 +121,7 @@ def _add_translate(sub) -> None:
     tr.add_argument(
         "--json", action="store_true", help="one JSON object per line with pieces and attention"
     )
+    add_steps_argument(tr)
     tr.add_argument(
         "--glossary",
         type=Path,
@@ -153,31 +154,6 @@ def _stdin_lines(stream) -> Iterator[list[str]]:
         yield batch
 
 
-def _sentence_json(t) -> dict:
-    return {
-        "source": t.source,
-        "translation": t.text,
-        "score": round(t.score, 4),
-        "source_pieces": list(t.source_pieces),
-        "target_pieces": list(t.target_pieces),
-        "attention": [[round(float(w), 4) for w in row] for row in t.attention],
-        "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest],
-        # Numbers, times and dates of the source that the translation does not keep.
-        "missing_numbers": [f.text for f in t.missing_numbers],
-        # The same facts with their kind (number, unit, date, negation, limit, ...) and
-        # the English each needs.
-        "missing_facts": [
-            {"text": f.text, "kind": f.kind, "english": f.english} for f in t.missing_numbers
-        ],
-        "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
-        # Content words of the source that no English word seems to carry (character
-        # offsets in "source"); null where the sentence could not be checked.
-        "not_carried": None
-        if t.not_carried is None
-        else [{"text": w.text, "start": w.span[0], "end": w.span[1]} for w in t.not_carried],
-    }
-
-
 def _translate_text(translator, args):
     """Translator.translate_document with the command line's search and glossary, on the
     text composed (NFC): decomposed letters („u“ + combining diaeresis, from macOS or a
@@ -190,38 +166,6 @@ def _translate_text(translator, args):
     )
 
 
-def _warn_missing(doc, first_line: str = "", line: int = 1) -> int:
-    """Warn of facts a sentence may have lost and of a sentence given back as it came
-    (naming ``first_line``'s kind of line, "standard input line", and its number counted
-    from ``line``); report each sentence with words whose translation is empty as an
-    error. Returns how many were empty."""
-    empty = 0
-    for seg, t in zip(doc.segments, doc.translations, strict=True):
-        if t is not None and t.failed:
-            where = f"{first_line} {line + seg.line}: " if first_line else ""
-            print(
-                f"warning: {where}{seg.text!r} could not be translated ({t.failed}); "
-                "it is written as it came",
-                file=sys.stderr,
-            )
-        elif t is not None and _WORD.search(seg.text) and not t.text.strip():
-            empty += 1
-            print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
-        elif t is not None and t.missing_numbers:
-            facts = t.missing_numbers
-            lost = ", ".join(describe_fact(f) for f in facts if not f.kind.startswith("added"))
-            added = ", ".join(f.text for f in facts if f.kind == "added")
-            denied = ", ".join(f'"{f.text}"' for f in facts if f.kind == "added negation")
-            said = [f"it may not keep {lost}"] if lost else []
-            said += [f"it writes {added}, which the German does not hold"] if added else []
-            said += [f"it says {denied}, a negation the German does not hold"] if denied else []
-            print(
-                f"warning: check the translation of {seg.text!r}: {'; '.join(said)}",
-                file=sys.stderr,
-            )
-    return empty
-
-
 def _write_lines(
     translator, lines: list[str], args, out: TextIO, where: str = "line", first: int = 1
 ) -> int:
@@ -229,7 +173,7 @@ def _write_lines(
     ``out``; returns how many sentences came out empty."""
     doc = _translate_text(translator, args)("\n".join(lines))
     outputs = doc.output.split("\n")
-    empty = _warn_missing(doc, where, first)
+    empty = warn_missing(doc, where, first)
     if not args.json:
         out.write("\n".join(outputs) + "\n")
     else:
@@ -239,7 +183,7 @@ def _write_lines(
         translations = [t if not t or t.failed else next(checked) for t in doc.translations]
         for i, line in enumerate(lines):
             sentences = [
-                _sentence_json(t)
+                sentence_json(t)
                 for seg, t in zip(doc.segments, translations, strict=True)
                 if seg.line == i
             ]
@@ -265,10 +209,14 @@ def _load(args):
     except ValueError as e:
         raise CliError(f"--{e}") from None
     try:
+        steps = parse_steps(args.steps)
+    except ValueError as e:
+        raise CliError(f"--steps: {e}") from None
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             bundle = load_bundle(path, args.device, lazy=args.engine != "torch")
-        translator = Translator.from_bundle(bundle, args.precision, args.engine)
+        translator = Translator.from_bundle(bundle, args.precision, args.engine, steps)
     except BundleError as e:
         raise CliError(str(e)) from None
     except ValueError as e:
@@ -365,7 +313,7 @@ def _translate_text_file(translator, args) -> int:
     def on_block(doc, progress) -> None:
         nonlocal empty
         first = progress.done - doc.source.count("\n")  # the block's first line
-        empty += _warn_missing(doc, f"{args.input} line", first)
+        empty += warn_missing(doc, f"{args.input} line", first)
         print(f"translated {progress.line()}", file=sys.stderr, flush=True)
 
     try:
@@ -402,7 +350,7 @@ def _translate_file(translator, args) -> int:
         raise CliError(str(e)) from None
     finally:
         lock.unlink(missing_ok=True)
-    empty = _warn_missing(doc)
+    empty = warn_missing(doc)
     print(f"wrote {args.output} ({len(doc.segments)} sentences)", file=sys.stderr)
     return 1 if empty else 0
 
@@ -470,7 +418,16 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # No command, or the window's own options or a file first ("translator-app --text
     # 'Hallo'", "translator-app brief.txt"): the window.
-    if not argv or argv[0] not in ("gui", "translate", "lookup", "models", "train", "-h", "--help"):
+    if not argv or argv[0] not in (
+        "gui",
+        "translate",
+        "lookup",
+        "models",
+        "steps",
+        "train",
+        "-h",
+        "--help",
+    ):
         argv = ["gui", *argv]
     if argv[0] == "train":
         # The trainer runs as its own process (the app never imports it); the built app
@@ -483,5 +440,6 @@ def main(argv: list[str] | None = None) -> int:
         "gui": run_gui,
         "lookup": run_lookup,
         "models": run_models,
+        "steps": run_steps,
     }
     return run_main(build_parser(), commands, argv, (CliError, DictionaryError))

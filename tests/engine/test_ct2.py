@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from conftest import tiny_model
+from translator_app.core.api.translator import Translator
 from translator_app.core.engine import ct2, ct2_models
 from translator_app.core.engine.bundle import load_bundle
-from translator_app.core.engine.translator import Translator
 
 pytestmark = pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
 

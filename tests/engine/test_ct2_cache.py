@@ -14,9 +14,9 @@ import pytest
 import torch
 
 from translator_app import cli
+from translator_app.core.api.translator import Translator
 from translator_app.core.engine import ct2, ct2_models
 from translator_app.core.engine.bundle import load_bundle, write_shortlist
-from translator_app.core.engine.translator import Translator
 
 pytestmark = pytest.mark.skipif(not ct2.available(), reason="CTranslate2 is not installed")
 

@@ -111,7 +111,7 @@ def test_a_whole_download_becomes_a_model_with_its_card(source):
     done = [r for r in reports if r.stage == "downloading"]
     assert done and done[-1].done == total == done[-1].total
     # It translates.
-    from translator_app.core.engine.translator import Translator
+    from translator_app.core.api.translator import Translator
 
     [result] = Translator.load(out, device="cpu").translate(["Der Hund läuft."])
     assert isinstance(result.text, str)

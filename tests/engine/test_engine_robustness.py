@@ -202,7 +202,7 @@ def test_valid_byte_pieces_still_decode(tokenizer):
 
 def test_lone_surrogates_are_replaced_per_text(make_bundle):
     from translator_app.core import Translator
-    from translator_app.core.engine.translator import InvalidTextWarning
+    from translator_app.core.api.translator import InvalidTextWarning
 
     tr = Translator.load(make_bundle(), "cpu")
     with pytest.warns(InvalidTextWarning, match="text 2"):

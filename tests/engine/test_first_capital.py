@@ -1,5 +1,5 @@
 """An English that the model began in lower case where the German began with a capital
-gets its capital (core/engine/first_capital.py). With the bundled model, greedy:
+gets its capital (core/postedit/first_capital.py). With the bundled model, greedy:
 „Nachname“ was "family name", „E-Mail-Adresse bestätigen“ "confirm e-mail address",
 „Telefonnummer“ "phone number" (v23)."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import spelled_candidate
 from translator_app.core.engine.candidates import text_of
-from translator_app.core.engine.first_capital import begins_with_capital, capitalised
+from translator_app.core.postedit.first_capital import begins_with_capital, capitalised
 
 
 @pytest.mark.parametrize(

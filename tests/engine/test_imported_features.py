@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from translator_app.core.api.translator import Translator
 from translator_app.core.engine.model_features import (
     NEEDS_ANNOTATIONS,
     missing_text,
     model_features,
 )
-from translator_app.core.engine.translator import Translator
 from translator_app.core.faithful.glossary import Glossary, Term
 from translator_app.core.importers.marian import import_marian
 
@@ -106,3 +106,37 @@ def test_documents_work_on_an_imported_model(imported, tmp_path):
     out = Document(tmp_path / "letter.docx")
     assert len([p for p in out.paragraphs if p.text.strip()]) == 2
     assert doc.output
+
+
+def test_with_no_steps_an_imported_model_writes_what_transformers_writes(tmp_path):
+    """`translate --steps none` is the model's own greedy search: the same ids as
+    transformers' generate, and the text those ids decode to (the steps respelled the
+    first word piece by piece, so an import could not be checked against it)."""
+    import torch
+
+    from translator_app.core.engine.candidates import text_of
+
+    hf, vocab = make_hf_model(tmp_path / "hf", SHAPE, seed=5)
+    bundle = import_marian(tmp_path / "hf", tmp_path / "bundle")
+    ours = Translator.load(bundle, device="cpu", precision="fp32", engine="torch")
+    german = ["Der Hund läuft schnell über die Straße.", "wir treffen uns am bahnhof"]
+    max_new = 10
+    choices = dict(beam=1, nbest=1, max_len_a=0.0, max_len_b=max_new)
+    out = ours.translate(german, steps="none", **choices)
+    ids = [list(ours.tokenizer.encode(text).ids) + [vocab["</s>"]] for text in german]
+    width = max(map(len, ids))
+    src = torch.tensor([row + [vocab["<pad>"]] * (width - len(row)) for row in ids])
+    with torch.no_grad():
+        want = hf.generate(
+            input_ids=src,
+            attention_mask=(src != vocab["<pad>"]).long(),
+            num_beams=1,
+            do_sample=False,
+            max_new_tokens=max_new,
+            bad_words_ids=[[vocab["<pad>"]], [vocab["<unk>"]]],
+            forced_eos_token_id=vocab["</s>"],
+        )
+    for t, row in zip(out, want, strict=True):
+        expected = [int(x) for x in row[1:] if int(x) != vocab["<pad>"]]
+        assert list(t.best.target_ids) == expected
+        assert t.text == text_of(ours.tokenizer, t.best.target_ids)

@@ -1,6 +1,6 @@
 """A term takes the article its sound asks for (issue 61 §3): "a quotation" where the
 model, meaning "an offer", wrote "an quotation"; and the verb after it the term's number:
-"the delivery notes were" where the model wrote "was" (core/engine/term_articles.py)."""
+"the delivery notes were" where the model wrote "was" (core/postedit/term_articles.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ import pytest
 
 from conftest import spelled_candidate
 from scripted_decoder import Written, scripted_translator
-from translator_app.core.engine import term_articles
-from translator_app.core.engine import translator as translator_module
 from translator_app.core.engine.candidates import text_of
-from translator_app.core.engine.term_articles import article_for, verbs_fitted
 from translator_app.core.faithful.glossary import Glossary, Term, TermUse
+from translator_app.core.postedit import term_articles
+from translator_app.core.postedit.term_articles import article_for, verbs_fitted
 
 
 @pytest.mark.parametrize(
@@ -36,9 +35,9 @@ def test_the_article_is_chosen_by_the_sound_of_the_first_word(english, article):
 
 
 def _translate(translator, sentence, glossary, monkeypatch=None):
-    if monkeypatch is not None:  # the model's own articles
-        monkeypatch.setattr(translator_module, "with_term_articles", lambda tok, out, *a: out)
-    return translator.translate([sentence], glossary=glossary)[0]
+    # with monkeypatch: the model's own articles and verbs
+    steps = "all,-term-articles,-term-verbs" if monkeypatch is not None else None
+    return translator.translate([sentence], glossary=glossary, steps=steps)[0]
 
 
 # The bundled model's own "an quotation" and "the delivery notes was" are cases of the

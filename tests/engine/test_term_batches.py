@@ -3,8 +3,8 @@ annotated with its own terms only (core/engine/dictionary_pass.term_batches)."""
 
 from __future__ import annotations
 
-from translator_app.core.engine.dictionary_pass import term_batches
 from translator_app.core.faithful.glossary import Glossary, Term
+from translator_app.core.postedit.dictionary_words import term_batches
 
 TEIG, LAMPE = Term("Teig", "dough", True), Term("Lampe", "lamp", True)
 POLAND, POLES = Term("Polen", "Poland", True), Term("Polen", "Poles", True)

@@ -1,12 +1,11 @@
 """Nothing around a glossary term is dropped (issue 61 §3): „Angebot für Büromöbel“ with
-Angebot -> quotation came out "Quotation for offices" (core/engine/term_context.py)."""
+Angebot -> quotation came out "Quotation for offices" (core/postedit/term_context.py)."""
 
 from __future__ import annotations
 
 from scripted_decoder import Written, scripted_translator
-from translator_app.core.engine import translator as translator_module
-from translator_app.core.engine.term_context import words_around
 from translator_app.core.faithful.glossary import Glossary, Term
+from translator_app.core.postedit.term_context import words_around
 
 QUOTATION = Glossary((Term("Angebot", "quotation"), Term("Auftrag", "work order")))
 
@@ -49,9 +48,9 @@ def test_the_app_keeps_the_nouns_beside_a_term(monkeypatch):
     translator = scripted_translator(_headings)
     out = translator.translate(["Angebot für Büromöbel"], glossary=QUOTATION)[0]
     assert out.text == WHOLE.text
-    with monkeypatch.context() as m:
-        m.setattr(translator_module, "with_words_around_terms", lambda texts, out, *a: out)
-        own = translator.translate(["Angebot für Büromöbel"], glossary=QUOTATION)[0]
+    own = translator.translate(
+        ["Angebot für Büromöbel"], glossary=QUOTATION, steps="all,-words-around-terms"
+    )[0]
     assert own.text == OFFICES.text  # the glossary's decode alone
 
 

@@ -5,7 +5,6 @@ vergessen.“ read as it stands came out "I forgot the tie to the tuer."."""
 
 from __future__ import annotations
 
-from translator_app.core.engine import translator as translator_module
 from translator_app.core.faithful.glossary import Glossary, Term
 from translator_app.core.faithful.umlauts import (
     restore_umlauts,
@@ -13,6 +12,7 @@ from translator_app.core.faithful.umlauts import (
     umlaut_words,
     without_umlauts,
 )
+from translator_app.core.postedit.pipeline import parse_steps
 
 WORDS = {"schluessel": "schlüssel", "fuer": "für", "tuer": "tür", "strasse": "straße"}
 GERMAN = "Ich habe den Schluessel fuer die Tuer vergessen."
@@ -61,5 +61,5 @@ def test_a_glossary_term_found_in_the_restored_text_points_at_the_typed_word(tra
 
 
 def test_read_as_typed_the_model_copies(translator, monkeypatch):
-    monkeypatch.setattr(translator_module, "spelled_as_german", lambda text: (text, None))
+    monkeypatch.setattr(translator, "steps", parse_steps("all,-umlauts"))  # read as typed
     assert "door" not in translator.translate([GERMAN])[0].text

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import candidate
 from scripted_decoder import Written, asked_for, scripted_translator
-from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.faithful.fact_check import added_negation, describe_fact, missing_facts
+from translator_app.core.postedit.judge import prefer_faithful
 
 
 @pytest.mark.parametrize(

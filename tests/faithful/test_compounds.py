@@ -138,7 +138,7 @@ def _said(source: str, text: str) -> Translation:
 
 
 def test_a_new_decode_that_drops_a_sentence_or_garbles_instead_of_copying_is_not_kept(ding):
-    from translator_app.core.engine.dictionary_pass import _keeps_sentences, _says_more, _Words
+    from translator_app.core.postedit.dictionary_words import _keeps_sentences, _says_more, _Words
 
     two = "Baden verboten! Starke Strömung."
     first = _said(two, "Bads banned! Starke String.")

@@ -17,8 +17,6 @@ from scripted_decoder import Written, scripted_translator
 from translator_app.core import Translator
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import Dictionary
-from translator_app.core.engine.dictionary_pass import unknown_words
-from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
@@ -28,6 +26,8 @@ from translator_app.core.faithful.copied_words import (
     reading,
 )
 from translator_app.core.faithful.german_left import GermanLeftCheck
+from translator_app.core.postedit.dictionary_words import unknown_words
+from translator_app.core.postedit.judge import prefer_faithful
 
 BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 DING = [
@@ -310,19 +310,19 @@ def test_a_word_the_model_copies_though_asked_is_forced_in_its_place(translator,
     "counter"; v23 says "counter" there, and no copy asked for survived its annotated
     decode in 2,400 sentences of newstest2013 and the everyday dev set. Here the annotated
     decode is as if it copied again: it keeps the model's own copy ("Our galaxie")."""
-    from translator_app.core.engine import dictionary_pass
+    from translator_app.core.postedit import dictionary_words as dictionary_pass
 
     sentence = "Unsere Galaxie ist sehr groß."
     real_with_terms = dictionary_pass._with_terms
 
-    def annotated_copies_again(texts, out, wanted, prefixes, *rest):
+    def annotated_copies_again(request, out, wanted, prefixes, *rest):
         if not isinstance(prefixes, dict):  # the annotated decode, not the forced one
             return out
-        return real_with_terms(texts, out, wanted, prefixes, *rest)
+        return real_with_terms(request, out, wanted, prefixes, *rest)
 
     monkeypatch.setattr(dictionary_pass, "_with_terms", annotated_copies_again)
     with monkeypatch.context() as m:  # the model's copy, nothing forced
-        m.setattr(dictionary_pass, "_with_words_forced", lambda texts, out, *rest: out)
+        m.setattr(dictionary_pass, "_with_words_forced", lambda request, out, *rest: out)
         asked = translator.translate([sentence], beam=1)[0]
     assert "galaxie" in asked.text  # it copies the word it was asked to say
     forced = translator.translate([sentence], beam=1)[0]

@@ -14,7 +14,6 @@ import pytest
 from trainer.augment import augment_pairs, name_words, swap_entities, swap_numbers
 from trainer.config import parse_config
 from translator_app import cli
-from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.engine.text_document import translate_document
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
@@ -24,6 +23,7 @@ from translator_app.core.faithful.number_check import (
     target_keys,
 )
 from translator_app.core.models.config import ConfigError
+from translator_app.core.postedit.judge import prefer_faithful
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import bench_faithful  # noqa: E402
@@ -291,7 +291,7 @@ def test_bench_matching_is_by_token():
 # ------------------------------------------------------------------ work per sentence
 def _counting_translator(monkeypatch, counts):
     """The bundled model, its engine calls and fact checks counted."""
-    import translator_app.core.engine.faithful_choice as choice
+    import translator_app.core.postedit.judge as choice
     from translator_app.core import Translator
 
     t = Translator.load(Path(__file__).resolve().parents[2] / "resources" / "model")

@@ -163,7 +163,7 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
     # one that loses fewer is kept.
     calls = []
 
-    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
+    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False, *_):
         calls.append(protect)
         english = "At 9 o'clock." if protect else "At half past."
         best = Candidate(english, (), (), (), None, 0.0, 0.0)
@@ -208,7 +208,7 @@ def _decodes(calls, plain: str, annotated: str, lost=("12,50 €",)):
     """A stand-in for Translator._translate: ``plain`` or ``annotated`` as the English,
     the plain decode missing the numbers ``lost``."""
 
-    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False):
+    def fake(texts, options, prefixes, should_stop, batch_tokens, glossary, protect=False, *_):
         calls.append(protect)
         english = annotated if protect else plain
         best = Candidate(english, (), (), (), None, 0.0, 0.0)

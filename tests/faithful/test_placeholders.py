@@ -110,13 +110,19 @@ def test_the_model_alone_is_left_alone(monkeypatch):
 
     t = Translator.load(BUNDLE)
     t.protect_facts = "off"
-    calls = []
+    calls, real = [], t._translate
+
+    def counted(texts, *args, **kwargs):
+        calls.append(list(texts))
+        return real(texts, *args, **kwargs)
+
+    monkeypatch.setattr(t, "_translate", counted)
     monkeypatch.setattr(
-        "translator_app.core.engine.translator.with_placeholders",
-        lambda *a, **k: calls.append(a),
+        "translator_app.core.postedit.facts.substitute",
+        lambda *a, **k: pytest.fail("placeholders tried for a model left alone"),
     )
-    t.translate(["Bitte leiten Sie die E-Mail an Frau Bäumer weiter."])
-    assert not calls
+    t.translate(["Bitte leiten Sie die E-Mail an Frau Bäumer weiter."], dictionary_words=False)
+    assert len(calls) == 1  # one decode: no retry, no placeholders
 
 
 def test_a_garbled_placeholder_gets_a_second_try(translator, monkeypatch):

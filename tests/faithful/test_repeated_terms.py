@@ -1,16 +1,16 @@
 """A term written more often than the German holds it (issue 61 §3): "No bicycle helmet
 is allowed to go to schoolyard without bicycle helmet." for „Ohne Fahrradhelm darf
 niemand auf dem Schulhof fahren.“ costs the candidate what a number written twice does
-(core/engine/faithful_choice.py)."""
+(core/postedit/judge.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from conftest import candidate
-from translator_app.core.engine import faithful_choice
-from translator_app.core.engine.faithful_choice import prefer_faithful
 from translator_app.core.faithful.glossary import Glossary, Term, check_uses, repeated_terms
+from translator_app.core.postedit import judge as faithful_choice
+from translator_app.core.postedit.judge import prefer_faithful
 
 HELMET = Glossary((Term("Fahrradhelm", "bicycle helmet"),))
 

@@ -257,8 +257,8 @@ def test_the_bundled_model_keeps_its_english_where_the_term_pushes_words_out(tra
 
 
 def test_a_word_of_the_users_glossary_is_left_to_it(translator, monkeypatch):
-    from translator_app.core.engine import dictionary_pass
     from translator_app.core.faithful.glossary import Glossary, Term
+    from translator_app.core.postedit import dictionary_words as dictionary_pass
 
     mine = Glossary((Term("Wanderschuh", "TrailRunner"),))
     german = ["Wir haben drei neue Wanderschuhe bestellt."]

@@ -76,6 +76,8 @@ CORE_LAYERS = (
     ("text", "models", "data", "dictionary"),
     ("faithful",),
     ("engine",),
+    ("postedit",),
+    ("api",),
     ("importers", "ipc", "documents"),
     ("downloads",),
 )

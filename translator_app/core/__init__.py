@@ -14,7 +14,7 @@ import importlib
 # else (bundles, models, search, tokenizer) is imported from its own module.
 # Public name -> the module that defines it.
 _EXPORTS = {
-    "Translator": ".engine.translator",
+    "Translator": ".api.translator",
     **dict.fromkeys(("Candidate", "Translation", "WordAlignment"), ".engine.translation"),
     "DocumentTranslation": ".engine.text_document",
     "Glossary": ".faithful.glossary",

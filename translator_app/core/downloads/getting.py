@@ -295,7 +295,7 @@ def measure_speed(bundle: Path) -> dict:
     """Milliseconds per sentence of ``bundle`` on this computer, as the app translates
     (its engine and precision, one sentence at a time, after one warm-up that also
     converts the model for CTranslate2), with the CPU and engine it was measured on."""
-    from translator_app.core.engine.translator import Translator
+    from translator_app.core.api.translator import Translator
     from translator_app.core.platform.hardware import cpu_name
 
     translator = Translator.load(bundle, device="cpu")

@@ -1,2 +1,2 @@
-"""Translating: bundles on disk, greedy and beam search (PyTorch, or CTranslate2 for
-Transformers), the ``Translator`` and its immutable results, and whole documents."""
+"""Translating one list of sentences: bundles on disk, greedy and beam search (PyTorch,
+or CTranslate2 for Transformers), immutable results, and whole documents."""

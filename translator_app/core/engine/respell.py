@@ -1,6 +1,6 @@
 """One word of a candidate's English written otherwise, its pieces and attention kept in
-step with the text (engine/first_capital.py gives a first word its capital,
-engine/term_articles.py an article the sound of the term after it).
+step with the text (core/postedit/first_capital.py gives a first word its capital,
+core/postedit/term_articles.py an article the sound of the term after it).
 
 The word's pieces are encoded anew and each takes the mean of the attention rows (and
 layers) of the pieces it replaces, so that each row still sums to one and the

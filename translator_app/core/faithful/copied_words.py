@@ -8,7 +8,7 @@ and is not a name: a word after a title or a first name („Frau Schneider“) i
 surname. :func:`copied_words` says which; the metric (german_left.py) counts them.
 
 :func:`dictionary_terms` gives such words their English, for the translator to decode
-the sentence once more with them annotated as terms (engine/faithful_passes.py), as
+the sentence once more with them annotated as terms (core/postedit/facts.py), as
 Luong et al. (2015, "Addressing the rare word problem") replaced an unknown word by a
 dictionary translation of the source word it was aligned to. Only a word that reads as
 a common word in the German is filled in: written in lower case (an adjective, an

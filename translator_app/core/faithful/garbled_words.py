@@ -30,7 +30,7 @@ likeness found one of them; the attention named a German word for 16, 15 of them
 right one (one also found by the likeness) and one wrong ("twice a dayly thinly": „dünn“
 for „täglich“), and none for the other four, whose attention was spread.
 
-The dictionary pass (core/engine/dictionary_pass.py) then asks for such a word with the
+The dictionary pass (core/postedit/dictionary_words.py) then asks for such a word with the
 dictionary's English, as it asks for a copied one.
 """
 

@@ -6,7 +6,7 @@ schließt …“ -> "The low-garage closes …", „Ohne gültige Aufenthaltserl
 without valid staying". Such a word is no copy and no garble, but the dictionary knows
 it. A capitalised word of :data:`MIN_LETTERS` letters or more, not the sentence's first,
 whose dictionary senses (as a noun) the English says none of, is asked for with the
-dictionary's English as a copied word is (core/engine/dictionary_pass.py). Shorter nouns
+dictionary's English as a copied word is (core/postedit/dictionary_words.py). Shorter nouns
 are left to the model: they are the words it knows, and its English for them is more
 often a right one the dictionary does not list (on the everyday dev set, asking every
 noun of five letters or more changed 133 of 422 sentences and cost the register dev set

@@ -49,7 +49,7 @@ from translator_app.gui.translating.worker_messages import (
 )
 
 if TYPE_CHECKING:
-    from translator_app.core.engine.translator import Translator
+    from translator_app.core.api.translator import Translator
 
 
 # Sentences per engine call. A long text is translated a group at a time so that the

@@ -8,6 +8,7 @@ translator decides when to decode again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.fact_check import missing_facts
@@ -33,7 +34,7 @@ DICTIONARY_TERM_PENALTY = 1.0
 # word at a slightly lower score.
 COPIED_WORD_PENALTY = 0.5
 # A word the model says around a user's term without the glossary, where the glossary's
-# decode leaves it out (engine/term_context.py: „Angebot für Büromöbel“ "Quotation for
+# decode leaves it out (core/postedit/term_context.py: „Angebot für Büromöbel“ "Quotation for
 # offices", -7.83, beside "Quotation for office furniture", -8.24).
 AROUND_TERM_PENALTY = 0.5
 # (source, output) -> the common German words the output copies.
@@ -131,3 +132,18 @@ def prefer_faithful(
             best, best_cost, best_missing = i, cost, missing
     order = (cands[best],) + cands[:best] + cands[best + 1 :]
     return order, best_missing
+
+
+def judged(t: Translation, checked: Sequence[TermUse], choose: bool = True) -> Translation:
+    """``t`` (a decode's translation, its n-best in the search's order) with the
+    candidate of least cost first where ``choose`` (the step "judge": checked for the
+    glossary terms, names and places of ``checked``), and the facts its first candidate
+    misses (the window marks them) whether or not it chose."""
+    if not t.nbest:
+        return t
+    if choose:
+        cands, missing = prefer_faithful(t.source, t.nbest, checked)
+    else:
+        cands, missing = t.nbest, tuple(missing_facts(t.source, t.nbest[0].text))
+    terms = check_uses(list(t.terms), cands[0].text) if cands[0] is not t.nbest[0] else t.terms
+    return replace(t, nbest=cands, missing_numbers=missing, terms=terms)

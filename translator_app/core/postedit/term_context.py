@@ -20,9 +20,10 @@ from functools import partial
 
 import numpy as np
 
-from translator_app.core.engine.faithful_choice import facts_lost, prefer_faithful
 from translator_app.core.engine.translation import Translation, word_alignment
 from translator_app.core.faithful.glossary import TermUse, check_uses, englishes_pattern
+from translator_app.core.postedit.judge import facts_lost, prefer_faithful
+from translator_app.core.postedit.request import PostEditRequest
 
 # English words that carry grammar, not content: a candidate may say them otherwise.
 # fmt: off
@@ -36,8 +37,6 @@ _ENGLISH_FUNCTION_WORDS = frozenset([
 # fmt: on
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _GERMAN_WORD = re.compile(r"[^\W\d_]+")
-# (texts, prefixes, annotate facts, glossary) -> translations: the translator's decode
-Decode = Callable[..., list[Translation]]
 
 
 def words_around(plain: Translation, uses: Sequence[TermUse]) -> tuple[str, ...]:
@@ -101,20 +100,19 @@ def _count(unsaid: Callable[[str], frozenset[str]], english: str) -> int:
     return len(unsaid(english))
 
 
-def with_words_around_terms(
-    texts: list[str], out: list[Translation], prefixes, decode: Decode
-) -> list[Translation]:
-    """``out`` with the n-best of each sentence that holds a term of the user's chosen
-    again where a candidate says more of the words around its terms (module doc);
-    sentences whose beginning was forced are left as they are."""
+def with_words_around_terms(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "words-around-terms": ``out`` with the n-best of each sentence that holds
+    a term of the user's chosen again where a candidate says more of the words around
+    its terms (module doc); sentences whose beginning was forced are left as they are."""
     todo = [
         i
         for i, t in enumerate(out)
-        if len(t.nbest) > 1 and not (prefixes and prefixes[i]) and _noun_beside(t.source, _users(t))
+        if len(t.nbest) > 1 and not request.prefixed(i) and _noun_beside(t.source, _users(t))
     ]
     if not todo:
         return out
-    plain = decode([texts[i] for i in todo], None, False, None)
+    out = list(out)
+    plain = request.decode([request.texts[i] for i in todo], None, False, None)
     for i, own in zip(todo, plain, strict=True):
         t = out[i]
         words = words_around(own, _users(t))

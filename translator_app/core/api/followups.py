@@ -1,7 +1,7 @@
 """What follows a translation, on the Translator's model: every layer's attention for
 the alignment panel, the dropped-words check and the word menu's alternatives (the
-window asks for them after the English shows; core/engine/translator.py keeps one method
-each). ``translator`` is a core/engine/translator.Translator (not imported: it imports
+window asks for them after the English shows; core/api/translator.py keeps one method
+each). ``translator`` is a core/api/translator.Translator (not imported: it imports
 this module).
 """
 
@@ -13,11 +13,11 @@ from dataclasses import replace
 import numpy as np
 
 from translator_app.core.engine.batching import frozen_array
-from translator_app.core.engine.candidates import candidate, text_of
+from translator_app.core.engine.candidates import candidate, symbol_tail, text_of, with_tail
 from translator_app.core.engine.closing_stop import as_read, stop_added, without_stop
-from translator_app.core.engine.first_capital import begins_with_capital, capitalised
 from translator_app.core.engine.search_types import output_limit
 from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.postedit.pipeline import rewritten
 
 # Word alternatives offered for one position of a translation (the word menu), and the
 # least probability a piece needs there to be offered: less likely ones are noise ("we" +
@@ -83,21 +83,24 @@ def alternatives(
 ) -> tuple[Candidate, ...]:
     """Up to ``k`` other translations of ``translation``'s sentence that keep its best
     candidate up to target position ``piece`` and choose another piece there, each
-    decoded greedily to the end: the word menu's alternatives, likeliest piece first.
-    CTranslate2 finds them in one call (``return_alternatives``, made for interactive
-    translation); the PyTorch model ranks the pieces in one teacher-forced pass over
-    the prefix and decodes each choice. Pieces under :data:`ALTERNATIVE_MIN_PROB` and
-    the end of the sentence (the choice that drops words) are not offered. Empty
-    where the sentence was translated in parts or its best text is not the decode of
-    its ids (written back from placeholders): alternatives of another text mislead."""
+    decoded greedily to the end: the word menu's alternatives, likeliest piece first,
+    each rewritten by the pipeline's rewrites as the translation was (a term's article,
+    the first capital) and given the emoji the German closed with. CTranslate2 finds
+    them in one call (``return_alternatives``, made for interactive translation); the
+    PyTorch model ranks the pieces in one teacher-forced pass over the prefix and
+    decodes each choice. Pieces under :data:`ALTERNATIVE_MIN_PROB` and the end of the
+    sentence (the choice that drops words) are not offered. Empty where the sentence
+    was translated in parts or its best text is not the decode of its ids (written back
+    from placeholders): alternatives of another text mislead."""
     best = translation.best
     src = list(translation.source_ids)
+    tail = _tail(translation.source) if "symbol-tail" in translator.steps else ""
     if (
         best is None
         or not 0 <= piece < len(best.target_ids)
         or not src
         or len(src) > translator.max_source_tokens
-        or text_of(translator.tokenizer, best.target_ids) != best.text
+        or _shown(text_of(translator.tokenizer, best.target_ids), tail) != best.text
     ):
         return ()
     prefix = best.target_ids[:piece]
@@ -108,15 +111,32 @@ def alternatives(
     )
     hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
     out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
-    stopped, capital = stop_added(translation), begins_with_capital(translation.source)
+    texts = {best.text}
+    stopped = stop_added(translation)
     for h in hyps:
         if len(h.tokens) <= piece or h.tokens[:piece] != prefix:
             continue
         found = candidate(translator.tokenizer, h)
         found = without_stop(translator.tokenizer, found) if stopped else found
-        # a first word offered as the translation shows it (engine/first_capital.py)
-        found = capitalised(translator.tokenizer, found) if capital else found
-        if len(found.target_ids) > piece and found.target_ids[piece] not in seen:
+        # offered as the translation shows it (core/postedit/pipeline.py)
+        found = rewritten(translator.tokenizer, translation, found, translator.steps)
+        found = with_tail(found, tail) if tail else found
+        if (
+            len(found.target_ids) > piece
+            and found.target_ids[piece] not in seen
+            and found.text not in texts
+        ):
             seen.add(found.target_ids[piece])
+            texts.add(found.text)
             out.append(found)
     return tuple(out[:k])
+
+
+def _tail(source: str) -> str:
+    """The emoji and symbols ``source`` closes with (candidates.symbol_tail)."""
+    return source[symbol_tail(source) :]
+
+
+def _shown(decoded: str, tail: str) -> str:
+    """The English the decode ``decoded`` shows with ``tail`` after it."""
+    return decoded.rstrip() + tail if tail else decoded

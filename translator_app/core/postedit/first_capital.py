@@ -18,7 +18,6 @@ case (a message typed in haste; the window gives the model its capitals, not the
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
@@ -61,18 +60,7 @@ def capitalised(tokenizer: Tokenizer, cand: Candidate) -> Candidate:
     return respelled(tokenizer, cand, m.start(), m.end(), word[0].upper() + word[1:])
 
 
-def with_first_capital(
-    tokenizer: Tokenizer, translations: list[Translation], prefixes=None
-) -> list[Translation]:
-    """``translations`` with each candidate's English begun with a capital where its
-    German begins with one (:func:`capitalised`); the others, and those whose beginning
-    was forced (``prefixes``: a word the user chose, kept as chosen), are returned as
-    they are."""
-    out = []
-    for i, t in enumerate(translations):
-        if t.nbest and not (prefixes and prefixes[i]) and begins_with_capital(t.source):
-            nbest = tuple(capitalised(tokenizer, c) for c in t.nbest)
-            if any(a is not b for a, b in zip(nbest, t.nbest, strict=True)):
-                t = replace(t, nbest=nbest)
-        out.append(t)
-    return out
+def capital_rewrite(tokenizer: Tokenizer, t: Translation, cand: Candidate) -> Candidate:
+    """The step "first-capital": ``cand`` (a candidate of ``t``) begun with a capital
+    where ``t``'s German begins with one (:func:`capitalised`)."""
+    return capitalised(tokenizer, cand) if begins_with_capital(t.source) else cand

@@ -20,7 +20,6 @@ notes is").
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
@@ -101,21 +100,13 @@ def _term_at(english: str, text: str):
     return re.finditer(rf"(?<![\w-]){re.escape(english)}(?![\w])", text, re.IGNORECASE)
 
 
-def with_term_articles(
-    tokenizer: Tokenizer, translations: list[Translation], prefixes=None
-) -> list[Translation]:
-    """``translations`` with the articles before their terms and the verbs after them
-    fitted (:func:`articles_fitted`, :func:`verbs_fitted`); those whose beginning was
-    forced (``prefixes``: words the user chose, kept as chosen) and those without terms
-    are returned as they are."""
-    out = []
-    for i, t in enumerate(translations):
-        if t.nbest and t.terms and not (prefixes and prefixes[i]):
-            nbest = tuple(
-                verbs_fitted(tokenizer, articles_fitted(tokenizer, c, t.terms), t.terms)
-                for c in t.nbest
-            )
-            if any(a is not b for a, b in zip(nbest, t.nbest, strict=True)):
-                t = replace(t, nbest=nbest)
-        out.append(t)
-    return out
+def article_rewrite(tokenizer: Tokenizer, t: Translation, cand: Candidate) -> Candidate:
+    """The step "term-articles": ``cand`` (a candidate of ``t``) with each "a"/"an"
+    before a term of ``t``'s written as the term sounds (:func:`articles_fitted`)."""
+    return articles_fitted(tokenizer, cand, t.terms) if t.terms else cand
+
+
+def verb_rewrite(tokenizer: Tokenizer, t: Translation, cand: Candidate) -> Candidate:
+    """The step "term-verbs": ``cand`` (a candidate of ``t``) with the verb after a
+    plural term of ``t``'s in the plural (:func:`verbs_fitted`)."""
+    return verbs_fitted(tokenizer, cand, t.terms) if t.terms else cand

@@ -1,5 +1,6 @@
-"""The pass that says words the model does not know with the dictionary's English (issue
-60): which sentences are decoded again with dictionary terms, and which result is kept.
+"""The steps that say words the model does not know with the dictionary's English (issue
+60): "copied-words", "openers", "dictionary-terms" and "measures" (pipeline.py), which
+sentences each decodes again with dictionary terms, and which result it keeps.
 
 The model copies a German word it cannot translate („Den Teig …“ -> "The Teig …"),
 leaves it out („250 Gramm Mehl“ -> "250 grams", where a lower candidate of the n-best
@@ -15,11 +16,9 @@ a sense of the dictionary.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-from translator_app.core.engine.faithful_choice import Copies, facts_lost, prefer_faithful
-from translator_app.core.engine.faithful_passes import retry_lost_facts, some_of
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
     copied_common_words,
@@ -43,13 +42,11 @@ from translator_app.core.faithful.number_words import (
 from translator_app.core.faithful.senses import says_a_fit_english
 from translator_app.core.faithful.umlauts import spelled_as_german
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
+from translator_app.core.postedit.facts import decoded_keeping_facts
+from translator_app.core.postedit.judge import Copies, facts_lost, prefer_faithful
+from translator_app.core.postedit.request import PostEditRequest
 from translator_app.core.text.tokenizer import PIECE_MARK
 
-# The translator's decode with a glossary of its own (the user's, the dictionary's
-# terms under it): (texts, prefixes, annotate facts, glossary).
-DecodeWith = Callable[
-    [list[str], Sequence[Sequence[int]] | None, bool, Glossary | None], list[Translation]
-]
 # A word another candidate copies counts where that candidate scores within this of the
 # best (a length-normalised log-probability): the model hesitated between leaving the
 # word out and copying it („250 Gramm Mehl“: "250 grams" at -1.12, "250 Gramm Mehl" at
@@ -84,55 +81,58 @@ class _Words:
         return says_more_senses(self.dictionary, source, new, old)
 
 
-def with_dictionary_terms(
-    texts: list[str],
-    out: list[Translation],
-    prefixes,
-    decode: DecodeWith,
-    glossary: Glossary | None,
-    protect: str,
-    dictionary,
-    encode: Callable[[str], Sequence[int]] | None = None,
-) -> list[Translation]:
-    """Decode again, with the dictionary's English as terms under the user's
-    ``glossary``, each sentence whose best candidate copies a common German word (or
-    garbles it, or says a long noun in none of its senses) or leaves out one that a
-    close candidate copies (:func:`unknown_words`); keep the new translation where
-    :func:`_says_more`.
-    ``protect``: the translator's mode ("off", "retry", "always"), for these decodes as
-    for the first. A name anywhere in ``texts`` is a name in each (copied_words.names_in).
-    ``encode`` (English -> target ids): where given, a sentence that still copies a word
-    it was asked to say is decoded once more with the word forced in its place."""
-    names = names_in(texts)
-    words = _Words(dictionary, names)
-    out = [_rechosen(t, words.copies) for t in out]
-    out = _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words)
-    todo = [(i, unknown_words(dictionary, t, names)) for i, t in enumerate(out) if t.nbest]
-    todo = [(i, terms) for i, terms in todo if terms]
-    if todo:
-        out = _with_terms(texts, out, dict(todo), prefixes, decode, glossary, protect, words)
-    if encode is not None and not prefixes:
-        out = _with_words_forced(texts, out, todo, decode, glossary, protect, words, encode)
-        out = _with_measures_mended(texts, out, decode, glossary, protect, words, encode)
+def _words(request: PostEditRequest) -> _Words:
+    """The request's dictionary, with the names of all its sentences: a name anywhere
+    in them is a name in each (copied_words.names_in)."""
+    return _Words(request.dictionary, names_in(request.texts))
+
+
+def copied_words_rechosen(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "copied-words": each translation whose best candidate copies a common
+    German word with its n-best chosen again by the judge with a cost for each copy
+    (:func:`_rechosen`)."""
+    words = _words(request)
+    return [_rechosen(t, words.copies) for t in out]
+
+
+def with_dictionary_terms(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "dictionary-terms": decode again, with the dictionary's English as terms
+    under the user's glossary, each sentence whose best candidate copies a common German
+    word (or garbles it, or says a long noun in none of its senses) or leaves out one
+    that a close candidate copies (:func:`unknown_words`); keep the new translation
+    where :func:`_says_more`. A sentence that still copies a word it was asked to say is
+    decoded once more with the word forced in its place (sentences whose beginning the
+    caller forced are left to that first try)."""
+    words = _words(request)
+    todo = [(i, unknown_words(words.dictionary, t, words.names)) for i, t in enumerate(out)]
+    todo = [(i, terms) for i, terms in todo if terms and out[i].nbest]
+    if not todo:
+        return out
+    out = _with_terms(request, list(out), dict(todo), request.prefixes, words)
+    if not request.prefixes:
+        out = _with_words_forced(request, out, todo, words)
     return out
 
 
-def _with_measures_mended(texts, out, decode, glossary, protect, words: _Words, encode):
-    """``out`` decoded once more where its English writes a measure after a number as
-    English does not (number_words.measure_mends: "Put 200 gram sugar" under the
-    dictionary's term, "two kilo apples"): the words before the measure kept, the
-    measure forced as English writes it ("200 grams of"), and the model goes on from
-    there. Kept where it mends the measure and loses, copies or garbles nothing more
-    and uses its terms no less; decoded with the terms the translation used."""
+def with_measures_mended(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "measures": ``out`` decoded once more where its English writes a measure
+    after a number as English does not (number_words.measure_mends: "Put 200 gram
+    sugar" under the dictionary's term, "two kilo apples"): the words before the measure
+    kept, the measure forced as English writes it ("200 grams of"), and the model goes
+    on from there. Kept where it mends the measure and loses, copies or garbles nothing
+    more and uses its terms no less; decoded with the terms the translation used."""
+    if request.prefixes:
+        return out
+    out, words = list(out), _words(request)
     for i, t in enumerate(out):
         mends = measure_mends(t.text) if t.nbest else []
         k = _word_piece(t.nbest[0], mends[0][0]) if mends else None
         if k is None:
             continue
-        prefix = tuple(t.nbest[0].target_ids[:k]) + tuple(encode(mends[0][2]))
+        prefix = tuple(t.nbest[0].target_ids[:k]) + request.encode(mends[0][2])
         used = tuple(Term(u.source, u.target, dictionary=True) for u in t.terms if u.dictionary)
-        terms = merged(Glossary(used), glossary) if used else glossary
-        (again,) = _decode_with([texts[i]], [prefix], decode, terms, protect)
+        terms = merged(Glossary(used), request.glossary) if used else request.glossary
+        (again,) = decoded_keeping_facts(request, [request.texts[i]], [prefix], terms)
         again = _rechosen(again, words.copies)
         if (
             again.nbest
@@ -146,25 +146,26 @@ def _with_measures_mended(texts, out, decode, glossary, protect, words: _Words, 
     return out
 
 
-def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words: _Words):
-    """``out`` decoded once more where it copies or garbles a word that opens the
-    sentence or a quotation and that German writes in lower case inside one, with that
-    word in lower case (copied_words.openers_lowered: „Aktuell ist der Verkehr …“ copied
-    'Aktuell', „Bohren Sie …“ garbled 'Bohrently'); the new translation is kept where it
-    copies and garbles fewer words and loses no more facts. It
-    holds the user's text as its source: only a letter's case differs, the offsets hold.
-    Its English may begin in lower case, as the German it was given did: the translator
-    gives it its capital (engine/first_capital.py)."""
+def with_openers_lowered(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "openers": ``out`` decoded once more where it copies or garbles a word
+    that opens the sentence or a quotation and that German writes in lower case inside
+    one, with that word in lower case (copied_words.openers_lowered: „Aktuell ist der
+    Verkehr …“ copied 'Aktuell', „Bohren Sie …“ garbled 'Bohrently'); the new
+    translation is kept where it copies and garbles fewer words and loses no more
+    facts. It holds the user's text as its source: only a letter's case differs, the
+    offsets hold. Its English may begin in lower case, as the German it was given did:
+    the step "first-capital" gives it its capital."""
+    words = _words(request)
     lowered, wrong_before = {}, {}
     for i, t in enumerate(out):
-        if t.nbest and not (prefixes and prefixes[i]) and (wrong := words.wrong(t)):
+        if t.nbest and not request.prefixed(i) and (wrong := words.wrong(t)):
             text = openers_lowered(words.dictionary, t.source, wrong, words.names)
             if text is not None:
                 lowered[i], wrong_before[i] = text, len(wrong)
     if not lowered:
         return out
-    indices = list(lowered)
-    again = _decode_with([lowered[i] for i in indices], None, decode, glossary, protect)
+    out, indices = list(out), list(lowered)
+    again = decoded_keeping_facts(request, [lowered[i] for i in indices], None, request.glossary)
     for i, t in zip(indices, again, strict=True):
         t = _rechosen(replace(t, source=out[i].source), words.copies)
         fewer = len(words.wrong(t)) < wrong_before[i]
@@ -173,7 +174,7 @@ def _with_openers_lowered(texts, out, prefixes, decode, glossary, protect, words
     return out
 
 
-def _with_words_forced(texts, out, todo, decode, glossary, protect, words, encode):
+def _with_words_forced(request: PostEditRequest, out, todo, words: _Words):
     """``out`` decoded once more where the annotated decode still copied a word it was
     asked to say: its English is forced in place of the copy, the words before it kept,
     and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
@@ -181,20 +182,20 @@ def _with_words_forced(texts, out, todo, decode, glossary, protect, words, encod
     the model saying the rest around it."""
     wanted, prefixes = {}, {}
     for i, terms in todo:
-        prefix = _prefix_saying(out[i], terms, words.copies, encode)
+        prefix = _prefix_saying(out[i], terms, words.copies, request.encode)
         if prefix is not None:
             wanted[i], prefixes[i] = terms, prefix
-    return _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, words)
+    return _with_terms(request, out, wanted, prefixes, words)
 
 
-def _with_terms(texts, out, wanted, prefixes, decode, glossary, protect, words):
+def _with_terms(request: PostEditRequest, out, wanted, prefixes, words: _Words):
     """``out`` with each sentence ``i`` of ``wanted`` decoded again with its terms (in
     the batches of :func:`term_batches`), ``prefixes[i]`` forced where given, and the new
     translation kept where :func:`_says_more`."""
-    for terms_given, indices in term_batches(texts, wanted, glossary):
-        again = _decode_with(
-            [texts[i] for i in indices], some_of(prefixes, indices), decode, terms_given, protect
-        )
+    texts = list(request.texts)
+    for terms_given, indices in term_batches(texts, wanted, request.glossary):
+        given = [prefixes[i] for i in indices] if prefixes else None
+        again = decoded_keeping_facts(request, [texts[i] for i in indices], given, terms_given)
         for i, t in zip(indices, again, strict=True):
             t = _rechosen(t, words.copies)
             if t.nbest and _says_more(t, out[i], wanted[i], words):
@@ -363,18 +364,6 @@ def _keeps_sentences(new: Translation, old: Translation) -> bool:
     verboten! starke Strömung.“: "Baden forbiddens!" for "Bads banned! Starke String.")."""
     ends = [len(_SENTENCE_END.findall(text)) for text in (new.text, old.text, old.source)]
     return ends[0] >= min(ends[1], ends[2])
-
-
-def _decode_with(texts, prefixes, decode: DecodeWith, glossary: Glossary, protect: str):
-    """``texts`` decoded with ``glossary``, their facts annotated as the translator's
-    ``protect`` mode says."""
-
-    def decode_with_terms(some: list[str], their_prefixes, annotate: bool) -> list[Translation]:
-        return decode(some, their_prefixes, annotate, glossary)
-
-    if protect == "off":
-        return decode_with_terms(texts, prefixes, False)
-    return retry_lost_facts(texts, prefixes, decode_with_terms, protect == "always")
 
 
 def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tuple[Term, ...]:

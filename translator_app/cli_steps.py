@@ -1,0 +1,39 @@
+"""The command line's post-editing steps: ``translate --steps`` chooses them, and
+``translator-app steps`` lists them in the order they run (core/postedit/pipeline.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from translator_app.core.postedit.pipeline import STEPS, parse_steps
+
+__all__ = ["add_steps", "add_steps_argument", "parse_steps", "run_steps"]
+
+
+def add_steps_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--steps",
+        default="all",
+        metavar="STEPS",
+        help="the post-editing steps after the model's search: all (default), none (the "
+        "model's own English, as its reference implementation writes it), names "
+        "(umlauts,first-capital) or all less some (all,-judge); `translator-app steps` "
+        "lists them",
+    )
+
+
+def add_steps(sub) -> None:
+    sub.add_parser(
+        "steps",
+        help="list the post-editing steps, in the order they run",
+        description="The steps that act on the model's English, in order: each one's "
+        "name (for translate --steps), its stage and what it does.",
+    )
+
+
+def run_steps(args: argparse.Namespace) -> int:
+    """Print one line per step: name, stage, what it does."""
+    width = max(len(s.name) for s in STEPS)
+    for step in STEPS:
+        print(f"{step.name:<{width}}  {step.stage:<7}  {step.does}")
+    return 0

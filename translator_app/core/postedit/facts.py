@@ -1,0 +1,126 @@
+"""The steps that keep a translation's facts (issue 30): "facts" decodes again, annotated,
+the sentences whose decode lost a number, date, name or place; "placeholders" decodes
+again with a lost name or place replaced by one the model always copies.
+
+Both decode through ``request.decode`` (request.py) and keep a new translation only
+where the judge counts fewer losses (judge.py).
+"""
+
+from __future__ import annotations
+
+from translator_app.core.engine.translation import Translation
+from translator_app.core.faithful.glossary import Glossary, check_uses
+from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
+from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses
+from translator_app.core.postedit.judge import facts_lost, n_lost, prefer_faithful
+from translator_app.core.postedit.request import PostEditRequest
+
+# Decodes with placeholders at most, for a sentence that lost a name or place (each one
+# more decode of that sentence only).
+PLACEHOLDER_TRIES = 2
+
+
+def first_decode(request: PostEditRequest) -> list[Translation]:
+    """The request's sentences decoded once with its glossary, their facts annotated
+    where the model's bundle asks for that always (``protect`` "always")."""
+    return request.decode(
+        list(request.texts), request.prefixes, request.protect == "always", request.glossary
+    )
+
+
+def retry_lost_facts(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "facts": where a translation of :func:`first_decode` loses or doubles a
+    number, time or date, a name, a place or a currency (core/faithful/protect.py), that
+    sentence decoded again the other way (annotated after a plain decode, plain after an
+    annotated one), kept where it loses fewer: the annotations cost fluency where the
+    plain decode is already faithful (newstest2014: "A 37-year-old Pkw-old Pkw-old" for
+    „ein 37-jähriger Pkw-Fahrer“), and „kostet 30 Euro“ annotated gave "costs 30€30"."""
+    return _retried(
+        list(request.texts), out, request.prefixes, request, request.glossary, request.protect
+    )
+
+
+def decoded_keeping_facts(
+    request: PostEditRequest, texts: list[str], prefixes, glossary: Glossary | None
+) -> list[Translation]:
+    """``texts`` decoded with ``glossary`` (another step's terms), their facts annotated
+    and retried as :func:`first_decode` and :func:`retry_lost_facts` do theirs."""
+    annotate_first = request.protect == "always"
+    out = request.decode(texts, prefixes, annotate_first, glossary)
+    if request.protect == "off":
+        return out
+    return _retried(texts, out, prefixes, request, glossary, request.protect)
+
+
+def _retried(texts, out, prefixes, request, glossary, protect) -> list[Translation]:
+    """``out`` (``texts`` decoded as ``protect`` says) with the sentences that lose
+    facts decoded the other way, each kept where it loses fewer."""
+    out = list(out)
+    lost = [facts_lost(t) for t in out]
+    retry = [i for i, (n, _) in enumerate(lost) if n]
+    if retry:
+        again = request.decode(
+            [texts[i] for i in retry],
+            [prefixes[i] for i in retry] if prefixes else None,
+            protect != "always",
+            glossary,
+        )
+        for i, t in zip(retry, again, strict=True):
+            if facts_lost(t) < lost[i]:
+                out[i] = t
+    return out
+
+
+def with_placeholders(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """The step "placeholders": where the best candidate lost a protected name or place,
+    decode once more with each lost one replaced by a name the model always copies, and
+    keep that where it loses less (core/faithful/placeholders.py). Where the model
+    garbled that placeholder too (annotated beside a place, „Frau Tom ... nach München“
+    gave "Mrs Munich"), try the next one."""
+    out, texts, glossary = list(out), request.texts, request.glossary
+    for attempt in range(PLACEHOLDER_TRIES):
+        todo = []  # (index, the glossary's terms, those and the entities, lost ones)
+        for i, t in enumerate(out):
+            if not t.nbest:
+                continue
+            terms = glossary.find(t.source) if glossary else []
+            checked = merge_uses(terms, entity_uses(t.source))
+            entities = [u for u in checked if u not in terms]
+            lost = [u for u in check_uses(entities, t.text) if not u.kept]
+            if lost:
+                todo.append((i, terms, checked, lost))
+        if not todo:
+            return out
+        subs = [
+            substitute(texts[i], lost, [is_place(u) for u in lost], skip=attempt)
+            for i, *_, lost in todo
+        ]
+        again = request.decode(
+            [text for text, _ in subs],
+            request.some_prefixes([i for i, *_ in todo]),
+            True,
+            glossary,
+        )
+        for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
+            out[i] = _better_of(out[i], t, edits, terms, checked)
+    return out
+
+
+def _better_of(old: Translation, new: Translation, edits, terms, checked) -> Translation:
+    """``new`` (decoded with placeholders, written back with ``edits``) where its best
+    candidate loses fewer of ``checked`` than ``old``'s, else ``old``."""
+    cands = tuple(restore_candidate(c, edits) for c in new.nbest)
+    cands, missing = prefer_faithful(old.source, cands, checked)
+    if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
+        old.source, old.nbest[0], checked
+    ):
+        return old
+    return Translation(
+        source=old.source,
+        source_ids=new.source_ids,
+        source_pieces=new.source_pieces,
+        source_spans=restore_source(new.source_spans, edits),
+        nbest=cands,
+        missing_numbers=missing,
+        terms=check_uses(terms, cands[0].text),
+    )

@@ -1,0 +1,273 @@
+"""The post-editing pipeline: every step that acts on what the model writes, in the
+order it runs. No other module orders steps.
+
+A request's sentences are read (stage "read": how the German is given to the model),
+decoded once, the n-best of each ordered by the judge (stage "choose"), then the steps
+of stage "search" may decode sentences again (facts), those of stage "words" too (words
+the model does not know; the window asks for them after the English shows), and the
+steps of stage "rewrite" change a candidate's words in place, keeping its pieces and
+attention in step (engine/respell.py), on every path that shows a candidate: translate,
+the dictionary follow-up and the word menu's alternatives.
+
+Every step has a name; a request asks for steps by name (:func:`parse_steps`: "all",
+"none", "all,-judge", "umlauts,first-capital"). With none, the English is the model's
+own search, as its reference implementation writes it.
+
+>>> [s.name for s in STEPS][:3]
+['umlauts', 'closing-stop', 'symbol-tail']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.postedit.dictionary_words import (
+    copied_words_rechosen,
+    with_dictionary_terms,
+    with_measures_mended,
+    with_openers_lowered,
+)
+from translator_app.core.postedit.facts import first_decode, retry_lost_facts, with_placeholders
+from translator_app.core.postedit.first_capital import capital_rewrite
+from translator_app.core.postedit.request import PostEditRequest
+from translator_app.core.postedit.term_articles import article_rewrite, verb_rewrite
+from translator_app.core.postedit.term_context import with_words_around_terms
+from translator_app.core.text.tokenizer import Tokenizer
+
+READ, CHOOSE, SEARCH, WORDS, REWRITE = "read", "choose", "search", "words", "rewrite"
+# What a step needs of the model and the request: a model trained on term annotations
+# with facts annotated (the bundle's protect mode not "off"), the dictionary ready.
+FACTS, DICTIONARY = "facts", "dictionary"
+
+# (request, translations) -> translations
+Run = Callable[[PostEditRequest, list[Translation]], list[Translation]]
+# (tokenizer, translation, one of its candidates) -> that candidate rewritten
+Rewrite = Callable[[Tokenizer, Translation, Candidate], Candidate]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the pipeline: its ``name`` (what a request asks for), its ``stage``,
+    what it ``does`` (one line, for the docs and the ablation table), and how: ``run``
+    over a request's translations, ``rewrite`` of one candidate, or neither where the
+    translator's decode does it (stages "read" and "choose": the decode asks
+    :func:`asked` for it). ``needs``: FACTS or DICTIONARY where the step has nothing to
+    act on without them."""
+
+    name: str
+    stage: str
+    does: str
+    run: Run | None = None
+    rewrite: Rewrite | None = None
+    needs: str = ""
+
+    def applies(self, request: PostEditRequest) -> bool:
+        """Whether this step runs on ``request``: asked for, with what it needs."""
+        if self.name not in request.steps:
+            return False
+        if self.needs == FACTS:
+            return request.protect != "off"
+        if self.needs == DICTIONARY:
+            return request.dictionary is not None
+        return True
+
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        "umlauts",
+        READ,
+        "German typed without umlauts, in capitals or without any is read as German writes "
+        "it (faithful/umlauts.py)",
+    ),
+    Step(
+        "closing-stop",
+        READ,
+        "a sentence that closes without punctuation is read with a full stop, taken off "
+        "the English again (engine/closing_stop.py)",
+    ),
+    Step(
+        "symbol-tail",
+        READ,
+        "closing emoji and symbols are kept from the model and put after the English "
+        "(engine/candidates.py)",
+    ),
+    Step(
+        "judge",
+        CHOOSE,
+        "the n-best is ordered by the judge: the model's score less what each lost fact, "
+        "term or copied word costs (postedit/judge.py)",
+    ),
+    Step(
+        "facts",
+        SEARCH,
+        "a sentence whose decode lost a number, date, name or place is decoded again with "
+        "its facts annotated; the one that loses fewer is kept (postedit/facts.py)",
+        run=retry_lost_facts,
+        needs=FACTS,
+    ),
+    Step(
+        "placeholders",
+        SEARCH,
+        "a lost name or place is replaced by one the model always copies, decoded again "
+        "and written back (postedit/facts.py)",
+        run=with_placeholders,
+        needs=FACTS,
+    ),
+    Step(
+        "words-around-terms",
+        WORDS,
+        "with a glossary term, the n-best is chosen again to say the words around it that "
+        "the model says without the glossary (postedit/term_context.py)",
+        run=with_words_around_terms,
+    ),
+    Step(
+        "copied-words",
+        WORDS,
+        "the n-best is chosen again where the first candidate copies a common German word "
+        "(postedit/dictionary_words.py)",
+        run=copied_words_rechosen,
+        needs=DICTIONARY,
+    ),
+    Step(
+        "openers",
+        WORDS,
+        "a sentence that copies its capitalised first word is decoded again with it in "
+        "lower case (postedit/dictionary_words.py)",
+        run=with_openers_lowered,
+        needs=DICTIONARY,
+    ),
+    Step(
+        "dictionary-terms",
+        WORDS,
+        "a word the model copies, garbles or leaves out is decoded again with the "
+        "dictionary's English as a term, then forced in its place (postedit/dictionary_words.py)",
+        run=with_dictionary_terms,
+        needs=DICTIONARY,
+    ),
+    Step(
+        "measures",
+        WORDS,
+        "a measure written as English does not ('200 gram sugar') is forced as English "
+        "writes it and the rest decoded again (postedit/dictionary_words.py)",
+        run=with_measures_mended,
+        needs=DICTIONARY,
+    ),
+    Step(
+        "term-articles",
+        REWRITE,
+        "'a' or 'an' before a term is written as the term sounds (postedit/term_articles.py)",
+        rewrite=article_rewrite,
+    ),
+    Step(
+        "term-verbs",
+        REWRITE,
+        "a singular verb after a plural term is written in the plural (postedit/term_articles.py)",
+        rewrite=verb_rewrite,
+    ),
+    Step(
+        "first-capital",
+        REWRITE,
+        "an English that begins in lower case where the German begins with a capital gets "
+        "its capital (postedit/first_capital.py)",
+        rewrite=capital_rewrite,
+    ),
+)
+STEP_NAMES: tuple[str, ...] = tuple(s.name for s in STEPS)
+ALL: frozenset[str] = frozenset(STEP_NAMES)
+NONE: frozenset[str] = frozenset()
+
+
+def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
+    """The step names a request asks for: None or "all" (every step), "none" (the
+    model's own search), a comma-separated list of names ("umlauts,first-capital"), or
+    "all" less some ("all,-judge,-facts"); an iterable of names as they are. An unknown
+    name is a ValueError that lists the known ones.
+
+    >>> sorted(parse_steps("all,-judge")) == sorted(ALL - {"judge"})
+    True
+    """
+    if spec is None:
+        return ALL
+    words = [w.strip() for w in spec.split(",")] if isinstance(spec, str) else list(spec)
+    words = [w for w in words if w]
+    chosen: set[str] = set()
+    for word in words:
+        name = word[1:] if word.startswith("-") else word
+        if name not in ("all", "none") and name not in ALL:
+            raise ValueError(
+                f"unknown post-editing step {name!r}; the steps are: {', '.join(STEP_NAMES)} "
+                "(or 'all', 'none', 'all,-STEP')"
+            )
+        if word == "all":
+            chosen |= ALL
+        elif word == "none":
+            chosen.clear()
+        elif word.startswith("-"):
+            chosen.discard(name)
+        else:
+            chosen.add(name)
+    return frozenset(chosen)
+
+
+def asked(steps: frozenset[str], name: str) -> bool:
+    """Whether the step ``name`` (one the translator's decode does itself: stages "read"
+    and "choose") is among ``steps``."""
+    assert name in ALL, name
+    return name in steps
+
+
+def wants_dictionary(steps: frozenset[str]) -> bool:
+    """Whether one of ``steps`` looks words up in the dictionary."""
+    return any(s.needs == DICTIONARY and s.name in steps for s in STEPS)
+
+
+def run_stage(request: PostEditRequest, out: list[Translation], stage: str) -> list[Translation]:
+    """``out`` through the steps of ``stage`` that apply to ``request``, in order."""
+    for step in STEPS:
+        if step.stage == stage and step.run is not None and step.applies(request):
+            out = step.run(request, out)
+    return out
+
+
+def rewritten(
+    tokenizer: Tokenizer, t: Translation, cand: Candidate, steps: frozenset[str]
+) -> Candidate:
+    """``cand`` (a candidate of ``t``, or one offered in its place) through the steps of
+    stage "rewrite" among ``steps``."""
+    for step in STEPS:
+        if step.rewrite is not None and step.name in steps:
+            cand = step.rewrite(tokenizer, t, cand)
+    return cand
+
+
+def with_rewrites(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """``out`` with every candidate rewritten (:func:`rewritten`); those whose beginning
+    was forced (words the user chose, kept as chosen) are returned as they are, and so
+    is any translation none of whose candidates changed (the same object)."""
+    result = []
+    for i, t in enumerate(out):
+        if t.nbest and not request.prefixed(i):
+            nbest = tuple(rewritten(request.tokenizer, t, c, request.steps) for c in t.nbest)
+            if any(a is not b for a, b in zip(nbest, t.nbest, strict=True)):
+                t = replace(t, nbest=nbest)
+        result.append(t)
+    return result
+
+
+def translate(request: PostEditRequest, words: bool = True) -> list[Translation]:
+    """The request's sentences decoded and post-edited: the first decode, the steps of
+    stage "search", those of stage "words" where ``words`` (the window asks for them
+    later, through :func:`add_words`), then the rewrites."""
+    out = first_decode(request)
+    out = run_stage(request, out, SEARCH)
+    if words:
+        out = run_stage(request, out, WORDS)
+    return with_rewrites(request, out)
+
+
+def add_words(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
+    """``out`` (from :func:`translate` with ``words`` False, for the same request)
+    through the steps of stage "words", then the rewrites."""
+    return with_rewrites(request, run_stage(request, list(out), WORDS))

@@ -1,0 +1,61 @@
+"""What every step of the post-editing pipeline sees of one request: an immutable
+:class:`PostEditRequest` (the sentences, their forced beginnings, the translator's
+decode, the glossary, the facts mode, the dictionary and the steps asked for).
+
+A step is a function ``(request, translations) -> translations`` (pipeline.py lists
+them): it may decode again through ``request.decode`` and returns the translations it
+keeps, the others as they were (the same objects).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from translator_app.core.engine.translation import Translation
+from translator_app.core.faithful.glossary import Glossary
+from translator_app.core.text.tokenizer import Tokenizer
+
+# The translator's one decode of a list of sentences: (texts, prefixes, annotate facts,
+# glossary) -> translations, in the order given.
+Decode = Callable[
+    [list[str], Sequence[Sequence[int]] | None, bool, Glossary | None], list[Translation]
+]
+
+
+@dataclass(frozen=True)
+class PostEditRequest:
+    """One request's sentences and what the steps may use to translate them again.
+
+    ``protect``: how facts are annotated, as the model's bundle says ("retry": a
+    sentence that lost one is decoded again annotated; "always": annotated first; "off":
+    a model that cannot follow annotations, or the step "facts" not asked for).
+    ``dictionary``: a dictionary ready to look words up, or None (none shipped, the
+    model cannot follow terms, its index not built yet). ``steps``: the names of the
+    steps asked for (pipeline.STEP_NAMES).
+
+    >>> PostEditRequest(("Guten Morgen",), None, decode, tokenizer).prefixed(0)
+    False
+    """
+
+    texts: tuple[str, ...]
+    prefixes: tuple[tuple[int, ...], ...] | None
+    decode: Decode
+    tokenizer: Tokenizer
+    glossary: Glossary | None = None
+    protect: str = "off"
+    dictionary: object | None = None
+    steps: frozenset[str] = frozenset()
+
+    def prefixed(self, i: int) -> bool:
+        """Whether sentence ``i`` begins with target ids the caller forced (words the
+        user chose: kept as chosen)."""
+        return bool(self.prefixes and self.prefixes[i])
+
+    def some_prefixes(self, indices: Sequence[int]) -> list[tuple[int, ...]] | None:
+        """The forced beginnings of the sentences at ``indices`` (None where none are)."""
+        return [self.prefixes[i] for i in indices] if self.prefixes else None
+
+    def encode(self, english: str) -> tuple[int, ...]:
+        """The target ids of ``english`` (a word forced into a decode)."""
+        return tuple(self.tokenizer.encode(english).ids)
