@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import lzma
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -41,16 +42,31 @@ from translator_app.core.faithful.copied_words import (  # noqa: E402
     names_in,
 )
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
+from translator_app.core.faithful.glossary import Glossary, Term, english_pattern  # noqa: E402
+from translator_app.core.faithful.senses import every_english  # noqa: E402
+from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 from translator_app.core.postedit.pipeline import STEPS  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
+EVERYDAY = ROOT / "testsets" / "everyday" / "everyday-test.deu-eng.tsv"
+REGISTER = ROOT / "testsets" / "register" / "register-test.deu-eng.tsv"
+# name -> (file, how its German is given): as written; typed in haste (lower case, no
+# umlauts: the step "umlauts"); closed by an emoji (the reference too: "symbol-tail");
+# with a glossary of one term per sentence taken from its reference English (a German
+# noun and the dictionary sense its reference says: the steps that act on terms).
 SETS = {
-    "everyday-test": ROOT / "testsets" / "everyday" / "everyday-test.deu-eng.tsv",
-    "register-test": ROOT / "testsets" / "register" / "register-test.deu-eng.tsv",
-    "newstest2014": DATA / "wmt-news-deen" / "newstest2014.deu-eng.tsv.xz",
-    "newstest2019": DATA / "wmt-news-deen" / "newstest2019.deu-eng.tsv.xz",
+    "everyday-test": (EVERYDAY, "as written"),
+    "register-test": (REGISTER, "as written"),
+    "newstest2014": (DATA / "wmt-news-deen" / "newstest2014.deu-eng.tsv.xz", "as written"),
+    "newstest2019": (DATA / "wmt-news-deen" / "newstest2019.deu-eng.tsv.xz", "as written"),
+    "everyday-test, typed in haste": (EVERYDAY, "typed"),
+    "everyday-test, closed by an emoji": (EVERYDAY, "emoji"),
+    "everyday-test, a term each": (EVERYDAY, "term"),
+    "register-test, a term each": (REGISTER, "term"),
 }
+EMOJI = " 👍"
+_NOUN = re.compile(r"(?<![\w-])[A-ZÄÖÜ][a-zäöüß]{3,}(?![\w-])")
 DOC = ROOT / "docs" / "postedit.md"
 BEGIN, END = "<!-- BEGIN generated:ablation -->", "<!-- END generated:ablation -->"
 
@@ -96,11 +112,42 @@ def read_set(path: Path, limit: int) -> tuple[list[str], list[str]]:
     return [de for de, _ in pairs], [en for _, en in pairs]
 
 
-def translate(translator: Translator, counter: CountingBackend, german, steps: str) -> Run:
-    """``german`` translated one sentence at a time (as the window asks), timed."""
+def reference_term(dictionary, german: str, reference: str) -> Term | None:
+    """A glossary term for ``german`` taken from its ``reference``: its first noun (not
+    its first word) one of whose dictionary senses (a word or two) the reference says,
+    with that English; None where none is."""
+    for m in list(_NOUN.finditer(german)):
+        if m.start() == 0:
+            continue
+        for english in every_english(dictionary.lookup(m.group()).senses):
+            if english and len(english.split()) <= 2 and english_pattern(english).search(reference):
+                return Term(m.group(), english)
+    return None
+
+
+def variant(kind: str, german, refs, dictionary):
+    """The set as ``kind`` gives it: (German, references, a glossary per sentence)."""
+    if kind == "typed":
+        return [without_umlauts(de.lower()) for de in german], refs, [None] * len(german)
+    if kind == "emoji":
+        return [de + EMOJI for de in german], [en + EMOJI for en in refs], [None] * len(german)
+    if kind == "term":
+        terms = [reference_term(dictionary, de, en) for de, en in zip(german, refs, strict=True)]
+        kept = [i for i, t in enumerate(terms) if t is not None]
+        glossaries = [Glossary((terms[i],)) for i in kept]
+        return [german[i] for i in kept], [refs[i] for i in kept], glossaries
+    return german, refs, [None] * len(german)
+
+
+def translate(translator: Translator, counter: CountingBackend, german, steps, glossaries) -> Run:
+    """``german`` translated one sentence at a time (as the window asks), each with its
+    glossary, timed."""
     counter.decoded = 0
     start = time.perf_counter()
-    english = [translator.translate([de], steps=steps)[0].text for de in german]
+    english = [
+        translator.translate([de], steps=steps, glossary=g)[0].text
+        for de, g in zip(german, glossaries, strict=True)
+    ]
     return Run(english, time.perf_counter() - start, counter.decoded)
 
 
@@ -148,18 +195,17 @@ def measure(args) -> dict:
     }
     print(report["cpu"], translator.engine_name, file=sys.stderr)
     choices = {"all": "all", "none": "none"} | {s.name: f"all,-{s.name}" for s in STEPS}
-    for name, path in SETS.items():
+    for name, (path, kind) in SETS.items():
         if not path.is_file():
             print(f"{path}: not there, skipped", file=sys.stderr)
             continue
-        german, refs = read_set(path, args.limit)
+        german, refs, glossaries = variant(kind, *read_set(path, args.limit), dictionary)
         names = names_in(german)
-        translate(translator, counter, german[:5], "all")  # warm up
+        translate(translator, counter, german[:5], "all", glossaries[:5])  # warm up
         runs = {}
         for label, steps in choices.items():
-            runs[label] = score(
-                translate(translator, counter, german, steps), german, refs, dictionary, names
-            )
+            run = translate(translator, counter, german, steps, glossaries)
+            runs[label] = score(run, german, refs, dictionary, names)
             print(f"{name} {label}: BLEU {runs[label].bleu:.2f}", file=sys.stderr)
         alarms = {
             "facts": sum(bool(missing_facts(de, en)) for de, en in zip(german, refs, strict=True)),
@@ -170,6 +216,7 @@ def measure(args) -> dict:
         }
         report["sets"][name] = {
             "sentences": len(german),
+            "given": kind,
             "reference_alarms": alarms,
             "runs": {
                 label: {
@@ -218,7 +265,7 @@ def tables(report: dict) -> str:
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         rows = [("all vs none", runs["none"])] + [
-            (f"`{step.name}`", runs[step.name]) for step in STEPS
+            (f"`{step.name}`", runs[step.name]) for step in STEPS if step.name in runs
         ]
         for label, r in rows:
             changed, better, worse = r["changed_better_worse"]

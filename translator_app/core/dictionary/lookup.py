@@ -79,6 +79,10 @@ class Sense:
         return f"{self.german}{marks} — {self.english}"
 
 
+# Looked-up words a Dictionary remembers (a few MB at most).
+LOOKUPS_KEPT = 20_000
+
+
 @dataclass(frozen=True)
 class LookupResult:
     """What the dictionary holds for ``word``. ``lemma``: the form found (the word
@@ -152,6 +156,9 @@ class Dictionary:
         self._when_built: list[Callable[[bool], None]] = []
         self._built_now: bool | None = None  # what the background build found, once done
         self._build_error = ""
+        # Words looked up, by the index's generation: the post-editing steps ask for the
+        # same words many times per sentence (a third of their time was SQLite queries).
+        self._looked_up: dict[tuple[int, str], LookupResult] = {}
 
     @classmethod
     def bundled(cls) -> Dictionary:
@@ -330,7 +337,18 @@ class Dictionary:
 
     def lookup(self, word: str) -> LookupResult:
         """The senses of ``word`` (one German word; surrounding punctuation is ignored).
-        Decomposed letters (NFD, as macOS and some PDFs write „ü“) are composed first."""
+        Decomposed letters (NFD, as macOS and some PDFs write „ü“) are composed first.
+        Remembered for the index it was read from (at most :data:`LOOKUPS_KEPT` words)."""
+        key = (self._generation, word)
+        found = self._looked_up.get(key)
+        if found is None:
+            found = self._lookup(word)
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            self._looked_up[key] = found
+        return found
+
+    def _lookup(self, word: str) -> LookupResult:
         match = WORD.search(unicodedata.normalize("NFC", word))
         if match is None:
             return LookupResult(word, "", ())

@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from translator_app.core.data.corpus import DataError
@@ -314,9 +315,13 @@ def englishes_pattern(englishes: Iterable[str], verbs: Iterable[str] = ()) -> re
     one, or one of ``verbs`` (verb phrases: "deliver", "look after") in one of its
     regular forms (one pattern for a word's senses: compiling one per sense took a third
     of the dictionary pass's time); without any, a pattern found nowhere."""
+    return _englishes_pattern(tuple(dict.fromkeys(englishes)), tuple(dict.fromkeys(verbs)))
+
+
+@lru_cache(maxsize=20_000)
+def _englishes_pattern(englishes: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern:
     said = "|".join(
-        [_with_plural(e, "(?:e?s)?") for e in dict.fromkeys(englishes)]
-        + [_verb_forms(v) for v in dict.fromkeys(verbs)]
+        [_with_plural(e, "(?:e?s)?") for e in englishes] + [_verb_forms(v) for v in verbs]
     )
     if not said:
         return re.compile(r"(?!)")

@@ -1,5 +1,5 @@
 """The steps that say words the model does not know with the dictionary's English (issue
-60): "copied-words", "openers", "dictionary-terms" and "measures" (pipeline.py), which
+60): "openers", "dictionary-terms" and "measures" (pipeline.py), which
 sentences each decodes again with dictionary terms, and which result it keeps.
 
 The model copies a German word it cannot translate („Den Teig …“ -> "The Teig …"),
@@ -85,14 +85,6 @@ def _words(request: PostEditRequest) -> _Words:
     """The request's dictionary, with the names of all its sentences: a name anywhere
     in them is a name in each (copied_words.names_in)."""
     return _Words(request.dictionary, names_in(request.texts))
-
-
-def copied_words_rechosen(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
-    """The step "copied-words": each translation whose best candidate copies a common
-    German word with its n-best chosen again by the judge with a cost for each copy
-    (:func:`_rechosen`)."""
-    words = _words(request)
-    return [_rechosen(t, words.copies) for t in out]
 
 
 def with_dictionary_terms(request: PostEditRequest, out: list[Translation]) -> list[Translation]:

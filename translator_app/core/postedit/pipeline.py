@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.postedit.dictionary_words import (
-    copied_words_rechosen,
     with_dictionary_terms,
     with_measures_mended,
     with_openers_lowered,
@@ -121,14 +120,6 @@ STEPS: tuple[Step, ...] = (
         "with a glossary term, the n-best is chosen again to say the words around it that "
         "the model says without the glossary (postedit/term_context.py)",
         run=with_words_around_terms,
-    ),
-    Step(
-        "copied-words",
-        WORDS,
-        "the n-best is chosen again where the first candidate copies a common German word "
-        "(postedit/dictionary_words.py)",
-        run=copied_words_rechosen,
-        needs=DICTIONARY,
     ),
     Step(
         "openers",
