@@ -74,6 +74,7 @@ CORE_LAYERS = (
     ("limits",),
     ("platform", "cli_common"),
     ("text", "models", "data", "dictionary"),
+    ("language",),
     ("faithful",),
     ("engine",),
     ("postedit",),

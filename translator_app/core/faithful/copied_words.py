@@ -46,6 +46,12 @@ from translator_app.core.faithful.senses import (
     usual_english,
 )
 from translator_app.core.faithful.unsaid_nouns import unsaid_nouns
+from translator_app.core.language.words import (
+    alternation,
+    german_function_words,
+    german_measures,
+    german_number_words,
+)
 
 # Words after which a capitalised word is a surname.
 _TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulein", "firma"})
@@ -64,22 +70,11 @@ def _words(text: str) -> frozenset[str]:
 
 # Before a common noun: articles, possessives, demonstratives, quantifiers and the
 # prepositions fused with an article.
-_DETERMINERS = _words(
-    """der die das den dem des ein eine einen einem einer eines kein keine keinen keinem
-    keiner keines mein meine meinen meinem meiner meines dein deine deinen deinem deiner
-    deines sein seine seinen seinem seiner seines ihr ihre ihren ihrem ihrer ihres unser
-    unsere unseren unserem unserer unseres euer eure euren eurem eurer eures dieser diese
-    diesen diesem dieses jeder jede jeden jedem jedes jener jene jenen jenem jenes welcher
-    welche welchen welchem welches alle allen aller viele vielen vieler einige einigen
-    einiger wenige wenigen mehrere mehreren manche manchen etwas viel wenig mehr
-    im ins zum zur vom beim am ans aufs durchs fürs ums"""
+_DETERMINERS = german_function_words(
+    "article", "fused", "possessive", "demonstrative", "quantifier"
 )
 # Measures before a mass noun („250 Gramm Mehl“, „eine Prise Salz“).
-_MEASURES = _words(
-    """gramm g kilo kilogramm kg liter l milliliter ml stück prise tasse tassen esslöffel
-    teelöffel el tl packung packungen dose dosen glas gläser flasche flaschen scheibe
-    scheiben becher paar"""
-)
+_MEASURES = frozenset(m.lower() for m in german_measures())
 # Lower-case words ending like an inflected adjective that are not adjectives.
 _NOT_ADJECTIVES = _words(
     """gegen unter über hinter wegen seiner seinem seinen ihrer ihrem ihren unserer
@@ -93,17 +88,17 @@ _TOKEN = re.compile(r"\w[\w-]*")  # words and numbers („3. Liga“: the number
 # inside one sentence ends an ordinal or an abbreviation („an 4. Stelle“, „der sog. …“).
 _OPENERS = frozenset('!?:„"“»«(')
 _AND = frozenset({"und", "oder", "sowie", "bzw"})
-_PREPOSITIONS = _words(
-    """mit ohne aus bei nach von zu für in an auf unter über vor hinter neben zwischen
-    durch gegen um seit ab bis trotz wegen während"""
-)
+_PREPOSITIONS = german_function_words("preposition")
 _BEFORE_NOUNS = _DETERMINERS | _PREPOSITIONS  # never part of a club's or firm's name
 _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
 # An adjective's strong ending, which no verb form has („ein mit Backpapier belegtes
 # Blech“): the noun after it needs no determiner before it to read as one.
 _STRONG_ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:es|em)")
 _NOT_STRONG = _words("alles trotzdem außerdem nachdem seitdem indem zudem vordem bereits")
-_NUMBER = re.compile(r"\d[\d.,]*\.?|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf")
+_NUMBER = re.compile(
+    r"\d[\d.,]*\.?|"
+    + alternation(w for w, v in german_number_words("alone").items() if 1 < v <= 12)
+)
 
 
 class Lexicon(Protocol):

@@ -17,37 +17,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from translator_app.core.language.words import german_function_words
 from translator_app.core.text.tokenizer import Span
 
 # Articles, pronouns, prepositions, conjunctions, auxiliaries, modal verbs and particles:
 # a translation may rightly carry them in word order or grammar alone.
-# fmt: off
-GERMAN_FUNCTION_WORDS = frozenset([
-    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer",
-    "eines", "kein", "keine", "keinen", "keinem", "keiner", "keines", "ich", "du", "er",
-    "sie", "es", "wir", "ihr", "mich", "dich", "sich", "uns", "euch", "mir", "dir", "ihm",
-    "ihnen", "ihn", "mein", "meine", "meinen", "meinem", "meiner", "meines", "dein",
-    "deine", "sein", "seine", "seinen", "seinem", "seiner", "ihre", "ihren", "ihrem",
-    "ihrer", "ihres", "unser", "unsere", "unseren", "unserem", "unserer", "euer", "eure",
-    "dies", "diese", "dieser", "dieses", "diesen", "diesem", "jener", "jene", "man", "wer",
-    "was", "welche", "welcher", "welches", "und", "oder", "aber", "denn", "sondern", "doch",
-    "dass", "daß", "ob", "wenn", "weil", "als", "wie", "da", "damit", "so", "auch", "noch",
-    "nur", "schon", "sehr", "mal", "ja", "nein", "nicht", "bitte", "gern", "gerne", "zu",
-    "zum", "zur", "im", "in", "ins", "am", "an", "ans", "auf", "aus", "bei", "beim", "mit",
-    "nach", "von", "vom", "vor", "für", "um", "über", "unter", "durch", "gegen", "ohne",
-    "bis", "seit", "zwischen", "hinter", "neben", "während", "wegen", "trotz", "bin",
-    "bist", "ist", "sind", "seid", "war", "waren", "wäre", "wären", "habe", "hast", "hat",
-    "haben", "habt", "hatte", "hatten", "hätte", "hätten", "werde", "wirst", "wird",
-    "werden", "werdet", "wurde", "wurden", "würde", "würden", "kann", "kannst", "können",
-    "könnt", "konnte", "konnten", "könnte", "könnten", "muss", "musst", "müssen", "müsst",
-    "musste", "mussten", "müsste", "soll", "sollst", "sollen", "sollt", "sollte", "sollten",
-    "will", "willst", "wollen", "wollt", "wollte", "wollten", "darf", "dürfen", "durfte",
-    "dürfte", "mag", "mögen", "möchte", "möchten", "hier", "dort", "dann", "jetzt", "etwa",
-    "etwas", "alle", "alles", "allen", "aller", "viel", "viele", "vielen", "sehr", "ganz",
-    "einmal", "wieder", "dabei", "dazu", "davon", "darauf", "daran", "darum", "dafür",
-    "hierzu", "hiermit",
-])
-# fmt: on
+GERMAN_FUNCTION_WORDS = german_function_words()
 WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # Leave-one-out supports below this (in nats of the English's log-probability) mark a
 # word as not carried: an English that drops a word is often likelier without it (a

@@ -12,7 +12,7 @@ The lists are data files in resources/lists (README there), read once at import.
 """
 
 from translator_app.core.data.tables import read_table
-from translator_app.core.faithful.number_check import MONTHS_DE, MONTHS_EN
+from translator_app.core.language.words import months
 from translator_app.core.platform.paths import resources_dir
 
 LISTS = resources_dir() / "lists"
@@ -31,4 +31,4 @@ OTHER_SURNAMES = _names("surnames-other")
 FIRST_NAMES = _names("first-names")
 PLACES = _pairs("places")  # (German, English), many with an English exonym
 MORE_PLACES = _pairs("more-places")  # the translator's gazetteer beyond PLACES
-MONTHS = tuple(zip(MONTHS_DE, MONTHS_EN, strict=True))  # (Januar, January), ...
+MONTHS = months()  # (Januar, January), ...

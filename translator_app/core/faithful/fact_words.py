@@ -38,34 +38,15 @@ from translator_app.core.faithful.number_words import (
     german_numbers,
     value_key,
 )
+from translator_app.core.language.words import german_number_words
 
 # ------------------------------------------------------------------ number words
-NUMBER_WORDS_DE = {w: i + 1 for i, w in enumerate(HOURS_DE)} | {
-    "zwanzig": 20,
-    "dreißig": 30,
-    "vierzig": 40,
-    "fünfzig": 50,
-    "sechzig": 60,
-    "siebzig": 70,
-    "achtzig": 80,
-    "neunzig": 90,
-    "hundert": 100,
-    "tausend": 1000,
-    "Dutzend": 12,
-}
-del NUMBER_WORDS_DE["eins"]  # „eins“ and „ein“ are mostly "one"/"a": not checked
-_ORDINAL_STEMS_DE = {
-    "zweit": 2,
-    "dritt": 3,
-    "viert": 4,
-    "fünft": 5,
-    "sechst": 6,
-    "siebt": 7,
-    "neunt": 9,
-    "zehnt": 10,
-    "elft": 11,
-    "zwölft": 12,
-}
+# The simple words up to zwölf, the tens, hundert, tausend and Dutzend; „eins“ and „ein“
+# are mostly "one"/"a": not checked.
+NUMBER_WORDS_DE = {
+    w: v for w, v in german_number_words("alone").items() if 1 < v <= 12
+} | german_number_words("tens", "scale", "dozen")
+_ORDINAL_STEMS_DE = german_number_words("ordinal")  # „zweit“ of „am zweiten“
 _NUMBER_WORD = "|".join(sorted(NUMBER_WORDS_DE, key=len, reverse=True))
 _ORDINAL_WORD = rf"(?:{'|'.join(_ORDINAL_STEMS_DE)})e[nmrs]?"
 _HALF = r"halbe[nmrs]?|halb"

@@ -21,67 +21,26 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-# The calendar's names, the one place the fact checks, the training augmentation and the
-# register corpus take them from (issue 62 §1: they were written out in four places).
-# fmt: off
-MONTHS_DE = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
-             "September", "Oktober", "November", "Dezember"]
-MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August",
-             "September", "October", "November", "December"]
-WEEKDAYS_DE = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
-WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-# fmt: on
+from translator_app.core.language.words import (
+    english_number_words,
+    german_number_words,
+    months,
+    weekdays,
+)
+
+# The calendar's names and the English number words, read from resources/language
+# (core/language/words.py): the fact checks, the training augmentation and the register
+# corpus take them from here.
+MONTHS_DE = [de for de, _ in months()]
+MONTHS_EN = [en for _, en in months()]
+WEEKDAYS_DE = [de for de, _ in weekdays()]
+WEEKDAYS_EN = [en for _, en in weekdays()]
 _MONTH_EN_INDEX = {m[:3]: i + 1 for i, m in enumerate(MONTHS_EN)}
-CARDINALS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
-_ORDINALS = [
-    "zeroth",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-]
+CARDINALS = list(english_number_words("cardinal"))  # zero … twenty
+_ORDINALS = list(english_number_words("ordinal"))  # zeroth … twentieth
 _WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
 _ORDINAL_SET = frozenset(_ORDINALS)
-_WORD_VALUES |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
-_WORD_VALUES |= {"eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12}
+_WORD_VALUES |= english_number_words("tens", "hundred", "dozen")
 
 # Numbers as the two languages write them; a number is not part of a longer token.
 _NUM_END = r"(?![\w]|[.,]\d)"
@@ -95,8 +54,7 @@ _MONTHS_EN_RE = "|".join(MONTHS_EN) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept
 
 # Clock times in words: „halb acht“ (7:30), „Viertel nach acht“ (8:15), „Viertel vor
 # acht“ (7:45); English "half past seven" (or "half seven"), "quarter past/to eight".
-HOURS_DE = ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun"]
-HOURS_DE += ["zehn", "elf", "zwölf"]
+HOURS_DE = [w for w, v in german_number_words("alone").items() if v <= 12]
 _HOURS_DE_RE = "|".join(HOURS_DE)
 _HOURS_EN_RE = "|".join(CARDINALS[1:13])
 # Codes copied as they are: an IBAN (DE89 3704 0044 0532 0130 00), a phone number

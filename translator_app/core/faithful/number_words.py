@@ -27,18 +27,21 @@ from translator_app.core.faithful.number_check import (
     WEEKDAYS_DE,
     de_scale,
 )
+from translator_app.core.language.words import (
+    alternation,
+    english_measures,
+    english_number_words,
+    german_measures,
+    german_number_words,
+)
 
 # ------------------------------------------------------------------ German, one word
-_DE_UNITS = {"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7}
-_DE_UNITS |= {"acht": 8, "neun": 9}
-_DE_ALONE = {w: v for w, v in _DE_UNITS.items() if w != "ein"} | {"eins": 1, "zehn": 10}
-_DE_ALONE |= {"elf": 11, "zwölf": 12, "dreizehn": 13, "vierzehn": 14, "fünfzehn": 15}
-_DE_ALONE |= {"sechzehn": 16, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19}
-_DE_TENS = {"zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60}
-_DE_TENS |= {"siebzig": 70, "achtzig": 80, "neunzig": 90}
-_DE_FRACTION_WORDS = {"anderthalb": Fraction(3, 2), "dreiviertel": Fraction(3, 4)}
+_DE_UNITS = german_number_words("unit")  # ein … neun, inside a compound
+_DE_ALONE = german_number_words("alone")  # eins … neunzehn
+_DE_TENS = german_number_words("tens")
+_DE_FRACTION_WORDS = german_number_words("fraction")  # anderthalb, dreiviertel
 # Fractions of two words: „zwei Drittel“, „ein Viertel“, „die Hälfte“.
-_DE_PARTS = {"Drittel": Fraction(1, 3), "Viertel": Fraction(1, 4), "Fünftel": Fraction(1, 5)}
+_DE_PARTS = german_number_words("part")
 _DE_PARTS_COUNT = {"ein": 1, "eine": 1, "einem": 1, "zwei": 2, "drei": 3, "vier": 4}
 _DE_PARTS_RE = re.compile(
     rf"(?<![\w-])(?:(?P<n>{'|'.join(_DE_PARTS_COUNT)})\s+(?P<part>{'|'.join(_DE_PARTS)})"
@@ -153,16 +156,10 @@ def english_value(value: Fraction) -> str:
 
 
 # ------------------------------------------------------------------ English, a phrase
-_EN_SMALL = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six",
-    "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
-    "sixteen", "seventeen", "eighteen", "nineteen"])}  # fmt: skip
-_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
-_EN_TENS |= {"seventy": 70, "eighty": 80, "ninety": 90}
+_EN_SMALL = {w: v for w, v in english_number_words("cardinal").items() if v < 20}
+_EN_TENS = english_number_words("tens")
 _EN_SCALES = {"hundred": 100} | {name: value for value, name in EN_SCALE_OF.items()}
-_EN_PARTS = {"half": Fraction(1, 2), "halves": Fraction(1, 2), "third": Fraction(1, 3)}
-_EN_PARTS |= {"thirds": Fraction(1, 3), "quarter": Fraction(1, 4), "quarters": Fraction(1, 4)}
-_EN_PARTS |= {"fifth": Fraction(1, 5), "fifths": Fraction(1, 5), "fourth": Fraction(1, 4)}
-_EN_PARTS |= {"fourths": Fraction(1, 4)}
+_EN_PARTS = english_number_words("part")  # half, thirds, quarter …
 _EN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[A-Za-z]+")
 # "an hour and a half", "a year and a half": one and a half of the unit named.
 _EN_ONE_AND_A_HALF = re.compile(r"\ban?\s+[a-z]+\s+and\s+a\s+half\b", re.IGNORECASE)
@@ -228,12 +225,7 @@ def english_number_keys(text: str) -> Counter:
 
 # ------------------------------------------------------------------ counted nouns
 # What a number measures a noun in: „250 Gramm Mehl“, „zwei Esslöffel Zucker“.
-_DE_MEASURES = (
-    r"Gramm|g|kg|Kilo(?:gramm)?|Pfund|Liter|l|ml|Milliliter|Esslöffel|EL|Teelöffel|TL"
-    r"|Tassen?|Gläser|Glas|Becher|Flaschen?|Kisten?|Packungen?|Päckchen|Dosen?|Scheiben?"
-    r"|Prisen?|Bund|Stück|Paar|Euro|Säcke|Sack|Beutel|Tüten?|Eimer|Rollen?|Schachteln?"
-    r"|Portionen?|Körbe|Korb|Kartons?"
-)
+_DE_MEASURES = alternation(german_measures())
 # Nouns after a number that are its unit, a time or a date, not a counted thing: the unit
 # facts (fact_words.UNITS) and the clock have their own checks.
 _DE_NOT_COUNTED = (
@@ -297,21 +289,8 @@ def _de_count(word: str) -> Fraction | None:
     return Fraction(simple) if simple else german_number_word(word)
 
 
-# fmt: off
-_EN_MEASURES = frozenset([
-    "g", "gram", "grams", "gramme", "grammes", "kg", "kilo", "kilos", "kilogram",
-    "kilograms", "pound", "pounds", "lb", "lbs", "l", "litre", "litres", "liter",
-    "liters", "ml", "millilitre", "millilitres", "tablespoon", "tablespoons", "tbsp",
-    "teaspoon", "teaspoons", "tsp", "cup", "cups", "glass", "glasses", "mug", "mugs",
-    "bottle", "bottles", "box", "boxes", "crate", "crates", "pack",
-    "packs", "packet", "packets", "package", "packages", "tin", "tins",
-    "slice", "slices", "pinch", "pinches", "bunch", "bunches", "piece", "pieces",
-    "pair", "pairs", "euro", "euros", "bag", "bags", "sack", "sacks", "basket",
-    "baskets", "roll", "rolls", "portion", "portions", "serving", "servings", "jar",
-    "jars", "tub", "tubs", "carton", "cartons", "bucket", "buckets", "loaf", "loaves",
-    "sheet", "sheets", "of",
-])
-# fmt: on
+# A measure's English, and "of" after it ("200 grams of sugar").
+_EN_MEASURES = english_measures() | {"of"}
 # What may follow a number without being the thing it counts.
 # fmt: off
 _EN_NOT_NOUNS = frozenset([

@@ -1,0 +1,92 @@
+"""The readers of resources/language's tables: one function per list, each read once.
+
+``german_number_words("alone")`` -> {"eins": 1, "zwei": 2, …, "neunzehn": 19}; a
+detector that needs another cut of the same knowledge asks for other kinds of the one
+table, never writes its own.
+
+>>> months()[2]
+('März', 'March')
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import cache
+
+from translator_app.core.data.tables import read_table
+from translator_app.core.platform.paths import resources_dir
+
+LANGUAGE = resources_dir() / "language"
+
+
+@cache
+def _table(name: str, columns: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(read_table(LANGUAGE / name, columns))
+
+
+def _value(text: str) -> int | Fraction:
+    """ "3" -> 3, "3/2" -> Fraction(3, 2)."""
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
+
+
+def _calendar(kind: str) -> tuple[tuple[str, str], ...]:
+    return tuple((de, en) for k, de, en in _table("calendar.tsv", 3) if k == kind)
+
+
+def months() -> tuple[tuple[str, str], ...]:
+    """(German, English) of each month, January first."""
+    return _calendar("month")
+
+
+def weekdays() -> tuple[tuple[str, str], ...]:
+    """(German, English) of each weekday, Monday first."""
+    return _calendar("weekday")
+
+
+@cache
+def german_number_words(*kinds: str) -> dict[str, int | Fraction]:
+    """German number word -> value, of ``kinds`` (german-numbers.tsv: unit, alone,
+    tens, scale, dozen, fraction, part, ordinal), in the table's order."""
+    return {w: _value(v) for w, v, k in _table("german-numbers.tsv", 3) if k in kinds}
+
+
+@cache
+def english_number_words(*kinds: str) -> dict[str, int | Fraction]:
+    """English number word -> value, of ``kinds`` (english-numbers.tsv: cardinal,
+    ordinal, tens, hundred, dozen, scale, part), in the table's order."""
+    return {w: _value(v) for w, v, k in _table("english-numbers.tsv", 3) if k in kinds}
+
+
+def _forms(cell: str) -> list[str]:
+    return [form.strip() for form in cell.split(",") if form.strip()]
+
+
+@cache
+def german_measures() -> tuple[str, ...]:
+    """Every German form of a measure a number measures a noun in („Gramm“, „Tassen“),
+    as written."""
+    return tuple(form for de, _ in _table("measures.tsv", 2) for form in _forms(de))
+
+
+@cache
+def english_measures() -> frozenset[str]:
+    """Every English form of those measures, in lower case ("grams", "tbsp")."""
+    return frozenset(form.lower() for _, en in _table("measures.tsv", 2) for form in _forms(en))
+
+
+def alternation(words) -> str:
+    """A regex alternation of ``words``, the longest first (so that „Tassen“ is not
+    read as „Tasse“)."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def german_function_words(*classes: str) -> frozenset[str]:
+    """German words of ``classes`` (german-function-words.tsv: article, fused,
+    possessive, demonstrative, quantifier, preposition, pronoun, conjunction,
+    auxiliary, modal, particle); every class where none is given."""
+    return frozenset(
+        w for w, c in _table("german-function-words.tsv", 2) if not classes or c in classes
+    )
