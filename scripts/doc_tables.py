@@ -173,8 +173,19 @@ def steps_table() -> str:
     return "\n".join(rows)
 
 
+def weights_table() -> str:
+    """docs/postedit.md's list of the judge's weights (postedit/judge.WEIGHTS)."""
+    sys.path.insert(0, str(ROOT))
+    from translator_app.core.postedit.judge import WEIGHTS
+
+    rows = ["| a candidate's cost for | weight | name in judge.py |", "|---|---:|---|"]
+    rows += [f"| {what} | {value:g} | `{name}` |" for what, value, name in WEIGHTS]
+    return "\n".join(rows)
+
+
 TABLES = {
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
+    "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "models": (ROOT / "README.md", models_table),
     "features": (ROOT / "README.md", features_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),

@@ -52,7 +52,7 @@ DATA = ROOT.parent / "shared" / "data"
 EVERYDAY = ROOT / "testsets" / "everyday" / "everyday-test.deu-eng.tsv"
 REGISTER = ROOT / "testsets" / "register" / "register-test.deu-eng.tsv"
 # name -> (file, how its German is given): as written; typed in haste (lower case, no
-# umlauts: the step "umlauts"); closed by an emoji (the reference too: "symbol-tail");
+# umlauts: the step "umlauts"); closed by an emoji (the reference too: "symbols");
 # with a glossary of one term per sentence taken from its reference English (a German
 # noun and the dictionary sense its reference says: the steps that act on terms).
 SETS = {

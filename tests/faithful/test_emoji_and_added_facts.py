@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core.engine.candidates import symbol_tail
+from translator_app.core.engine.symbols import symbol_tail
 from translator_app.core.faithful.fact_check import added_facts, describe_fact, missing_facts
 
 BUNDLE = Path(__file__).parents[2] / "resources" / "model"

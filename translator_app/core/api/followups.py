@@ -13,9 +13,17 @@ from dataclasses import replace
 import numpy as np
 
 from translator_app.core.engine.batching import frozen_array
-from translator_app.core.engine.candidates import candidate, symbol_tail, text_of, with_tail
+from translator_app.core.engine.candidates import candidate, text_of
 from translator_app.core.engine.closing_stop import as_read, stop_added, without_stop
 from translator_app.core.engine.search_types import output_limit
+from translator_app.core.engine.symbols import (
+    Run,
+    symbol_tail,
+    with_runs,
+    with_tail,
+    without_inserted,
+    without_symbol_runs,
+)
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.postedit.pipeline import rewritten
 
@@ -94,13 +102,14 @@ def alternatives(
     from placeholders): alternatives of another text mislead."""
     best = translation.best
     src = list(translation.source_ids)
-    tail = _tail(translation.source) if "symbol-tail" in translator.steps else ""
+    tail, runs = _symbols(translation.source) if "symbols" in translator.steps else ("", ())
     if (
         best is None
         or not 0 <= piece < len(best.target_ids)
         or not src
         or len(src) > translator.max_source_tokens
-        or _shown(text_of(translator.tokenizer, best.target_ids), tail) != best.text
+        or _shown(text_of(translator.tokenizer, best.target_ids), tail)
+        != without_inserted(best.text, runs)
     ):
         return ()
     prefix = best.target_ids[:piece]
@@ -121,6 +130,7 @@ def alternatives(
         # offered as the translation shows it (core/postedit/pipeline.py)
         found = rewritten(translator.tokenizer, translation, found, translator.steps)
         found = with_tail(found, tail) if tail else found
+        found = with_runs(found, runs, translation.source_spans)
         if (
             len(found.target_ids) > piece
             and found.target_ids[piece] not in seen
@@ -132,9 +142,11 @@ def alternatives(
     return tuple(out[:k])
 
 
-def _tail(source: str) -> str:
-    """The emoji and symbols ``source`` closes with (candidates.symbol_tail)."""
-    return source[symbol_tail(source) :]
+def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
+    """The emoji and symbols ``source`` closes with, and the runs of them inside it
+    (engine/symbols.py), as the decode kept them from the model."""
+    cut = symbol_tail(source)
+    return source[cut:], without_symbol_runs(source[:cut])[2]
 
 
 def _shown(decoded: str, tail: str) -> str:

@@ -348,7 +348,7 @@ class Translator:
         reading = Reading(
             umlauts=pipeline.asked(steps, "umlauts"),
             stop=pipeline.asked(steps, "closing-stop"),
-            tail=pipeline.asked(steps, "symbol-tail"),
+            symbols=pipeline.asked(steps, "symbols"),
         )
         decoded = decode_sentences(
             decoder, texts, options, prefixes, should_stop, batch_tokens, glossary, protect, reading

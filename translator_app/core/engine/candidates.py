@@ -6,9 +6,7 @@ translations of an over-long sentence's parts.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import replace
 
 import numpy as np
 
@@ -86,35 +84,6 @@ def has_words(text: str) -> bool:
     arrows or dashes has none, and the model, trained on sentences, invents words for it
     („😀“ became "accommodation")."""
     return any(ch.isalnum() for ch in text)
-
-
-# Emoji and pictographs with what joins and modifies them (skin tones, the emoji variation
-# selector, the zero-width joiner, keycaps). Currency signs are not among them: „5 €“.
-_SYMBOL_CATEGORIES = {"So", "Sk", "Me"}
-_SYMBOL_JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}
-
-
-def _is_symbol(ch: str) -> bool:
-    return ch in _SYMBOL_JOINERS or unicodedata.category(ch) in _SYMBOL_CATEGORIES
-
-
-def symbol_tail(text: str) -> int:
-    """Where a sentence's closing run of emoji and other symbols begins (with the spaces
-    before it), or ``len(text)`` where it has none or is nothing else. The model, trained
-    on text without them, wrote "I love you €2." for „Ich liebe dich ❤️“ (issue 65 §1):
-    such a run is carried to the end of the English as it is, not translated."""
-    cut = len(text)
-    while cut > 0 and (text[cut - 1].isspace() or _is_symbol(text[cut - 1])):
-        cut -= 1
-    if not any(_is_symbol(ch) for ch in text[cut:]) or not has_words(text[:cut]):
-        return len(text)
-    return cut
-
-
-def with_tail(cand: Candidate, tail: str) -> Candidate:
-    """``cand`` with the symbols its source closed with after its text (the pieces,
-    their spans and the attention stay the model's)."""
-    return replace(cand, text=cand.text.rstrip() + tail)
 
 
 def verbatim(

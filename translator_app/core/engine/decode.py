@@ -17,20 +17,20 @@ from dataclasses import dataclass, field
 
 from translator_app.core.engine.backends import Backend, Job
 from translator_app.core.engine.batching import length_batches
-from translator_app.core.engine.candidates import (
-    candidate,
-    has_words,
-    merge_chunks,
-    symbol_tail,
-    verbatim,
-    with_tail,
-)
+from translator_app.core.engine.candidates import candidate, has_words, merge_chunks, verbatim
 from translator_app.core.engine.closing_stop import encode_with_stop, needs_stop, without_stop
 from translator_app.core.engine.search_types import (
     Hypothesis,
     SearchOptions,
     searched_options,
     with_coverage,
+)
+from translator_app.core.engine.symbols import (
+    Run,
+    symbol_tail,
+    with_runs,
+    with_tail,
+    without_symbol_runs,
 )
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import Glossary, TermUse, annotate, check_uses, map_spans
@@ -53,12 +53,12 @@ class Reading:
     """How the German is given to the model (the post-editing steps of stage "read"):
     ``umlauts``, typed without umlauts, in capitals or without any, read as German
     writes it (faithful/umlauts.py); ``stop``, a sentence that closes without
-    punctuation read with a full stop (closing_stop.py); ``tail``, closing emoji and
-    symbols kept from the model and put after the English (candidates.symbol_tail)."""
+    punctuation read with a full stop (closing_stop.py); ``symbols``, emoji and symbols
+    kept from the model and put back in the English (symbols.py)."""
 
     umlauts: bool = True
     stop: bool = True
-    tail: bool = True
+    symbols: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,7 @@ class _Sentence:
     as_is: Candidate | None = None  # a text without words, kept as it is
     jobs: list[Job] = field(default_factory=list)
     tail: str = ""  # closing emoji and symbols, carried to the English (symbol_tail)
+    runs: tuple[Run, ...] = ()  # symbols inside it, written back into the English
     stop: bool = False  # read with a full stop it does not close with (closing_stop.py)
 
 
@@ -148,10 +149,13 @@ def _sentence(
         )
     if decoder.follows_glossary:  # the user's text must not carry annotations
         clean = mask_markers(clean)
-    cut = symbol_tail(clean) if reading.tail else len(clean)
+    cut = symbol_tail(clean) if reading.symbols else len(clean)
     clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
+    bare, origins, runs = without_symbol_runs(clean) if reading.symbols else (clean, None, ())
     # Typed without umlauts, in capitals or without any: read as German writes it.
-    read, origins = spelled_as_german(clean) if reading.umlauts else (clean, None)
+    read, within = spelled_as_german(bare) if reading.umlauts else (bare, None)
+    if within is not None:  # where each character stands in ``bare``, then in ``clean``
+        origins = within if origins is None else tuple(origins[i] for i in within)
     uses = glossary.find(read) if glossary else []
     # Protected names and places are checked in the n-best like the user's terms
     # (beam search may prefer a shorter candidate that drops „in Wien“).
@@ -162,7 +166,7 @@ def _sentence(
     if origins is not None and enc is not None:  # spans in the user's text
         enc = Pieces(clean, enc.ids, enc.pieces, spans_in(origins, enc.spans))
         uses, checked = uses_in(origins, uses), uses_in(origins, checked)
-    sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=stop)
+    sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=stop, runs=runs)
     if enc is None or not enc.ids:
         return sentence
     if len(enc.ids) > MAX_SENTENCE_TOKENS:
@@ -224,6 +228,9 @@ def _assemble(tokenizer: Tokenizer, s: _Sentence, chunks: list[list[Hypothesis]]
         cands = tuple(without_stop(tokenizer, c) for c in cands)
     if s.tail:
         cands = tuple(with_tail(c, s.tail) for c in cands)
+    if s.runs and s.as_is is None:
+        spans = enc.spans + ((len(text), len(text)),)
+        cands = tuple(with_runs(c, s.runs, spans) for c in cands)
     translation = Translation(
         source=text,
         source_ids=enc.ids + (eos,),

@@ -37,6 +37,22 @@ COPIED_WORD_PENALTY = 0.5
 # decode leaves it out (core/postedit/term_context.py: „Angebot für Büromöbel“ "Quotation for
 # offices", -7.83, beside "Quotation for office furniture", -8.24).
 AROUND_TERM_PENALTY = 0.5
+# Every weight of the judge, what it costs, and for what (docs/postedit.md's table).
+WEIGHTS: tuple[tuple[str, float, str], ...] = (
+    ("a lost or changed number, price, date or time", PENALTY["number"], "PENALTY"),
+    ("a number the German does not hold", PENALTY["added"], "PENALTY"),
+    ("a lost negation, or one the German does not hold", PENALTY["negation"], "PENALTY"),
+    ("a lost fact in words (a limit, a unit, a counted noun)", WORD_FACT_PENALTY,
+     "WORD_FACT_PENALTY"),
+    ("a glossary term not used, or a number or term written twice", TERM_PENALTY,
+     "TERM_PENALTY"),
+    ("the dictionary's English for a copied word not said", DICTIONARY_TERM_PENALTY,
+     "DICTIONARY_TERM_PENALTY"),
+    ("a common German word copied (asked by the dictionary steps)", COPIED_WORD_PENALTY,
+     "COPIED_WORD_PENALTY"),
+    ("a word around a glossary term left out (asked by words-around-terms)",
+     AROUND_TERM_PENALTY, "AROUND_TERM_PENALTY"),
+)  # fmt: skip
 # (source, output) -> the common German words the output copies.
 Copies = Callable[[str, str], Sequence[str]]
 # English -> how many of the words around the user's terms it does not say.

@@ -14,7 +14,7 @@ Every step has a name; a request asks for steps by name (:func:`parse_steps`: "a
 own search, as its reference implementation writes it.
 
 >>> [s.name for s in STEPS][:3]
-['umlauts', 'closing-stop', 'symbol-tail']
+['umlauts', 'closing-stop', 'symbols']
 """
 
 from __future__ import annotations
@@ -87,10 +87,11 @@ STEPS: tuple[Step, ...] = (
         "the English again (engine/closing_stop.py)",
     ),
     Step(
-        "symbol-tail",
+        "symbols",
         READ,
-        "closing emoji and symbols are kept from the model and put after the English "
-        "(engine/candidates.py)",
+        "emoji and symbols are kept from the model and put back in the English: a closing "
+        "run at its end, one inside after the word aligned with the German before it "
+        "(engine/symbols.py)",
     ),
     Step(
         "judge",
