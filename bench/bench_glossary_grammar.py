@@ -1,10 +1,8 @@
-"""A glossary that keeps the grammar around its terms (issue 61 §3): each of the four
+"""A glossary that keeps the grammar around its terms (issue 61 §3): each of the three
 steps after the glossary's decode switched off in turn, and the sentences it changes.
 
 - ``articles``: "a"/"an" before a term as its English sounds (core/postedit/term_articles.py);
 - ``verbs``: a singular verb after a plural term in the plural (term_articles.py);
-- ``around``: the nouns beside a term that the English without the glossary says
-  (core/postedit/term_context.py);
 - ``repeated``: a term written more often than the German holds it costs the candidate
   (glossary.repeated_terms in core/postedit/judge.py).
 
@@ -38,7 +36,6 @@ GLOSSARY_SET = ROOT / "bench" / "glossary.jsonl"
 STEPS = {
     "articles": "term-articles",
     "verbs": "term-verbs",
-    "around": "words-around-terms",
     "repeated": (faithful_choice, "repeated_terms", lambda uses, english: 0),
 }
 

@@ -183,8 +183,31 @@ def weights_table() -> str:
     return "\n".join(rows)
 
 
+PRICE = ROOT / "docs" / "figures" / "postedit_price.json"
+
+
+def price_table() -> str:
+    """docs/postedit.md's latency of post-editing, from bench/bench_postedit_price.py's JSON."""
+    price = json.loads(PRICE.read_text("utf-8"))
+    rows = [
+        f"`{price['command']}` on an {price['machine']['cpu']} ({price['cpu']}; "
+        f"{price['engine']}, int8 GEMM {price['machine'].get('int8_backend')}), "
+        f"{price['sentences']} "
+        "newstest2019 sentences, one per call:",
+        "",
+        "| search | median ms | p95 ms | p95 / greedy |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, c in price["configs"].items():
+        rows.append(
+            f"| {name} | {c['median_ms']:.1f} | {c['p95_ms']:.1f} | {c['p95_ratio_to_greedy']:.2f}x |"
+        )
+    return "\n".join(rows)
+
+
 TABLES = {
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
+    "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "models": (ROOT / "README.md", models_table),
     "features": (ROOT / "README.md", features_table),

@@ -239,7 +239,8 @@ def measure(args) -> dict:
 def tables(report: dict) -> str:
     """The markdown of the report: one table per set, a row per step."""
     out = [
-        f"Measured by `{report['command']}` on {report['cpu']} ({report['engine']}), the "
+        f"Measured by `{report['command']}` on an {report['machine']['cpu']} ({report['cpu']}; "
+        f"{report['engine']}, int8 GEMM {report['machine'].get('int8_backend')}), the "
         f"first {report['limit']} sentences of each set, one sentence per call as the "
         "window asks. Each row: all steps less all but that step (positive: the step "
         "helps); changed = sentences whose English the step changes, better/worse = of "

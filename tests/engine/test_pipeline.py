@@ -45,7 +45,7 @@ def test_no_module_outside_the_pipeline_calls_a_step():
     nothing else can order them or run one on the side."""
     step_modules = {
         f"translator_app.core.postedit.{m}"
-        for m in ("facts", "dictionary_words", "term_context", "term_articles", "first_capital")
+        for m in ("facts", "dictionary_words", "term_articles", "first_capital")
     }
     importers = []
     for path in sorted((ROOT / "translator_app").rglob("*.py")):

@@ -33,10 +33,6 @@ DICTIONARY_TERM_PENALTY = 1.0
 # sessel is …"; core/faithful/copied_words.py): the n-best often holds the translated
 # word at a slightly lower score.
 COPIED_WORD_PENALTY = 0.5
-# A word the model says around a user's term without the glossary, where the glossary's
-# decode leaves it out (core/postedit/term_context.py: „Angebot für Büromöbel“ "Quotation for
-# offices", -7.83, beside "Quotation for office furniture", -8.24).
-AROUND_TERM_PENALTY = 0.5
 # Every weight of the judge, what it costs, and for what (docs/postedit.md's table).
 WEIGHTS: tuple[tuple[str, float, str], ...] = (
     ("a lost or changed number, price, date or time", PENALTY["number"], "PENALTY"),
@@ -50,13 +46,9 @@ WEIGHTS: tuple[tuple[str, float, str], ...] = (
      "DICTIONARY_TERM_PENALTY"),
     ("a common German word copied (asked by the dictionary steps)", COPIED_WORD_PENALTY,
      "COPIED_WORD_PENALTY"),
-    ("a word around a glossary term left out (asked by words-around-terms)",
-     AROUND_TERM_PENALTY, "AROUND_TERM_PENALTY"),
 )  # fmt: skip
 # (source, output) -> the common German words the output copies.
 Copies = Callable[[str, str], Sequence[str]]
-# English -> how many of the words around the user's terms it does not say.
-Around = Callable[[str], int]
 
 
 def _lost(source: str, cand: Candidate, terms: Sequence[TermUse]) -> tuple[tuple[Fact, ...], int]:
@@ -82,11 +74,9 @@ def _cost(
     cand: Candidate,
     terms: Sequence[TermUse],
     copies: Copies | None = None,
-    around: Around | None = None,
 ) -> tuple[float, tuple[Fact, ...]]:
     """The candidate's cost: minus its score, plus what its lost facts and terms cost,
-    and, given ``copies``, the common German words it copies, given ``around``, the
-    words around the user's terms it does not say."""
+    and, given ``copies``, the common German words it copies."""
     facts = tuple(missing_facts(source, cand.text))
     penalty = sum(PENALTY.get(f.kind, WORD_FACT_PENALTY) for f in facts)
     penalty += TERM_PENALTY * _slips(source, cand, terms)
@@ -96,8 +86,6 @@ def _cost(
         penalty += DICTIONARY_TERM_PENALTY * unused
     if copies is not None:
         penalty += COPIED_WORD_PENALTY * len(copies(source, cand.text))
-    if around is not None:
-        penalty += AROUND_TERM_PENALTY * around(cand.text)
     return penalty - cand.score, facts
 
 
@@ -127,12 +115,10 @@ def prefer_faithful(
     cands: tuple[Candidate, ...],
     terms: Sequence[TermUse] = (),
     copies: Copies | None = None,
-    around: Around | None = None,
 ) -> tuple[tuple[Candidate, ...], tuple[Fact, ...]]:
     """Put first the candidate of least cost (:func:`_cost`: the model's score with a
     penalty for each fact of ``source`` and glossary term of ``terms`` it loses, and
-    given ``copies``, each common German word it copies, given ``around``, each word
-    around the user's terms it leaves out), so that a complete, fluent
+    given ``copies``, each common German word it copies), so that a complete, fluent
     candidate wins where there is one; return the candidates and the facts the first
     one still misses (marked in the window)."""
     if not cands:
@@ -143,7 +129,7 @@ def prefer_faithful(
     for i in sorted(range(len(cands)), key=lambda i: -cands[i].score):
         if -cands[i].score >= best_cost:
             break
-        cost, missing = _cost(source, cands[i], terms, copies, around)
+        cost, missing = _cost(source, cands[i], terms, copies)
         if cost < best_cost:
             best, best_cost, best_missing = i, cost, missing
     order = (cands[best],) + cands[:best] + cands[best + 1 :]

@@ -32,7 +32,6 @@ from translator_app.core.postedit.facts import first_decode, retry_lost_facts, w
 from translator_app.core.postedit.first_capital import capital_rewrite
 from translator_app.core.postedit.request import PostEditRequest
 from translator_app.core.postedit.term_articles import article_rewrite, verb_rewrite
-from translator_app.core.postedit.term_context import with_words_around_terms
 from translator_app.core.text.tokenizer import Tokenizer
 
 READ, CHOOSE, SEARCH, WORDS, REWRITE = "read", "choose", "search", "words", "rewrite"
@@ -114,13 +113,6 @@ STEPS: tuple[Step, ...] = (
         "and written back (postedit/facts.py)",
         run=with_placeholders,
         needs=FACTS,
-    ),
-    Step(
-        "words-around-terms",
-        WORDS,
-        "with a glossary term, the n-best is chosen again to say the words around it that "
-        "the model says without the glossary (postedit/term_context.py)",
-        run=with_words_around_terms,
     ),
     Step(
         "openers",
