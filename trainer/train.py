@@ -296,8 +296,9 @@ class Run:
             model, valid_data, tc.batch_tokens, self.dist.device, self.autocast()
         )
         pairs = valid_pairs[: tc.eval_sentences]
-        with torch.no_grad():
-            hyps = Translator(model, self.tokenizer).translate([de for de, _ in pairs], beam=1)
+        with torch.no_grad():  # the model alone: no post-editing step (issue 87)
+            translator = Translator(model, self.tokenizer, steps="none")
+            hyps = translator.translate([de for de, _ in pairs], beam=1)
         scores = (
             score_translations([h.text for h in hyps], [en for _, en in pairs]) if pairs else {}
         )
