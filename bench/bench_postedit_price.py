@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NEWS = ROOT.parent / "shared" / "data" / "wmt-news-deen" / "newstest2019.deu-eng.tsv.xz"
 
 from translator_app.core import Translator, bundled_model_dir  # noqa: E402
+from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 
 # name -> (search choices, steps, the steps of stage "words" too)
@@ -50,8 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
-    with lzma.open(NEWS, "rt", encoding="utf-8") as f:
-        german = [line.split("\t")[0] for line in f.read().splitlines()[: args.sentences]]
+    german = [de for _, (de, _) in read_pairs(NEWS)][: args.sentences]
     translator = Translator.load(args.model or bundled_model_dir(), device="cpu")
     translator.translate(german[:3])  # warm up: the engine, the dictionary's index
     best = {name: [float("inf")] * len(german) for name in CONFIGS}

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import re
 import sys
 import time
@@ -102,13 +101,7 @@ class Run:
 
 def read_set(path: Path, limit: int) -> tuple[list[str], list[str]]:
     """The first ``limit`` pairs of a TSV (xz or plain): German, reference English."""
-    if path.suffix == ".xz":
-        with lzma.open(path, "rt", encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        pairs = [tuple(line.split("\t")[:2]) for line in lines if "\t" in line]
-    else:
-        pairs = [pair for _, pair in read_pairs(path)]
-    pairs = pairs[:limit]
+    pairs = [pair for _, pair in read_pairs(path)][:limit]
     return [de for de, _ in pairs], [en for _, en in pairs]
 
 

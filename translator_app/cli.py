@@ -22,7 +22,7 @@ from typing import TextIO
 from translator_app.cli_lookup import add_lookup, run_lookup
 from translator_app.cli_models import add_models, run_models
 from translator_app.cli_report import sentence_json, warn_missing
-from translator_app.cli_steps import add_steps, add_steps_argument, parse_steps, run_steps
+from translator_app.cli_steps import add_steps, add_steps_argument, run_steps
 from translator_app.core.cli_common import run_main
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.platform.hardware import DEVICES, ENGINES, PRECISIONS
@@ -208,6 +208,8 @@ def _load(args):
         check_search(beam=args.beam, nbest=args.nbest)
     except ValueError as e:
         raise CliError(f"--{e}") from None
+    from translator_app.core.postedit.pipeline import parse_steps
+
     try:
         steps = parse_steps(args.steps)
     except ValueError as e:

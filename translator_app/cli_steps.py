@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from translator_app.core.postedit.pipeline import STEPS, parse_steps
-
-__all__ = ["add_steps", "add_steps_argument", "parse_steps", "run_steps"]
+from translator_app.core.postedit.pipeline import STEPS
 
 
 def add_steps_argument(parser: argparse.ArgumentParser) -> None:

@@ -19,6 +19,7 @@ from translator_app.core.engine.search_types import output_limit
 from translator_app.core.engine.symbols import (
     Run,
     symbol_tail,
+    tail_added,
     with_runs,
     with_tail,
     without_inserted,
@@ -108,7 +109,7 @@ def alternatives(
         or not 0 <= piece < len(best.target_ids)
         or not src
         or len(src) > translator.max_source_tokens
-        or _shown(text_of(translator.tokenizer, best.target_ids), tail)
+        or tail_added(text_of(translator.tokenizer, best.target_ids), tail)
         != without_inserted(best.text, runs)
     ):
         return ()
@@ -147,8 +148,3 @@ def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
     (engine/symbols.py), as the decode kept them from the model."""
     cut = symbol_tail(source)
     return source[cut:], without_symbol_runs(source[:cut])[2]
-
-
-def _shown(decoded: str, tail: str) -> str:
-    """The English the decode ``decoded`` shows with ``tail`` after it."""
-    return decoded.rstrip() + tail if tail else decoded

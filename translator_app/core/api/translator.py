@@ -279,22 +279,31 @@ class Translator:
         stages' translations, or None to decode them now), the dictionary's steps once
         its index is built; where the index cannot be built, without them
         (:attr:`dictionary_problem` says why)."""
-        dictionary = self.dictionary if pipeline.wants_dictionary(request.steps) else None
-        try:
-            if dictionary is not None and dictionary.ready(self.wait_for_dictionary):
-                request = replace(request, dictionary=dictionary)
-            if out is None:
-                return pipeline.translate(request, words=True)
-            return pipeline.add_words(request, out)
-        except DictionaryError as e:  # its index cannot be built: the model's words
-            self.dictionary, self.dictionary_problem = None, str(e)
-            request = replace(request, dictionary=None)
+
+        def run(request: PostEditRequest) -> list[Translation]:
             if out is None:
                 return pipeline.translate(request, words=True)
             return pipeline.add_words(request, out)
 
+        dictionary = self.dictionary if pipeline.wants_dictionary(request.steps) else None
+        try:
+            if dictionary is not None and dictionary.ready(self.wait_for_dictionary):
+                return run(replace(request, dictionary=dictionary))
+            return run(request)
+        except DictionaryError as e:  # its index cannot be built: the model's words
+            self.dictionary, self.dictionary_problem = None, str(e)
+            return run(replace(request, dictionary=None))
+
     def _request(
-        self, texts, prefixes, options, choices, glossary, should_stop, steps, batch_tokens=None
+        self,
+        texts,
+        prefixes,
+        options,
+        choices,
+        glossary,
+        should_stop,
+        steps,
+        batch_tokens=BATCH_TOKENS,
     ):
         """The post-editing request of one call, its options, glossary (the taught terms
         under the user's) and steps checked."""
@@ -311,7 +320,7 @@ class Translator:
         return PostEditRequest(
             texts=tuple(texts),
             prefixes=tuple(tuple(p) for p in prefixes) if prefixes else None,
-            decode=self._decoder(options, should_stop, asked_for, batch_tokens or BATCH_TOKENS),
+            decode=self._decoder(options, should_stop, asked_for, batch_tokens),
             tokenizer=self.tokenizer,
             glossary=glossary,
             protect=self.protect_facts if "facts" in asked_for else "off",

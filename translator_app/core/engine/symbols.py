@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from translator_app.core.engine.candidates import has_words
 from translator_app.core.engine.translation import Candidate
 
 # Emoji and pictographs with what joins and modifies them (skin tones, the emoji variation
@@ -47,10 +48,6 @@ def is_symbol(ch: str) -> bool:
     )
 
 
-def _has_words(text: str) -> bool:
-    return any(ch.isalnum() for ch in text)
-
-
 def symbol_tail(text: str) -> int:
     """Where a sentence's closing run of emoji and other symbols begins (with the spaces
     before it), or ``len(text)`` where it has none or is nothing else. The model, trained
@@ -59,15 +56,20 @@ def symbol_tail(text: str) -> int:
     cut = len(text)
     while cut > 0 and (text[cut - 1].isspace() or is_symbol(text[cut - 1])):
         cut -= 1
-    if not any(is_symbol(ch) for ch in text[cut:]) or not _has_words(text[:cut]):
+    if not any(is_symbol(ch) for ch in text[cut:]) or not has_words(text[:cut]):
         return len(text)
     return cut
+
+
+def tail_added(english: str, tail: str) -> str:
+    """``english`` with ``tail`` (the symbols its German closed with) after it."""
+    return english.rstrip() + tail if tail else english
 
 
 def with_tail(cand: Candidate, tail: str) -> Candidate:
     """``cand`` with the symbols its source closed with after its text (the pieces,
     their spans and the attention stay the model's)."""
-    return replace(cand, text=cand.text.rstrip() + tail)
+    return replace(cand, text=tail_added(cand.text, tail))
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def without_symbol_runs(text: str) -> tuple[str, tuple[int, ...] | None, tuple[R
     inside it taken out, with the spaces before it (a run between two letters leaves one
     space); where each character of the result (and its end) stands in ``text``, or None
     where nothing was taken out; and the runs. A text of symbols alone is left as it is."""
-    if not _has_words(text):
+    if not has_words(text):
         return text, None, ()
     runs, i = [], 0
     while i < len(text):

@@ -24,7 +24,6 @@ from translator_app.core.faithful.copied_words import (
     copied_common_words,
     dictionary_terms,
     heading_term,
-    names_in,
     openers_lowered,
 )
 from translator_app.core.faithful.garbled_words import garbled_by_attention
@@ -82,9 +81,8 @@ class _Words:
 
 
 def _words(request: PostEditRequest) -> _Words:
-    """The request's dictionary, with the names of all its sentences: a name anywhere
-    in them is a name in each (copied_words.names_in)."""
-    return _Words(request.dictionary, names_in(request.texts))
+    """The request's dictionary, with the names of all its sentences."""
+    return _Words(request.dictionary, request.names)
 
 
 def with_dictionary_terms(request: PostEditRequest, out: list[Translation]) -> list[Translation]:

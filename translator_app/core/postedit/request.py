@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from translator_app.core.engine.translation import Translation
+from translator_app.core.faithful.copied_words import names_in
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.text.tokenizer import Tokenizer
 
@@ -55,6 +57,12 @@ class PostEditRequest:
     def some_prefixes(self, indices: Sequence[int]) -> list[tuple[int, ...]] | None:
         """The forced beginnings of the sentences at ``indices`` (None where none are)."""
         return [self.prefixes[i] for i in indices] if self.prefixes else None
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """The names of all the request's sentences: a name anywhere in them is a name
+        in each (copied_words.names_in); read once for every step that asks."""
+        return names_in(self.texts)
 
     def encode(self, english: str) -> tuple[int, ...]:
         """The target ids of ``english`` (a word forced into a decode)."""
