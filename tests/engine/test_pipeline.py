@@ -38,6 +38,10 @@ def test_steps_are_asked_for_by_name():
     assert parse_steps("umlauts, first-capital") == {"umlauts", "first-capital"}
     with pytest.raises(ValueError, match="'judgee'.*umlauts, closing-stop"):
         parse_steps("all,-judgee")
+    for nothing in ("", " , "):  # an unset shell variable is not "none"
+        with pytest.raises(ValueError, match="no post-editing step named"):
+            parse_steps(nothing)
+    assert parse_steps(()) == frozenset()  # the API's empty collection: none
 
 
 def test_no_module_outside_the_pipeline_calls_a_step():

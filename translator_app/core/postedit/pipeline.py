@@ -167,7 +167,7 @@ def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
     """The step names a request asks for: None or "all" (every step), "none" (the
     model's own search), a comma-separated list of names ("umlauts,first-capital"), or
     "all" less some ("all,-judge,-facts"); an iterable of names as they are. An unknown
-    name is a ValueError that lists the known ones.
+    name, or a text that names nothing, is a ValueError that lists the known ones.
 
     >>> sorted(parse_steps("all,-judge")) == sorted(ALL - {"judge"})
     True
@@ -176,6 +176,8 @@ def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
         return ALL
     words = [w.strip() for w in spec.split(",")] if isinstance(spec, str) else list(spec)
     words = [w for w in words if w]
+    if isinstance(spec, str) and not words:  # an unset variable, not a wish for none
+        raise ValueError("no post-editing step named; say 'none' for the model's own search")
     chosen: set[str] = set()
     for word in words:
         name = word[1:] if word.startswith("-") else word
