@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 from translator_app.core.dictionary.ding import WORD  # noqa: E402
 from translator_app.core.dictionary.lookup import Dictionary  # noqa: E402
 from translator_app.core.faithful.german_left import GermanLeftCheck  # noqa: E402
-from translator_app.core.faithful.glossary import english_pattern  # noqa: E402
 from translator_app.core.faithful.senses import fit_englishes  # noqa: E402
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
+from translator_app.core.language.english import english_pattern  # noqa: E402
 
 LISTS = ROOT / "resources" / "lists"
 # A capitalised word of the dictionary is a name (or a word English writes alike) where

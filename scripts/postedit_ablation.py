@@ -41,9 +41,10 @@ from translator_app.core.faithful.copied_words import (  # noqa: E402
     names_in,
 )
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
-from translator_app.core.faithful.glossary import Glossary, Term, english_pattern  # noqa: E402
+from translator_app.core.faithful.glossary import Glossary, Term  # noqa: E402
 from translator_app.core.faithful.senses import every_english  # noqa: E402
 from translator_app.core.faithful.umlauts import without_umlauts  # noqa: E402
+from translator_app.core.language.english import english_pattern  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
 from translator_app.core.postedit.pipeline import STEPS  # noqa: E402
 

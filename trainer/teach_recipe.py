@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator_app.core.faithful.glossary import Glossary, annotate, find_target
+from translator_app.core.faithful.glossary import Glossary, annotate
+from translator_app.core.language.english import find_target
 from translator_app.core.platform.paths import resources_dir
 
 from .term_mining import Pair, mine_terms, term_use

@@ -20,7 +20,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
-from translator_app.core.faithful.glossary import Glossary, Term, check_uses, find_target
+from translator_app.core.faithful.glossary import Glossary, Term, check_uses
+from translator_app.core.language.english import find_target
 
 Pair = tuple[str, str]
 

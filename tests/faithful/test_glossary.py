@@ -338,7 +338,8 @@ def test_import_skips_a_header_and_asks_about_differing_terms(qtbot, tmp_path, m
 
 # ------------------------------------------------------------------ number (issue 61 §3)
 def test_a_term_takes_the_number_the_german_gives_it():
-    from translator_app.core.faithful.glossary import Glossary, Term, english_plural
+    from translator_app.core.faithful.glossary import Glossary, Term
+    from translator_app.core.language.english import english_plural
 
     g = Glossary(
         (
@@ -402,7 +403,7 @@ def test_a_sense_or_a_term_is_found_in_its_plural_in_ies():
     largests" for as good an English of „Großstädten“), "batteries" keeps "battery";
     "days" is "day" + s; "citys" and "batterys" are no English: the model's garbles of
     „Städte“ and „Batterien“ (a term asked as "battery" is not kept by "batterys")."""
-    from translator_app.core.faithful.glossary import englishes_pattern, find_target
+    from translator_app.core.language.english import englishes_pattern, find_target
 
     city = englishes_pattern(["large city", "town"])
     assert city.search("rents rise in the large cities")

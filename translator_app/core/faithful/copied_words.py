@@ -35,7 +35,7 @@ from translator_app.core.faithful.entity_lists import (
     WORD_SURNAMES,
 )
 from translator_app.core.faithful.garbled_words import folded, garbled_sources
-from translator_app.core.faithful.glossary import Term, determined_plural, english_plural
+from translator_app.core.faithful.glossary import Term, determined_plural
 from translator_app.core.faithful.number_words import german_counted_many, german_counted_nouns
 from translator_app.core.faithful.senses import (
     fit_englishes,
@@ -46,6 +46,7 @@ from translator_app.core.faithful.senses import (
     usual_english,
 )
 from translator_app.core.faithful.unsaid_nouns import unsaid_nouns
+from translator_app.core.language.english import english_plural
 from translator_app.core.language.words import (
     alternation,
     german_function_words,

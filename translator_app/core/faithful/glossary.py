@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 
 from translator_app.core.data.corpus import DataError
 from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex
 from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
+from translator_app.core.language.english import english_plural, find_target, target_matches
 from translator_app.core.platform.paths import write_atomic
 
 # German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
@@ -127,17 +127,6 @@ FUSED_ARTICLES = frozenset([
 ])
 # fmt: on
 _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
-# Words in -o whose plural ends in -oes (most others take -s: photos, pianos, kilos).
-_O_ES = ("tomato", "potato", "hero", "echo", "veto", "torpedo", "embargo", "mosquito")
-# Words in -man whose plural takes -s (most are men: craftsmen, women, postmen).
-_MAN_TAKES_S = frozenset(["german", "human", "roman", "shaman", "caiman", "talisman", "ottoman"])
-# Words in -f or -fe whose plural is -ves (loaf, knife, shelf; not roof, chef, safe).
-_F_VES = frozenset([
-    "loaf", "leaf", "half", "calf", "shelf", "self", "elf", "wolf", "thief", "sheaf",
-    "knife", "wife", "life", "midwife", "penknife",
-])  # fmt: skip
-# A last word whose plural ends in -ies (city, battery; not day, key, toy).
-_CONSONANT_Y = re.compile(r"[^\Waeiou]y$", re.IGNORECASE)
 
 
 def with_the(english: str) -> str:
@@ -145,29 +134,6 @@ def with_the(english: str) -> str:
     if english.casefold().startswith(_ENGLISH_DETERMINERS):
         return english
     return f"the {english}"
-
-
-def english_plural(english: str) -> str:
-    """The plural of an English term, on its last word: helmet -> helmets, delivery note
-    -> delivery notes, box -> boxes, battery -> batteries, loaf -> loaves; one already
-    plural stays."""
-    head, _, last = english.rpartition(" ")
-    lower = last.lower()
-    if not last or not last[-1].isalpha() or last[-1].isupper():
-        return english  # a code, a name in capitals: no plural
-    if lower.endswith("man") and lower not in _MAN_TAKES_S:
-        plural = last[:-2] + "en"  # craftsman, woman, chairman
-    elif lower.endswith(("s", "x", "z", "ch", "sh")):
-        plural = last if lower.endswith("s") and not lower.endswith("ss") else last + "es"
-    elif _CONSONANT_Y.search(lower):
-        plural = last[:-1] + "ies"
-    elif lower in _F_VES:
-        plural = last[: -2 if lower.endswith("fe") else -1] + "ves"
-    elif lower.endswith(_O_ES):
-        plural = last + "es"
-    else:
-        plural = last + "s"
-    return f"{head} {plural}" if head else plural
 
 
 def _written(text: str) -> str:
@@ -303,74 +269,15 @@ def map_spans(spans, inserted, source_len: int):
     return tuple((to_source(b, False), to_source(e, True)) for b, e in spans)
 
 
-def english_pattern(english: str) -> re.Pattern:
-    """Where an English text says ``english`` as a word, a plural too, case aside ("hymn",
-    "hymns"; not inside "hymnal"): the English of a sense said, or counted in the pairs.
-    (:func:`find_target` takes a possessive too.)"""
-    return englishes_pattern((english,))
-
-
-def englishes_pattern(englishes: Iterable[str], verbs: Iterable[str] = ()) -> re.Pattern:
-    """Where an English text says one of ``englishes`` as :func:`english_pattern` finds
-    one, or one of ``verbs`` (verb phrases: "deliver", "look after") in one of its
-    regular forms (one pattern for a word's senses: compiling one per sense took a third
-    of the dictionary pass's time); without any, a pattern found nowhere."""
-    return _englishes_pattern(tuple(dict.fromkeys(englishes)), tuple(dict.fromkeys(verbs)))
-
-
-@lru_cache(maxsize=20_000)
-def _englishes_pattern(englishes: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern:
-    said = "|".join(
-        [_with_plural(e, "(?:e?s)?") for e in englishes] + [_verb_forms(v) for v in verbs]
-    )
-    if not said:
-        return re.compile(r"(?!)")
-    return re.compile(rf"(?<![\w-])(?:{said})(?![\w-])", re.IGNORECASE)
-
-
-def _with_plural(english: str, endings: str) -> str:
-    """A pattern of ``english`` followed by ``endings`` (a pattern: "(?:e?s)?"); where
-    it ends in a consonant's y, of it (its possessive too) or its plural in -ies: the
-    model writes "large cities" where the dictionary says "large city", and "batterys"
-    is no English but its garble of „Batterien“, which must not count as said."""
-    if _CONSONANT_Y.search(english):
-        return re.escape(english) + "(?:'s)?|" + re.escape(english[:-1]) + "ies"
-    return re.escape(english) + endings
-
-
-def _verb_forms(verb: str) -> str:
-    """A pattern of verb phrase ``verb`` with its first word in its regular forms
-    (deliver: delivers, delivered, delivering; supply: supplies, supplied; stop:
-    stopped; bake: baked, baking)."""
-    first, _, rest = verb.partition(" ")
-    stem = re.escape(first)
-    if _CONSONANT_Y.search(first):
-        forms = rf"{stem}(?:ing)?|{re.escape(first[:-1])}(?:ies|ied)"
-    elif first.endswith("e"):
-        forms = rf"{stem}[sd]?|{re.escape(first[:-1])}ing"
-    else:
-        forms = rf"{stem}(?:s|es|ed|ing)?|{stem}{re.escape(first[-1:])}(?:ed|ing)"
-    return f"(?:{forms})" + (r"\s+" + re.escape(rest) if rest else "")
-
-
-def find_target(target: str, english: str) -> re.Match | None:
-    """Where ``english`` uses a term's English (its plural and possessive too: MagicPans,
-    MagicPan's; not as part of another word: "pot" is not in "potato")."""
-    return next(_targets(target, english), None)
-
-
 def repeated_terms(uses: Sequence[TermUse], english: str) -> int:
     """How many times ``english`` writes a term's English more often than the German
     holds the term („weil die Lieferscheine fehlten“ with Lieferschein -> delivery note:
     "We couldn't delivery notes because the delivery notes did.", the annotation's
     English written where „liefern“ stood too)."""
     asked = Counter(u.target.casefold() for u in uses)
-    return sum(max(0, len(list(_targets(target, english))) - n) for target, n in asked.items())
-
-
-def _targets(target: str, english: str) -> Iterator[re.Match]:
-    said = _with_plural(target, "(?:s|es|'s)?")
-    return re.finditer(rf"(?<![\w-])(?:{said})(?![\w-])", english, re.I)
+    return sum(
+        max(0, len(list(target_matches(target, english))) - n) for target, n in asked.items()
+    )
 
 
 def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:

@@ -19,7 +19,6 @@ import re
 from collections import Counter
 from fractions import Fraction
 
-from translator_app.core.faithful.glossary import english_plural
 from translator_app.core.faithful.number_check import (
     DE_SCALE_WORDS,
     EN_SCALE_OF,
@@ -27,6 +26,7 @@ from translator_app.core.faithful.number_check import (
     WEEKDAYS_DE,
     de_scale,
 )
+from translator_app.core.language.english import english_plural
 from translator_app.core.language.words import (
     alternation,
     english_measures,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from translator_app.core.dictionary.ding import marks, plain, variants
 from translator_app.core.faithful.corpus_words import noun_english
-from translator_app.core.faithful.glossary import englishes_pattern
+from translator_app.core.language.english import englishes_pattern
 
 _PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})

@@ -24,7 +24,6 @@ import re
 from functools import lru_cache
 
 from translator_app.core.faithful.dropped import is_content_word
-from translator_app.core.faithful.glossary import englishes_pattern
 from translator_app.core.faithful.number_words import german_counted_nouns
 from translator_app.core.faithful.senses import (
     MAX_ENGLISH_WORDS,
@@ -33,6 +32,7 @@ from translator_app.core.faithful.senses import (
     says_a_fit_english,
     verb_phrase,
 )
+from translator_app.core.language.english import englishes_pattern
 
 MIN_LETTERS = 10
 _WORD = re.compile(r"[^\W\d_]+")

@@ -90,3 +90,10 @@ def german_function_words(*classes: str) -> frozenset[str]:
     return frozenset(
         w for w, c in _table("german-function-words.tsv", 2) if not classes or c in classes
     )
+
+
+@cache
+def english_plural_kinds() -> dict[str, str]:
+    """English word (lower case) -> how its plural is irregular (english-plurals.tsv:
+    oes, man-s, ves)."""
+    return dict(_table("english-plurals.tsv", 2))

@@ -23,7 +23,8 @@ import re
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.glossary import TermUse, english_plural
+from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.language.english import english_plural
 from translator_app.core.text.tokenizer import Tokenizer
 
 # Words spelt with a vowel that begin with a consonant's sound ("a user", "a European",
