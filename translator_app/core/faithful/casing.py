@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from translator_app.core.data.tables import read_table
-from translator_app.core.language.words import german_function_words
+from translator_app.core.language.words import german_function_words, german_words
 from translator_app.core.platform.paths import resources_dir
 
 CASING = resources_dir() / "lists" / "german-casing.tsv"
@@ -36,7 +36,7 @@ _ARTICLES = german_function_words("article", "fused")
 # In capitals (a notice, instructions, a letter) „SIE“ and „IHRE“ are the polite form far
 # more often than "they" and "her": register dev in capitals, BLEU 45.1 -> 47.4 with it.
 # A message without capitals is read as the familiar one the table gives.
-_POLITE = frozenset(["sie", "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "ihnen"])
+_POLITE = frozenset(german_words("polite"))
 
 
 @cache

@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 
 from translator_app.core.faithful.senses import fit_englishes, usual_english
+from translator_app.core.language.words import german_words
 
 _ONE_WORD = re.compile(r"[a-z]+")
 # Last parts of a street's name: a compound of them that Ding does not list is a name.
-_STREETS = frozenset(["Straße", "Strasse", "Weg", "Platz", "Gasse", "Allee", "Ring", "Damm"])
+_STREETS = frozenset(german_words("street"))
 
 
 def compound_term(dictionary, word: str, found, noun: bool):

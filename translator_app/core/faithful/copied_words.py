@@ -52,21 +52,18 @@ from translator_app.core.language.words import (
     german_function_words,
     german_measures,
     german_number_words,
+    german_words,
 )
 
 # Words after which a capitalised word is a surname.
-_TITLES = frozenset({"herr", "herrn", "frau", "dr", "prof", "familie", "fräulein", "firma"})
+_TITLES = frozenset(german_words("name-title"))
 # A firm's legal form: the capitalised word before it names the firm („Kürschner GmbH“).
-_LEGAL_FORMS = frozenset({"GmbH", "AG", "KG", "OHG", "GbR", "UG", "SE", "eG", "KGaA", "Co"})
+_LEGAL_FORMS = frozenset(german_words("legal-form"))
 _FIRST_NAMES = frozenset(name.casefold() for name in FIRST_NAMES)
 # Surnames that are German words too (Koch, Schneider, Müller): never filled in.
 _SURNAMES = frozenset(name.casefold() for name in WORD_SURNAMES + OTHER_SURNAMES)
 _CITIES = frozenset(german for german, _ in PLACES + MORE_PLACES)
 _RIVER = re.compile(r"\(river\)")
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # Before a common noun: articles, possessives, demonstratives, quantifiers and the
@@ -77,25 +74,19 @@ _DETERMINERS = german_function_words(
 # Measures before a mass noun („250 Gramm Mehl“, „eine Prise Salz“).
 _MEASURES = frozenset(m.lower() for m in german_measures())
 # Lower-case words ending like an inflected adjective that are not adjectives.
-_NOT_ADJECTIVES = _words(
-    """gegen unter über hinter wegen seiner seinem seinen ihrer ihrem ihren unserer
-    unserem unseren eurer eurem euren einer einem einen oder aber sondern wieder immer
-    unter nieder außer innen oben unten hier denen deren dessen wessen welcher welchem
-    welchen jener jenem jenen jeder jedem jeden dieser diesem diesen aller allen vielen
-    wenigen einigen mehreren manchen beiden anderen andere anderer anderem"""
-)
+_NOT_ADJECTIVES = frozenset(german_words("not-adjective"))
 _TOKEN = re.compile(r"\w[\w-]*")  # words and numbers („3. Liga“: the number before)
 # Marks after which a word opens a sentence or a quotation; not the full stop, which
 # inside one sentence ends an ordinal or an abbreviation („an 4. Stelle“, „der sog. …“).
 _OPENERS = frozenset('!?:„"“»«(')
-_AND = frozenset({"und", "oder", "sowie", "bzw"})
+_AND = frozenset(german_words("and-or"))
 _PREPOSITIONS = german_function_words("preposition")
 _BEFORE_NOUNS = _DETERMINERS | _PREPOSITIONS  # never part of a club's or firm's name
 _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
 # An adjective's strong ending, which no verb form has („ein mit Backpapier belegtes
 # Blech“): the noun after it needs no determiner before it to read as one.
 _STRONG_ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:es|em)")
-_NOT_STRONG = _words("alles trotzdem außerdem nachdem seitdem indem zudem vordem bereits")
+_NOT_STRONG = frozenset(german_words("not-strong-adjective"))
 _NUMBER = re.compile(
     r"\d[\d.,]*\.?|"
     + alternation(w for w, v in german_number_words("alone").items() if 1 < v <= 12)

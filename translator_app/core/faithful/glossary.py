@@ -20,6 +20,7 @@ from translator_app.core.data.corpus import DataError
 from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex
 from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
 from translator_app.core.language.english import english_plural, find_target, target_matches
+from translator_app.core.language.words import german_function_words, german_words
 from translator_app.core.platform.paths import write_atomic
 
 # German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
@@ -68,20 +69,11 @@ _UMLAUTS = {
 # Endings of a German plural (Helm -> Helme, Schein -> Scheine, Bad -> Bäder, Angebot ->
 # Angebote, Helmen in the dative): not -s/-es, which are mostly a genitive singular.
 _PLURAL_ENDINGS = ("e", "en", "er", "ern", "n", "nen")
-# fmt: off
-_SINGULAR_ARTICLES = frozenset([
-    "dem", "des", "einem", "einen", "eines", "einer", "diesem", "dieses", "jedem", "jeden",
-    "jedes", "meinem", "meines", "deinem", "seinem", "seines", "ihrem", "ihres", "unserem",
-    "unseres", "eurem",
-])
+_SINGULAR_ARTICLES = frozenset(german_words("singular-determiner"))
 # Determiners that stand before a masculine or neuter noun only in the plural („die
 # Winterreifen“, „keine Dübel“, „meine Messer“): such a noun, whose plural is its singular,
 # is counted many by them alone.
-_PLURAL_DETERMINERS = frozenset([
-    "die", "diese", "jene", "alle", "keine", "meine", "deine", "seine", "ihre", "unsere",
-    "eure", "welche", "viele", "einige", "mehrere", "manche", "beide", "wenige",
-])
-# fmt: on
+_PLURAL_DETERMINERS = frozenset(german_words("plural-determiner"))
 
 
 def determined_plural(before: Sequence[str], gender: str) -> bool:
@@ -120,12 +112,7 @@ def is_plural(term: str, written: str, before: str = "") -> bool:
 # article („ins Schwimmbad“ -> "to swimming pool"; issue 61 §3); asked for "the swimming
 # pool" it writes "to the swimming pool" (a doubled "the" is undone in the tokenizer's
 # decode).
-# fmt: off
-FUSED_ARTICLES = frozenset([
-    "ins", "im", "zum", "zur", "am", "ans", "beim", "vom", "aufs", "durchs", "fürs", "übers",
-    "ums", "unters", "vors", "hinters", "hinterm", "überm", "unterm", "vorm",
-])
-# fmt: on
+FUSED_ARTICLES = german_function_words("fused")
 _ENGLISH_DETERMINERS = ("the ", "a ", "an ")
 
 

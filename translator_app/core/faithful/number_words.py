@@ -31,8 +31,10 @@ from translator_app.core.language.words import (
     alternation,
     english_measures,
     english_number_words,
+    english_words,
     german_measures,
     german_number_words,
+    german_words,
 )
 
 # ------------------------------------------------------------------ German, one word
@@ -55,8 +57,8 @@ _DE_PARTS_RE = re.compile(
 # A number word before a scale word is one number: „zwei Millionen“ 2,000,000, „eine
 # Million“, „anderthalb Milliarden“ (number_check.py reads „2 Millionen“).
 _DE_SCALED = re.compile(rf"(?<![\w-])(?P<count>[a-zA-ZäöüÄÖÜß]+)\s+(?P<scale>{DE_SCALE_WORDS})")
-_DE_ONE = frozenset(["ein", "eine", "einer", "einem", "einen"])
-_DE_SOME = frozenset(["mehrere", "einige", "viele", "paar", "etliche", "wenige"])
+_DE_ONE = frozenset(german_words("one"))
+_DE_SOME = frozenset(german_words("some"))
 _DE_WORD = re.compile(r"(?<![\w-])[a-zA-ZäöüÄÖÜß]+(?![\w-])")
 _IN_THE_TABLE = frozenset(["ein", "hundert", "tausend", *_DE_TENS])
 # Where a German number word of more than one part may stand (its value is
@@ -292,19 +294,7 @@ def _de_count(word: str) -> Fraction | None:
 # A measure's English, and "of" after it ("200 grams of sugar").
 _EN_MEASURES = english_measures() | {"of"}
 # What may follow a number without being the thing it counts.
-# fmt: off
-_EN_NOT_NOUNS = frozenset([
-    "the", "a", "an", "this", "that", "these", "those", "in", "on", "at", "to", "for",
-    "from", "with", "into", "onto", "per", "each", "every", "before", "after", "and",
-    "or", "but", "is", "are", "was", "were", "be", "been", "being", "have", "has",
-    "had", "do", "does", "did", "will", "would", "can", "could", "may", "might", "must",
-    "shall", "should", "it", "them", "us", "you", "me", "him", "her", "they", "we", "i",
-    "he", "she", "more", "less", "times", "ago", "old", "long", "late", "early", "left",
-    "altogether", "total", "only", "apiece", "again", "too", "already", "still", "yet",
-    "now", "then", "there", "here", "so", "as", "by", "than", "about", "around", "over",
-    "under",
-])
-# fmt: on
+_EN_NOT_NOUNS = frozenset(english_words("after-number"))
 _EN_WORD_VALUES = {**_EN_SMALL, **_EN_TENS}
 
 
@@ -364,7 +354,7 @@ def measure_mends(text: str) -> list[tuple[int, int, str]]:
 
 # Measures English writes either way after a number: currencies ("5 euro cents", "a 2
 # euro coin", "five pound notes"), and "of" (no measure of its own).
-_NOT_MENDED = frozenset(["of", "euro", "euros", "pound", "pounds"])
+_NOT_MENDED = frozenset(english_words("measure-either-way"))
 
 
 def _measure_plural(word: str) -> str:

@@ -97,3 +97,25 @@ def english_plural_kinds() -> dict[str, str]:
     """English word (lower case) -> how its plural is irregular (english-plurals.tsv:
     oes, man-s, ves)."""
     return dict(_table("english-plurals.tsv", 2))
+
+
+@cache
+def german_words(kind: str) -> tuple[str, ...]:
+    """The German words of ``kind`` (german-words.tsv: name-title, legal-form, street,
+    polite, and-or, one, some, not-adjective, not-strong-adjective, singular-determiner,
+    plural-determiner),
+    as written, in the table's order."""
+    return tuple(w for w, k in _table("german-words.tsv", 2) if k == kind)
+
+
+@cache
+def english_words(kind: str) -> tuple[str, ...]:
+    """The English words of ``kind`` (english-words.tsv: sounds-consonant, sounds-vowel,
+    after-number, measure-either-way), in the table's order."""
+    return tuple(w for w, k in _table("english-words.tsv", 2) if k == kind)
+
+
+@cache
+def english_verb_plurals() -> dict[str, str]:
+    """A singular verb as it follows a subject -> its plural ("is" -> "are")."""
+    return dict(_table("english-verbs.tsv", 2))

@@ -25,23 +25,16 @@ from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.language.english import english_plural
+from translator_app.core.language.words import english_verb_plurals, english_words
 from translator_app.core.text.tokenizer import Tokenizer
 
 # Words spelt with a vowel that begin with a consonant's sound ("a user", "a European",
 # "a one-off"), and words spelt with an "h" that begin with a vowel's ("an hour").
-# fmt: off
-_SOUNDS_CONSONANT = (
-    "unique", "unit", "univers", "uniform", "union", "unison", "usual", "user", "use",
-    "usage", "utensil", "utility", "uran", "urin", "euro", "eu", "ewe", "one", "once",
-)
-_SOUNDS_VOWEL = ("hour", "honest", "honor", "honour", "heir")
-# fmt: on
+_SOUNDS_CONSONANT = english_words("sounds-consonant")
+_SOUNDS_VOWEL = english_words("sounds-vowel")
 _ARTICLE = re.compile(r"(?<![\w'-])(an?)\s+$", re.IGNORECASE)
 # A singular verb and its plural, as they follow a subject.
-_PLURAL_VERBS = {
-    "is": "are", "was": "were", "has": "have", "does": "do",
-    "isn't": "aren't", "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't",
-}  # fmt: skip
+_PLURAL_VERBS = english_verb_plurals()
 _VERB_AFTER = re.compile(r"\s+([\w']+)")
 # "of" (and its determiner) before the term: the term is not the subject ("one of the
 # delivery notes is").
