@@ -14,7 +14,7 @@ English that the model began in lower case (core/postedit/first_capital.py); wit
 that keeps a new decode only where it says more words in one
 (core/faithful/unsaid_nouns.py); with ``--pass plurals`` the English plurals in -ies that
 the senses and terms are found by ("large cities" says "large city":
-core/faithful/glossary.py); with ``--pass compound-heads`` a compound's last part
+core/language/english.py); with ``--pass compound-heads`` a compound's last part
 looked up as a noun only („Tagesticket“: ticket, not „sticken“: core/dictionary/lookup.py);
 with ``--pass word-forms`` the words known by their lemma or last part („rostfreiem“,
 „Spam-Ordner“; "blinks" English where it garbles nothing), compounds asked with the
@@ -58,14 +58,15 @@ from translator_app.core.dictionary import lookup  # noqa: E402
 from translator_app.core.faithful import (  # noqa: E402
     copied_words,
     garbled_words,
-    glossary,
     unsaid_nouns,
 )
 from translator_app.core.faithful.german_left import (  # noqa: E402
     GermanLeftCheck,
     german_left_report,
 )
+from translator_app.core.language import english  # noqa: E402
 from translator_app.core.postedit import dictionary_words as dictionary_pass  # noqa: E402
+from translator_app.core.postedit import judge  # noqa: E402
 
 
 class _EveryWord:
@@ -90,19 +91,21 @@ WITHOUT = {
     "garbled": {
         (copied_words, "garbled_sources"): lambda lexicon, source, output: (),
         (dictionary_pass, "garbled_by_attention"): lambda lexicon, t: (),
+        (judge, "garbled_by_attention"): lambda lexicon, t: (),
     },
     # garbles found by their letters only, not by the attention
     "garbled-attention": {
-        (dictionary_pass, "garbled_by_attention"): lambda lexicon, t: garbled_words.garbled_sources(
+        (module, "garbled_by_attention"): lambda lexicon, t: garbled_words.garbled_sources(
             lexicon, t.source, t.text
-        ),
+        )
+        for module in (dictionary_pass, judge)
     },
     "unsaid": {  # long nouns said in no sense of the dictionary, and the senses guard
         (copied_words, "unsaid_nouns"): lambda dictionary, source, output: (),
-        (dictionary_pass, "says_more_senses"): lambda dictionary, source, new, old: True,
+        (judge, "says_more_senses"): lambda dictionary, source, new, old: True,
     },
     "plurals": {  # a sense or a term found in its -s and -es plurals only
-        (glossary, "_with_plural"): lambda english, endings: re.escape(english) + endings,
+        (english, "_with_plural"): lambda e, endings: (e.lower(), re.escape(e) + endings),
     },
     "compound-heads": {(lookup, "_not_a_head"): lambda word, form: False},
     "word-forms": {
@@ -110,8 +113,8 @@ WITHOUT = {
         (lookup.Dictionary, "is_english_form"): lambda self, word: self._is_english((word,)),
         (copied_words, "compound_term"): lambda *args: None,
         (copied_words, "_polite_imperative"): lambda words, i: False,
-        (dictionary_pass._Words, "garbled"): lambda self, t: (),  # only copies count
-        (dictionary_pass, "_keeps_sentences"): lambda new, old: True,
+        (judge.WordChecks, "garbled"): lambda self, t: (),  # only copies count
+        (judge, "keeps_sentences"): lambda new, old: True,
         (garbled_words, "_is_german"): lambda lexicon, word: (
             lexicon.is_german_word(word) and not lexicon.is_english_word(word)
         ),

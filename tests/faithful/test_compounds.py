@@ -138,25 +138,25 @@ def _said(source: str, text: str) -> Translation:
 
 
 def test_a_new_decode_that_drops_a_sentence_or_garbles_instead_of_copying_is_not_kept(ding):
-    from translator_app.core.postedit.dictionary_words import _keeps_sentences, _says_more, _Words
+    from translator_app.core.postedit.judge import WordChecks, keeps_sentences, says_words_better
 
     two = "Baden verboten! Starke Strömung."
     first = _said(two, "Bads banned! Starke String.")
-    assert not _keeps_sentences(_said(two, "Baden forbiddens!"), first)
-    assert _keeps_sentences(_said(two, 'Swimming "banned!" Strong current.'), first)
+    assert not keeps_sentences(_said(two, "Baden forbiddens!"), first)
+    assert keeps_sentences(_said(two, 'Swimming "banned!" Strong current.'), first)
     # an abbreviation's point ends no sentence
     one = "Er kaufte z. B. Brot."
     said = _said(one, "He bought bread, for example.")
-    assert _keeps_sentences(said, _said(one, "He bought e.g. bread."))
+    assert keeps_sentences(said, _said(one, "He bought e.g. bread."))
     # asked for „Baumwolle“, a decode that says it and garbles another word the first
     # said is no gain („Grundschule“ asked: "Her election station …" -> "Her
     # choicelokal …"); one that garbles nothing is, and so is one that garbles a word as
     # it stops copying another
     source = "Reine Baumwolle, rostfreiem Stahl."
-    words = _Words(ding, frozenset())
+    words = WordChecks(ding, frozenset())
     (term,) = dictionary_terms(ding, source, "Pure Baumwolle, stainless steel.")
     old = _said(source, "Pure fabric, stainless steel.")
-    assert not _says_more(_said(source, "Pure cotton, rostless steel."), old, (term,), words)
-    assert _says_more(_said(source, "Pure cotton, stainless steel."), old, (term,), words)
+    assert not says_words_better(_said(source, "Pure cotton, rostless steel."), old, (term,), words)
+    assert says_words_better(_said(source, "Pure cotton, stainless steel."), old, (term,), words)
     copied = _said(source, "Pure Baumwolle, stainless steel.")
-    assert _says_more(_said(source, "Pure cotton, rostless steel."), copied, (term,), words)
+    assert says_words_better(_said(source, "Pure cotton, rostless steel."), copied, (term,), words)

@@ -1,6 +1,7 @@
 """The steps that say words the model does not know with the dictionary's English (issue
-60): "openers", "dictionary-terms" and "measures" (pipeline.py), which
-sentences each decodes again with dictionary terms, and which result it keeps.
+60): "openers", "dictionary-terms" and "measures" (pipeline.py), and which sentences
+each decodes again with dictionary terms; the judge keeps a new decode or not
+(judge.py: says_words_better, fewer_wrong_words, mends_measures).
 
 The model copies a German word it cannot translate („Den Teig …“ -> "The Teig …"),
 leaves it out („250 Gramm Mehl“ -> "250 grams", where a lower candidate of the n-best
@@ -17,11 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.copied_words import (
-    copied_common_words,
     dictionary_terms,
     heading_term,
     openers_lowered,
@@ -40,9 +40,9 @@ from translator_app.core.faithful.number_words import (
 )
 from translator_app.core.faithful.senses import says_a_fit_english
 from translator_app.core.faithful.umlauts import spelled_as_german
-from translator_app.core.faithful.unsaid_nouns import says_more_senses
+from translator_app.core.postedit import judge
 from translator_app.core.postedit.facts import decoded_keeping_facts
-from translator_app.core.postedit.judge import Copies, facts_lost, prefer_faithful
+from translator_app.core.postedit.judge import Copies, WordChecks
 from translator_app.core.postedit.request import PostEditRequest
 from translator_app.core.text.tokenizer import PIECE_MARK
 
@@ -51,38 +51,12 @@ from translator_app.core.text.tokenizer import PIECE_MARK
 # word out and copying it („250 Gramm Mehl“: "250 grams" at -1.12, "250 Gramm Mehl" at
 # -1.20). The alignment's attention cannot tell: the best's still rests on „Mehl“.
 HESITATION = 0.5
-# The end of a sentence: a full stop, question or exclamation mark, and a closing quote
-# or bracket, at the end or before a capital or a number (not the points of "4.50",
-# "z.B." or "e.g. bread").
-_SENTENCE_END = re.compile(r"[.!?]+[\"'»«“”‘’)]*(?=\s+\W*[A-ZÄÖÜ0-9]|\s*$)")
 
 
-@dataclass(frozen=True)
-class _Words:
-    """What a translation does with the source's words, by the ``dictionary``: which
-    common words it copies (``names``: the names of the text around it), how many it
-    garbles, whether it says more of them in a sense of the dictionary than another."""
-
-    dictionary: object
-    names: frozenset[str]
-
-    def copies(self, source: str, english: str) -> tuple[str, ...]:
-        return copied_common_words(self.dictionary, source, english, self.names)
-
-    def garbled(self, t: Translation) -> tuple[str, ...]:
-        return garbled_by_attention(self.dictionary, t)
-
-    def wrong(self, t: Translation) -> tuple[str, ...]:
-        """The source's words ``t`` copies or garbles."""
-        return self.copies(t.source, t.text) + self.garbled(t)
-
-    def says_more(self, source: str, new: str, old: str) -> bool:
-        return says_more_senses(self.dictionary, source, new, old)
-
-
-def _words(request: PostEditRequest) -> _Words:
-    """The request's dictionary, with the names of all its sentences."""
-    return _Words(request.dictionary, request.names)
+def _words(request: PostEditRequest) -> WordChecks:
+    """The judge's checks of words by the request's dictionary, with the names of all
+    its sentences."""
+    return WordChecks(request.dictionary, request.names)
 
 
 def with_dictionary_terms(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
@@ -90,7 +64,7 @@ def with_dictionary_terms(request: PostEditRequest, out: list[Translation]) -> l
     under the user's glossary, each sentence whose best candidate copies a common German
     word (or garbles it, or says a long noun in none of its senses) or leaves out one
     that a close candidate copies (:func:`unknown_words`); keep the new translation
-    where :func:`_says_more`. A sentence that still copies a word it was asked to say is
+    where the judge says it says them better (judge.says_words_better). A sentence that still copies a word it was asked to say is
     decoded once more with the word forced in its place (sentences whose beginning the
     caller forced are left to that first try)."""
     words = _words(request)
@@ -123,15 +97,8 @@ def with_measures_mended(request: PostEditRequest, out: list[Translation]) -> li
         used = tuple(Term(u.source, u.target, dictionary=True) for u in t.terms if u.dictionary)
         terms = merged(Glossary(used), request.glossary) if used else request.glossary
         (again,) = decoded_keeping_facts(request, [request.texts[i]], [prefix], terms)
-        again = _rechosen(again, words.copies)
-        if (
-            again.nbest
-            and len(measure_mends(again.text)) < len(mends)
-            and not _loses_more(again, t)
-            and _keeps_sentences(again, t)
-            and len(words.wrong(again)) <= len(words.wrong(t))
-            and sum(u.kept for u in again.terms) >= sum(u.kept for u in t.terms)
-        ):
+        again = judge.rechosen(again, words.copies)
+        if judge.mends_measures(again, t, words):
             out[i] = again
     return out
 
@@ -146,25 +113,24 @@ def with_openers_lowered(request: PostEditRequest, out: list[Translation]) -> li
     offsets hold. Its English may begin in lower case, as the German it was given did:
     the step "first-capital" gives it its capital."""
     words = _words(request)
-    lowered, wrong_before = {}, {}
+    lowered = {}
     for i, t in enumerate(out):
         if t.nbest and not request.prefixed(i) and (wrong := words.wrong(t)):
             text = openers_lowered(words.dictionary, t.source, wrong, words.names)
             if text is not None:
-                lowered[i], wrong_before[i] = text, len(wrong)
+                lowered[i] = text
     if not lowered:
         return out
     out, indices = list(out), list(lowered)
     again = decoded_keeping_facts(request, [lowered[i] for i in indices], None, request.glossary)
     for i, t in zip(indices, again, strict=True):
-        t = _rechosen(replace(t, source=out[i].source), words.copies)
-        fewer = len(words.wrong(t)) < wrong_before[i]
-        if t.nbest and fewer and not _loses_more(t, out[i]) and _keeps_sentences(t, out[i]):
+        t = judge.rechosen(replace(t, source=out[i].source), words.copies)
+        if judge.fewer_wrong_words(t, out[i], words):
             out[i] = t
     return out
 
 
-def _with_words_forced(request: PostEditRequest, out, todo, words: _Words):
+def _with_words_forced(request: PostEditRequest, out, todo, words: WordChecks):
     """``out`` decoded once more where the annotated decode still copied a word it was
     asked to say: its English is forced in place of the copy, the words before it kept,
     and the model goes on from there („Polen wurde … aufgenommen“: "Last week, Poland
@@ -178,17 +144,17 @@ def _with_words_forced(request: PostEditRequest, out, todo, words: _Words):
     return _with_terms(request, out, wanted, prefixes, words)
 
 
-def _with_terms(request: PostEditRequest, out, wanted, prefixes, words: _Words):
+def _with_terms(request: PostEditRequest, out, wanted, prefixes, words: WordChecks):
     """``out`` with each sentence ``i`` of ``wanted`` decoded again with its terms (in
     the batches of :func:`term_batches`), ``prefixes[i]`` forced where given, and the new
-    translation kept where :func:`_says_more`."""
+    translation kept where the judge says it says them better (judge.says_words_better)."""
     texts = list(request.texts)
     for terms_given, indices in term_batches(texts, wanted, request.glossary):
         given = [prefixes[i] for i in indices] if prefixes else None
         again = decoded_keeping_facts(request, [texts[i] for i in indices], given, terms_given)
         for i, t in zip(indices, again, strict=True):
-            t = _rechosen(t, words.copies)
-            if t.nbest and _says_more(t, out[i], wanted[i], words):
+            t = judge.rechosen(t, words.copies)
+            if t.nbest and judge.says_words_better(t, out[i], wanted[i], words):
                 out[i] = t
     return out
 
@@ -303,59 +269,6 @@ def _piece_at(cand, offset: int) -> int | None:
     return None
 
 
-def _says_more(new: Translation, old: Translation, terms, words: _Words) -> bool:
-    """Whether ``new`` says the dictionary's words better than ``old``: it renders more
-    of ``terms``, or all of them with fewer copies (the first English may say the word
-    and copy it too: "the ban on the torture of the Folter"); it copies no more, nor
-    copies, garbles and leaves terms unsaid more together („Grundschule“ asked: "Her
-    election station is …" -> "Her choicelokal is …"; „Winterreifen“ asked: "The winter
-    mates are in charge." -> "The snow tyres are residen." is one wrong word for
-    another), drops no sentence and loses no more facts; and where it
-    copies no fewer, it says more of the source's words in a sense of the dictionary, or
-    garbles fewer and says no fewer (unsaid_nouns.says_more_senses: a term for a word
-    the model said otherwise, or garbled, that pushes other words out gains nothing)."""
-    left, left_before = _unrendered(new, terms), _unrendered(old, terms)
-    copied, copied_before = (
-        len(words.copies(new.source, new.text)),
-        len(words.copies(old.source, old.text)),
-    )
-    garbled, garbled_before = len(words.garbled(new)), len(words.garbled(old))
-    return (
-        (left < left_before or (left == 0 and copied < copied_before))
-        and copied <= copied_before
-        and copied + garbled + left <= copied_before + garbled_before + left_before
-        and not _loses_more(new, old)
-        and _keeps_sentences(new, old)
-        and (
-            copied < copied_before
-            or words.says_more(new.source, new.text, old.text)
-            # a garble mended, no other word lost ("batterys" -> "batteries", where
-            # "battery subject" said „Batterien“ already in one of its senses)
-            or (garbled < garbled_before and not words.says_more(new.source, old.text, new.text))
-        )
-    )
-
-
-def _loses_more(new: Translation, old: Translation) -> bool:
-    """Whether ``new`` loses more facts than ``old`` (faithful_choice.facts_lost) or
-    holds more negations the German does not, or loses more it does (a decode asked
-    for one word wrote "could not allow" for „konnte … abwenden“: 5 of 2,996 news dev
-    sentences gained a "not" so)."""
-    return facts_lost(new) > facts_lost(old) or _negations(new) > _negations(old)
-
-
-def _negations(t: Translation) -> int:
-    return sum(f.kind in ("negation", "added negation") for f in t.missing_numbers)
-
-
-def _keeps_sentences(new: Translation, old: Translation) -> bool:
-    """Whether ``new`` ends as many sentences as ``old`` does, or as its German does
-    where that is fewer: a decode asked for one word must not drop a sentence („Baden
-    verboten! starke Strömung.“: "Baden forbiddens!" for "Bads banned! Starke String.")."""
-    ends = [len(_SENTENCE_END.findall(text)) for text in (new.text, old.text, old.source)]
-    return ends[0] >= min(ends[1], ends[2])
-
-
 def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tuple[Term, ...]:
     """Dictionary terms for the common German words and places ``t``'s best candidate
     copies, and for those another candidate copies within :data:`HESITATION` of the
@@ -374,7 +287,7 @@ def unknown_words(dictionary, t: Translation, names: Collection[str] = ()) -> tu
         for term in dictionary_terms(dictionary, t.source, cand.text, names):
             if (
                 term.source not in terms
-                and _unrendered(t, (term,))
+                and judge.unrendered(t, (term,))
                 and not _says_a_fit_english(dictionary, term, best.text)
             ):
                 terms[term.source] = term
@@ -400,24 +313,3 @@ def _says_a_fit_english(dictionary, term: Term, english: str) -> bool:
     candidate translated the word its own way, which a copy further down does not undo."""
     found = dictionary.lookup(term.source).senses
     return says_a_fit_english(found, english, noun=term.source[:1].isupper())
-
-
-def _unrendered(t: Translation, terms: tuple[Term, ...]) -> int:
-    """How many of ``terms`` found in ``t``'s German its English does not say."""
-    uses = Glossary(terms).find(t.source)
-    return sum(not u.kept for u in check_uses(uses, t.text))
-
-
-def _rechosen(t: Translation, copies: Copies) -> Translation:
-    """``t`` with its n-best chosen again where its best candidate copies common German
-    words: each copied one costs faithful_choice.COPIED_WORD_PENALTY (the n-best often
-    holds the word translated at a slightly lower score); the new first candidate is
-    kept where it loses no more facts."""
-    if len(t.nbest) < 2 or not copies(t.source, t.text):
-        return t
-    cands, missing = prefer_faithful(t.source, t.nbest, t.terms, copies)
-    if cands[0] is t.nbest[0]:
-        return t
-    terms = check_uses(list(t.terms), cands[0].text)
-    new = replace(t, nbest=cands, missing_numbers=missing, terms=terms)
-    return new if facts_lost(new) <= facts_lost(t) else t

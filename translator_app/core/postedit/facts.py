@@ -12,7 +12,7 @@ from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import Glossary, check_uses
 from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
 from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses
-from translator_app.core.postedit.judge import facts_lost, n_lost, prefer_faithful
+from translator_app.core.postedit import judge
 from translator_app.core.postedit.request import PostEditRequest
 
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
@@ -56,8 +56,7 @@ def _retried(texts, out, prefixes, request, glossary, protect) -> list[Translati
     """``out`` (``texts`` decoded as ``protect`` says) with the sentences that lose
     facts decoded the other way, each kept where it loses fewer."""
     out = list(out)
-    lost = [facts_lost(t) for t in out]
-    retry = [i for i, (n, _) in enumerate(lost) if n]
+    retry = [i for i, t in enumerate(out) if judge.facts_lost(t)[0]]
     if retry:
         again = request.decode(
             [texts[i] for i in retry],
@@ -66,7 +65,7 @@ def _retried(texts, out, prefixes, request, glossary, protect) -> list[Translati
             glossary,
         )
         for i, t in zip(retry, again, strict=True):
-            if facts_lost(t) < lost[i]:
+            if judge.fewer_facts_lost(t, out[i]):
                 out[i] = t
     return out
 
@@ -102,18 +101,17 @@ def with_placeholders(request: PostEditRequest, out: list[Translation]) -> list[
             glossary,
         )
         for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
-            out[i] = _better_of(out[i], t, edits, terms, checked)
+            out[i] = _written_back(out[i], t, edits, terms, checked)
     return out
 
 
-def _better_of(old: Translation, new: Translation, edits, terms, checked) -> Translation:
-    """``new`` (decoded with placeholders, written back with ``edits``) where its best
-    candidate loses fewer of ``checked`` than ``old``'s, else ``old``."""
+def _written_back(old: Translation, new: Translation, edits, terms, checked) -> Translation:
+    """``new`` (decoded with placeholders, written back with ``edits``, its candidates
+    ordered by the judge) where the judge keeps it over ``old``
+    (judge.loses_fewer_of), else ``old``."""
     cands = tuple(restore_candidate(c, edits) for c in new.nbest)
-    cands, missing = prefer_faithful(old.source, cands, checked)
-    if not cands or n_lost(old.source, cands[0], checked) >= n_lost(
-        old.source, old.nbest[0], checked
-    ):
+    cands, missing = judge.prefer_faithful(old.source, cands, checked)
+    if not cands or not judge.loses_fewer_of(old.source, cands[0], old.nbest[0], checked):
         return old
     return Translation(
         source=old.source,
