@@ -204,6 +204,24 @@ def test_a_plain_decode_must_write_the_facts_as_annotated():
     assert lost_protected(text, good.replace("Koch", "Chef"), mine) == 0
 
 
+def test_a_fact_written_in_another_form_of_its_value_is_not_lost():
+    """ "5 euros" keeps „5 Euro“ as "€5" does, and "10 a.m." keeps „10 Uhr“ as "10
+    o'clock" does: a plain decode that writes them so is not decoded again annotated
+    (on register-dev the step "facts" replaced "The fee is 37 euros." by "... €37.")."""
+    from translator_app.core.faithful.protect import lost_protected
+
+    fee = "Die Gebühr beträgt 37 Euro."
+    for english in ("The fee is €37.", "The fee is 37 euros.", "The fee is EUR 37."):
+        assert lost_protected(fee, english) == 0, english
+    assert lost_protected(fee, "The fee is 37.") == 1
+    assert lost_protected(fee, "The fee is 137 euros.") == 1
+    for english in ("at 10 o'clock", "at 10 a.m.", "at 10am", "at 10:00"):
+        assert lost_protected("um 10 Uhr", english) == 0, english
+    assert lost_protected("um 10 Uhr", "at 10 p.m.") == 1
+    assert lost_protected("um 12 Uhr", "at noon") == 0
+    assert lost_protected("um 14 Uhr", "at 2 o'clock") == 1  # the afternoon is lost
+
+
 def _decodes(calls, plain: str, annotated: str, lost=("12,50 €",)):
     """A stand-in for Translator._translate: ``plain`` or ``annotated`` as the English,
     the plain decode missing the numbers ``lost``."""

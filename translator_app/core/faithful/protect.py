@@ -174,14 +174,39 @@ def _lost_units(source: str, english: str) -> int:
 def lost_protected(source: str, english: str, terms: Sequence[TermUse] = ()) -> int:
     """How many of the facts, certain names and listed places of ``source`` (those the
     user's ``terms`` overlap left out) ``english`` does not write as their annotations
-    would ("2 p.m." for „14 Uhr“, not "2 o'clock"; "€12.50" for „12,50 €“; "1,150" for
+    would ("2 p.m." for „14 Uhr“, not "2 o'clock"; "€12.50" or "12.50 euros" for „12,50 €“; "1,150" for
     „1.150“; "Munich" for „München“), and how many units after a number it loses
     („29,4 Liter“: "litres", not "litter"). Stricter than the number check
     (core/faithful/number_check.py), it tells whether a decode without annotations is
     as faithful as an annotated one may be."""
     uses = [u for u in merge_uses(list(terms), protected_uses(source)) if u not in terms]
-    missing = sum(find_target(u.target, english) is None for u in uses)
+    missing = sum(not _written(u.target, english) for u in uses)
     return missing + _lost_units(source, english)
+
+
+# An amount in euros as English writes it besides "€12.50": "12.50 euros", "EUR 12.50";
+# a full hour of the morning („10 Uhr“: "10 o'clock") as "10 a.m." or "10:00" too, and
+# „12 Uhr“ as "noon".
+_EURO_TARGET = re.compile(r"€(?P<amount>\d[\d,]*(?:\.\d+)?)")
+_HOUR_TARGET = re.compile(r"(?P<hour>\d{1,2}) o'clock")
+
+
+def _written(target: str, english: str) -> bool:
+    """Whether ``english`` writes a protected fact's English ``target`` as it stands or
+    in another form of the same value (an amount in euros, a morning's full hour)."""
+    if find_target(target, english) is not None:
+        return True
+    if euro := _EURO_TARGET.fullmatch(target):
+        amount = re.escape(euro["amount"])
+        said = rf"(?<![\w.,]){amount}\s?(?:euros?|EUR)(?![\w-])|(?<![\w-])EUR\s?{amount}(?!\d)"
+    elif hour := _HOUR_TARGET.fullmatch(target):
+        h = hour["hour"]
+        said = rf"(?<![\w.,:]){h}(?::00)?\s?a\.?m\.?(?![\w])|(?<![\w.,:]){h}:00(?![\w:])"
+        if h == "12":
+            said += r"|(?<![\w-])noon(?![\w-])"
+    else:
+        return False
+    return re.search(said, english, re.IGNORECASE) is not None
 
 
 def is_place(use: TermUse) -> bool:
