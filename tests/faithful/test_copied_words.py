@@ -398,7 +398,11 @@ def test_the_window_says_a_copied_word_with_the_dictionarys_english(qtbot, real_
         if attempt == "index there":
             assert translator.dictionary.ready(wait=True)
             sentence = "Die Savanne ist im Sommer sehr trocken."
-        with qtbot.waitSignal(w.session.worker.translated, timeout=60_000) as shown:
+        with qtbot.waitSignal(
+            w.session.worker.revised,
+            timeout=60_000,
+            check_params_cb=lambda r: r.stage == "english",
+        ) as shown:
             w.source_edit.setPlainText(sentence)
         (first,) = shown.args[0].translations
         assert "avanne" in first.text, attempt

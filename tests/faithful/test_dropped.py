@@ -139,7 +139,9 @@ def test_the_window_checks_what_it_shows_and_marks_a_dropped_word(qtbot, real_wi
     w = real_window
     # The model's own English of a plain sentence: checked after it shows, nothing to
     # mark (so the shown translation is left as it is: no mark, the same object).
-    with qtbot.waitSignal(w.session.worker.checked, timeout=TIMEOUT) as blocker:
+    with qtbot.waitSignal(
+        w.session.worker.revised, timeout=TIMEOUT, check_params_cb=lambda r: r.stage == "marks"
+    ) as blocker:
         w.source_edit.setPlainText(VAT)
     (checked,) = blocker.args[0].translations
     assert checked.not_carried == ()
@@ -196,7 +198,7 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
     sentences = tuple(f"Satz {i}." for i in range(20))
     translations = tuple(Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in sentences)
     results = []
-    worker.checked.connect(results.append)
+    worker.revised.connect(results.append)
     worker._queue_check(CheckRequest(7, sentences, translations))
     qtbot.waitUntil(lambda: bool(events), timeout=5000)  # the first sentence is checked
     worker.alternatives(AlternativesRequest(8, translations[0], 0))
@@ -241,7 +243,7 @@ def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
     worker = TranslationWorker()
     worker._translator, worker._model_path = LazyChecker(), "stand-in"
     results = []
-    worker.checked.connect(results.append)
+    worker.revised.connect(results.append)
     old, new = (Translation(s, (3,), ("</s>",), ((0, 0),), ()) for s in ("Alt.", "Neu."))
     worker._latest_translate_id = 1
     worker._queue_check(CheckRequest(1, ("Alt.",), (old,)))

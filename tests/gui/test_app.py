@@ -40,7 +40,7 @@ def test_a_burst_of_edits_shows_only_the_last_and_leaves_no_backlog(qtbot, open_
     w = open_window()
     shown, results = [], []
     w.translation_shown.connect(shown.append)
-    w.session.worker.translated.connect(results.append)
+    w.session.worker.revised.connect(lambda r: r.stage == "english" and results.append(r))
     words = [
         "Das",
         "Haus",
@@ -78,7 +78,7 @@ def test_unchanged_sentences_come_from_the_cache(qtbot, open_window):
     w = open_window()
     translate(qtbot, w, "Ich habe einen Hund. Sie hat eine Katze.")
     results = []
-    w.session.worker.translated.connect(results.append)
+    w.session.worker.revised.connect(lambda r: r.stage == "english" and results.append(r))
     shown = translate(qtbot, w, "Ich habe einen Hund. Das Haus ist groß.")
     qtbot.waitUntil(lambda: bool(results))  # each queued slot gets its own event
     assert [t.source for t in results[0].translations] == ["Das Haus ist groß."]

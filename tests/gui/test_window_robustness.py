@@ -78,7 +78,9 @@ def test_mouse_moves_do_not_redraw_the_heatmap_each_time(qtbot, open_window):
     w = open_window()
     # the check for dropped content comes after the translation: its marks are shown
     # before the mouse moves
-    with qtbot.waitSignal(w.session.worker.checked, timeout=20_000):
+    with qtbot.waitSignal(
+        w.session.worker.revised, timeout=20_000, check_params_cb=lambda r: r.stage == "marks"
+    ):
         translate(
             qtbot, w, "Das Haus ist groß. Guten Morgen!\nWie geht es dir?\nMir geht es gut, danke."
         )

@@ -56,8 +56,9 @@ def _worker(qtbot) -> tuple[TranslationWorker, StandIn, dict]:
     worker._translator, worker._model_path = translator, "stand-in"
     replies: dict[str, list] = {"split": [], "translated": [], "checked": []}
     worker.split_done.connect(replies["split"].append)
-    worker.translated.connect(replies["translated"].append)
-    worker.checked.connect(replies["checked"].append)
+    worker.revised.connect(
+        lambda r: replies["translated" if r.stage == "english" else "checked"].append(r)
+    )
     return worker, translator, replies
 
 
@@ -89,8 +90,8 @@ def test_the_dictionarys_words_follow_the_english_before_the_check(qtbot):
     (translated,) = replies["translated"]
     worded, checked = replies["checked"]
     assert translated.translations[0].source == "Eins."
-    assert worded.worded and worded.translations[0].source == "Eins. (worded)"
-    assert not checked.worded and checked.translations[0].source == "Eins. (worded)"
+    assert worded.stage == "words" and worded.translations[0].source == "Eins. (worded)"
+    assert checked.stage == "marks" and checked.translations[0].source == "Eins. (worded)"
     assert checked.translations[0].not_carried
     assert asked[0]["beam"] == 3  # decoded again with the request's search
 
@@ -241,3 +242,58 @@ def test_a_cached_sentence_whose_follow_up_was_abandoned_is_followed_up_next(qtb
     session.translate("Andere.", 1, 1)
     assert asked[-1].sentences == () and [s for s, _ in asked[-1].follow_up] == ["Andere."]
     assert not session.pending
+
+
+def _said(german: str, english: str) -> Translation:
+    import numpy as np
+
+    from translator_app.core.engine.translation import Candidate
+
+    cand = Candidate(english, (), (), (), np.zeros((0, 0), np.float32), -1.0, -1.0)
+    return Translation(german, (3,), ("</s>",), ((0, 0),), (cand,))
+
+
+def test_a_sentences_revisions_only_go_forward(qtbot, monkeypatch):
+    """English, the dictionary's words, then the marks (worker_messages.STAGES): a
+    "words" revision that comes after the sentence's marks (a second follow-up under the
+    same id) is not shown over them; a new English of the sentence starts again."""
+    from translator_app.gui.translating.worker_messages import CheckResult, TranslateResult
+
+    session = _session_with_model(qtbot)
+    monkeypatch.setattr(session.worker, "translate", lambda request: None)
+    session.translate("Eins.", 1, 1)
+    rid = session._ids["text"]
+    first = _said("Eins.", "One Eins.")
+    session._on_revised(TranslateResult(rid, "model-a", (first,), 0.1, 1, 1, ("Eins.",)))
+    shown = []
+    session.updated.connect(lambda doc, seconds, final: shown.append(doc))
+    # the marks: nothing to mark, the English stays as shown
+    session._on_revised(CheckResult(rid, "model-a", ("Eins.",), (first,), stage="marks"))
+    worded = _said("Eins.", "One.")
+    session._on_revised(CheckResult(rid, "model-a", ("Eins.",), (worded,), stage="words"))
+    assert shown == [] and session.document.get("Eins.") is first
+    # a new English of the sentence (the user chose a word): its words are shown
+    session.force_prefix("Eins.", (5,))
+    rid = session._ids["text"]
+    again = _said("Eins.", "Single Eins.")
+    session._on_revised(TranslateResult(rid, "model-a", (again,), 0.1, 1, 1, ("Eins.",)))
+    shown.clear()
+    session._on_revised(CheckResult(rid, "model-a", ("Eins.",), (worded,), stage="words"))
+    assert session.document.get("Eins.") is worded and len(shown) == 1
+
+
+def test_the_architecture_names_the_windows_stages_in_order():
+    from pathlib import Path
+
+    from translator_app.core.postedit.pipeline import READ, REWRITE, SEARCH, WORDS
+    from translator_app.gui.translating.worker_messages import STAGES
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text("utf-8")
+    section = doc[doc.index("### The window's revisions") :]
+    section = section[: section.index("\n## ")]
+    rows = [
+        line.split("|")[1].strip(" `") for line in section.splitlines() if line.startswith("| `")
+    ]
+    assert tuple(rows) == STAGES
+    for stage in (READ, SEARCH, REWRITE, WORDS):  # the pipeline's stages each holds
+        assert stage in section

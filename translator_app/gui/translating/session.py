@@ -24,6 +24,7 @@ from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.text.segment import Segment
 from translator_app.gui.translating.worker import GROUP_SIZES, TranslationWorker, release_memory
 from translator_app.gui.translating.worker_messages import (
+    STAGES,
     AlternativesRequest,
     AlternativesResult,
     CheckResult,
@@ -75,11 +76,10 @@ class TranslationSession(QObject):
         self.worker.load_failed.connect(self._on_load_failed)
         self.worker.split_done.connect(self._on_split)
         self.worker.progressed.connect(self._on_progressed)
-        self.worker.translated.connect(self._on_translated)
+        self.worker.revised.connect(self._on_revised)
         self.worker.failed.connect(self._on_failed)
         self.worker.explained.connect(self._on_explained)
         self.worker.alternatives_found.connect(self._on_alternatives)
-        self.worker.checked.connect(self._on_checked)
         self.worker.dictionary_ready.connect(self._on_dictionary_ready)
         self._dictionary_builds = 0  # part of the cache key: a new index retranslates
         self.cache = TranslationCache()
@@ -104,6 +104,10 @@ class TranslationSession(QObject):
         # (``_asked_follow_up``: those the latest request carries).
         self._followed: dict[str, Translation] = {}
         self._asked_follow_up: dict[str, Translation] = {}
+        # The stage (an index of worker_messages.STAGES) of each sentence's revision
+        # shown, with the translation it revised: a sentence's revisions only go
+        # forward, and a new translation of it starts again.
+        self._stage: dict[str, tuple[Translation, int]] = {}
         # A sentence's translation before the user chose an alternative word, so the
         # choice can be undone.
         self._before_choice: dict[str, Translation] = {}
@@ -194,6 +198,7 @@ class TranslationSession(QObject):
             if t is not None
         }
         self._followed = {s: t for s, t in self._followed.items() if s in shown}
+        self._stage = {s: v for s, v in self._stage.items() if s in shown}
         return tuple((s, t) for s, t in shown.items() if self._followed.get(s) is not t)
 
     def _show_waiting(self, missing: int) -> None:
@@ -252,6 +257,15 @@ class TranslationSession(QObject):
             self.progress.emit(result.done, result.total)
             self.updated.emit(self._add(result), None, False)
 
+    def _on_revised(self, result: TranslateResult | CheckResult) -> None:
+        """A revision of the text's translation (worker_messages.STAGES): its English,
+        then the dictionary's words and the marks. Only the latest text request's are
+        shown, and of each sentence only a revision no earlier than the one it shows."""
+        if result.stage == "english":
+            self._on_translated(result)
+        else:
+            self._on_checked(result)
+
     def _on_translated(self, result: TranslateResult) -> None:
         if self._current(result.request_id, result.model_path) != "text" or not self._pending:
             return
@@ -273,28 +287,46 @@ class TranslationSession(QObject):
         by a late follow-up)."""
         if self._current(result.request_id, result.model_path) != "text":
             return
-        # Only sentences with something new: the others keep their Translation object
-        # (the panel's layers and the word menus are kept per object and per ids).
-        pairs = [
-            (sentence, new)
-            for sentence, new in zip(result.sentences, result.translations, strict=True)
+        stage = STAGES.index(result.stage)
+        current = [
+            sentence
+            for sentence in result.sentences
             if (shown := self._checked.get(sentence)) is not None
             and self.document.get(sentence) is shown
-            and (new.text != shown.text if result.worded else bool(new.not_carried))
+            and stage >= self._stage_of(sentence, shown)
+        ]
+        # Only sentences with something new: the others keep their Translation object
+        # (the panel's layers and the word menus are kept per object and per ids).
+        new_of = dict(zip(result.sentences, result.translations, strict=True))
+        pairs = [
+            (sentence, new_of[sentence])
+            for sentence in current
+            if (
+                new_of[sentence].text != self._checked[sentence].text
+                if result.worded
+                else bool(new_of[sentence].not_carried)
+            )
         ]
         if not result.worded:  # the follow-up's last step: these are followed up
             marked = dict(pairs)
-            for sentence in result.sentences:
-                shown = self._checked.get(sentence)
-                if shown is not None and self.document.get(sentence) is shown:
-                    self._followed[sentence] = marked.get(sentence, shown)
+            for sentence in current:
+                self._followed[sentence] = marked.get(sentence, self._checked[sentence])
+        if result.worded:
+            self._checked.update(pairs)
+        for sentence in current:
+            self._stage[sentence] = (self._checked[sentence], stage)
         if not pairs:
             return
         if result.worded:
-            self._checked.update(pairs)
             self.updated.emit(self.document.add(pairs), None, True)
         else:
             self.checked.emit(self.document.add(pairs))
+
+    def _stage_of(self, sentence: str, shown: Translation) -> int:
+        """The stage of ``sentence``'s revision shown, where it revised ``shown`` (the
+        translation the follow-up began from); 0 (its English) otherwise."""
+        revised = self._stage.get(sentence)
+        return revised[1] if revised is not None and revised[0] is shown else 0
 
     def _add(self, result: TranslateResult):
         """The text with the result's translations (a progress report brings fewer than
@@ -344,6 +376,7 @@ class TranslationSession(QObject):
         self.cancel()
         self.document.clear()
         self._before_choice.clear()
+        self._stage.clear()
         release_memory()
 
     def shutdown(self) -> None:

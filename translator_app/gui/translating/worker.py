@@ -85,11 +85,12 @@ class TranslationWorker(QObject):
     model_loaded = Signal(object)  # ModelInfo
     load_failed = Signal(object)  # Failure
     split_done = Signal(object)  # SplitResult, before a long text's translation
-    translated = Signal(object)  # TranslateResult
+    # Every revision of a text's translation, in order (worker_messages.STAGES): its
+    # English (TranslateResult), the dictionary's words and the marks (CheckResult).
+    revised = Signal(object)
     progressed = Signal(object)  # TranslateResult of the sentences finished so far
     explained = Signal(object)  # ExplainResult
     alternatives_found = Signal(object)  # AlternativesResult
-    checked = Signal(object)  # CheckResult, after a translation (the worker's follow-up)
     failed = Signal(object)  # Failure
     # The dictionary's index was built (on first use, about 11 s): translations made
     # meanwhile went without the dictionary's English for words the model copied.
@@ -293,7 +294,7 @@ class TranslationWorker(QObject):
             return  # a newer request is waiting; nothing to report
         if stale():
             return
-        self.translated.emit(self._result(job, sentences, results, start))
+        self.revised.emit(self._result(job, sentences, results, start))
         if results or job.follow_up:
             follow_up = CheckRequest(
                 job.id,
@@ -356,7 +357,7 @@ class TranslationWorker(QObject):
                 break
             checked += translator.check_dropped([t])
         done = len(checked)
-        self.checked.emit(
+        self.revised.emit(
             CheckResult(job.id, self._model_path, job.sentences[:done], tuple(checked))
         )
 
@@ -383,8 +384,8 @@ class TranslationWorker(QObject):
             return None
         worded = tuple(worded)
         if any(new is not old for new, old in zip(worded, job.translations, strict=True)):
-            self.checked.emit(
-                CheckResult(job.id, self._model_path, job.sentences, worded, worded=True)
+            self.revised.emit(
+                CheckResult(job.id, self._model_path, job.sentences, worded, stage="words")
             )
         return replace(job, translations=worded, worded=True)
 

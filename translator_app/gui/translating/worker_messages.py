@@ -6,6 +6,9 @@ the session can drop the answer to a request that a newer one replaced.
 Four requests: load a model, translate (a text's split and the check for dropped content
 follow on the worker under the same id, with no round trip), explain one translation's
 attention, find one word's alternatives.
+
+A text's translation comes back as revisions, one stream per request: each result says
+its ``stage`` (:data:`STAGES`), and a sentence's revisions only go forward.
 """
 
 from __future__ import annotations
@@ -17,6 +20,15 @@ from translator_app.core.engine.model_features import Feature, model_features
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.glossary import Glossary
 from translator_app.core.text.segment import Segment
+
+# The stages of a text's translation, in the order the worker reports them, each a
+# revision of the one before (docs/architecture.md, "The window's revisions"):
+#   english - the model's search and the post-editing pipeline's stages read, choose,
+#             search and rewrite (core/postedit/pipeline.py): what the window shows first;
+#   words   - the pipeline's stage "words": the dictionary's English for the German
+#             words the model copied, garbled or left out (only where it changed one);
+#   marks   - the check for content the English drops (issue 48 §3): marks, no new text.
+STAGES = ("english", "words", "marks")
 
 
 @dataclass(frozen=True)
@@ -106,12 +118,18 @@ class CheckRequest:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """A revision of a text's translation after its English (stage "words": the
+    dictionary's English, the text may have changed; "marks": not_carried set)."""
+
     request_id: int
     model_path: str
     sentences: tuple[str, ...]
-    # with the dictionary's words (``worded``), then with not_carried set
     translations: tuple[Translation, ...]
-    worded: bool = False  # the dictionary's English: the text may have changed
+    stage: str = "marks"
+
+    @property
+    def worded(self) -> bool:
+        return self.stage == "words"
 
 
 @dataclass(frozen=True)
@@ -172,3 +190,4 @@ class TranslateResult:
     done: int = 0  # sentences finished so far (a progress report: fewer than total)
     total: int = 0
     sentences: tuple[str, ...] = ()  # the German of ``translations``, one each
+    stage: str = "english"  # the first revision of a text's translation (STAGES)
