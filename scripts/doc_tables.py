@@ -205,8 +205,34 @@ def price_table() -> str:
     return "\n".join(rows)
 
 
+NUMBER_WORDS = ROOT / "docs" / "figures" / "number_words.json"
+
+
+def number_words_table() -> str:
+    """docs/postedit.md's figures of the number steps, from bench/bench_number_words.py."""
+    report = json.loads(NUMBER_WORDS.read_text("utf-8"))
+    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
+    refs = report["references"]
+    rows = [
+        f"`{report['command']}` ({report['cpu']}): {report['sentences']} sentences of the "
+        f"test sets whose German writes a number from thirteen up in words ({sets}); the "
+        f"references keep {refs['kept']} of their {refs['numbers']} numbers as the check "
+        "reads them.",
+        "",
+        "| steps | numbers kept | BLEU | chrF | seconds |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, c in report["configs"].items():
+        rows.append(
+            f"| {name} | {c['kept']} / {c['numbers']} ({c['kept_percent']:.1f} %) "
+            f"| {c['bleu']:.2f} | {c['chrf']:.2f} | {c['seconds']:.1f} |"
+        )
+    return "\n".join(rows)
+
+
 TABLES = {
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
+    "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
     "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "models": (ROOT / "README.md", models_table),

@@ -253,7 +253,7 @@ def test_a_measure_written_as_german_writes_it_is_written_as_english_does():
 
 def test_the_bundled_model_keeps_its_english_where_the_term_pushes_words_out(translator):
     (t,) = translator.translate(["Der Zug hat zwanzig Minuten Verspätung."], beam=1)
-    assert "twenty minutes" in t.text
+    assert "twenty minutes" in t.text or "20 minutes" in t.text  # number-words: digits
 
 
 def test_a_word_of_the_users_glossary_is_left_to_it(translator, monkeypatch):

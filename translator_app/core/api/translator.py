@@ -358,6 +358,7 @@ class Translator:
             umlauts=pipeline.asked(steps, "umlauts"),
             stop=pipeline.asked(steps, "closing-stop"),
             symbols=pipeline.asked(steps, "symbols"),
+            numbers=pipeline.asked(steps, "number-words"),
         )
         decoded = decode_sentences(
             decoder, texts, options, prefixes, should_stop, batch_tokens, glossary, protect, reading

@@ -37,6 +37,7 @@ from translator_app.core.faithful.glossary import Glossary, TermUse, annotate, c
 from translator_app.core.faithful.protect import entity_uses, merge_uses, protected_uses
 from translator_app.core.faithful.terms import mask_markers
 from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
+from translator_app.core.language.numbers import with_digits
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
 from translator_app.core.text.clean import without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
@@ -54,11 +55,13 @@ class Reading:
     ``umlauts``, typed without umlauts, in capitals or without any, read as German
     writes it (faithful/umlauts.py); ``stop``, a sentence that closes without
     punctuation read with a full stop (closing_stop.py); ``symbols``, emoji and symbols
-    kept from the model and put back in the English (symbols.py)."""
+    kept from the model and put back in the English (symbols.py); ``numbers``, German
+    numbers in words from thirteen up given in digits (language/numbers.py)."""
 
     umlauts: bool = True
     stop: bool = True
     symbols: bool = True
+    numbers: bool = True
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,10 @@ def _sentence(
     read, within = spelled_as_german(bare) if reading.umlauts else (bare, None)
     if within is not None:  # where each character stands in ``bare``, then in ``clean``
         origins = within if origins is None else tuple(origins[i] for i in within)
+    if reading.numbers:  # „vierhundertzwanzig“ given as 420
+        read, within = with_digits(read)
+        if within is not None:
+            origins = within if origins is None else tuple(origins[i] for i in within)
     uses = glossary.find(read) if glossary else []
     # Protected names and places are checked in the n-best like the user's terms
     # (beam search may prefer a shorter candidate that drops „in Wien“).

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from translator_app.core.faithful.fact_words import NEGATION_DE, target_word_keys, word_facts
 from translator_app.core.faithful.number_check import (
@@ -20,13 +21,16 @@ from translator_app.core.faithful.number_check import (
     target_keys,
     unmatched,
 )
+from translator_app.core.language.numbers import with_digits
 
 
 def all_facts(source: str) -> list[Fact]:
     """The facts of a German sentence in the order they appear. A fact in words inside a
     fact in digits or inside a longer fact in words is left out: „halb acht“ is one clock
-    time, „um acht Uhr“ one time, not also the number eight."""
-    digits = source_facts(source)
+    time, „um acht Uhr“ one time, not also the number eight. Numbers in words from
+    thirteen up are read as the model is given them, in digits (language/numbers.py, by
+    text2num): „um siebzehn Uhr“ is the time 17:00, as „um 17 Uhr“."""
+    digits = _digit_facts(source)
     words = word_facts(source)
     kept: list[Fact] = []
     for f in words:
@@ -41,6 +45,19 @@ def all_facts(source: str) -> list[Fact]:
         if not inside_digits and not inside_longer:
             kept.append(f)
     return sorted(digits + kept, key=lambda f: (f.start, f.end))
+
+
+def _digit_facts(source: str) -> list[Fact]:
+    """The facts in digits of ``source`` with its numbers in words from thirteen up
+    written in digits, their spans in ``source``."""
+    read, origins = with_digits(source)
+    if origins is None:
+        return source_facts(source)
+    return [
+        replace(f, text=source[origins[f.start] : origins[f.end]], start=origins[f.start],
+                end=origins[f.end])
+        for f in source_facts(read)
+    ]  # fmt: skip
 
 
 def missing_facts(source: str, translation: str) -> list[Fact]:

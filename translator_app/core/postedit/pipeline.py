@@ -30,6 +30,7 @@ from translator_app.core.postedit.dictionary_words import (
 )
 from translator_app.core.postedit.facts import first_decode, retry_lost_facts, with_placeholders
 from translator_app.core.postedit.first_capital import capital_rewrite
+from translator_app.core.postedit.numbers_written import words_rewrite
 from translator_app.core.postedit.request import PostEditRequest
 from translator_app.core.postedit.term_articles import article_rewrite, verb_rewrite
 from translator_app.core.text.tokenizer import Tokenizer
@@ -93,6 +94,12 @@ STEPS: tuple[Step, ...] = (
         "(engine/symbols.py)",
     ),
     Step(
+        "number-words",
+        READ,
+        "German numbers in words from thirteen up ('vierhundertzwanzig') are given to the "
+        "model in digits, read by text2num (language/numbers.py)",
+    ),
+    Step(
         "judge",
         CHOOSE,
         "the n-best is ordered by the judge: the model's score less what each lost fact, "
@@ -149,6 +156,14 @@ STEPS: tuple[Step, ...] = (
         REWRITE,
         "a singular verb after a plural term is written in the plural (postedit/term_articles.py)",
         rewrite=verb_rewrite,
+    ),
+    Step(
+        "numbers-in-words",
+        REWRITE,
+        "a number the German writes in words and the English in digits is written in "
+        "words again where English says it in one or two ('fifteen euros'; "
+        "postedit/numbers_written.py)",
+        rewrite=words_rewrite,
     ),
     Step(
         "first-capital",

@@ -1,0 +1,93 @@
+"""German numbers in words, read by a library: text2num (MIT), not by our tables.
+
+``cardinals_in(text)`` -> (start, end, value) of each German cardinal written as one
+word („siebzehn“, „vierhundertzwanzig“, „zweitausendneunzehn“); ``with_digits(text)``
+writes those from thirteen up in digits, as the model is given them (the step
+"number-words": a model that garbles „vierhundertzwanzig Stühle“ into "four hundred
+percent chairs" keeps "420 chairs"), with where each character stands in ``text``.
+
+>>> with_digits("Wir haben vierhundertzwanzig Stühle.")[0]
+'Wir haben 420 Stühle.'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from text_to_num import text2num
+
+# A word of letters alone, not part of a hyphenated compound („achtzehn-jährig“).
+_WORD = re.compile(r"(?<![\w-])[^\W\d_]{3,}(?![\w-])")
+# The smallest value written in digits: English writes the numbers to twelve in words,
+# and the model knows them.
+FIRST_IN_DIGITS = 13
+# Words text2num reads as a number that stand for a noun or a round amount when alone
+# („Tausend Dank“, „eine Million Menschen“): left as they are.
+_ALONE = frozenset(["hundert", "tausend", "einhundert", "eintausend"])
+
+
+@lru_cache(maxsize=4096)
+def cardinal(word: str) -> int | None:
+    """The value of ``word`` where it is a German cardinal in words (a capital at a
+    sentence's start allowed), else None: „siebzehn“ 17, „Zwanzig“ 20; not „Million“ (a
+    noun), „dritten“ (an ordinal), „eine“."""
+    if not word[1:].islower():
+        return None
+    try:
+        value = text2num(word, "de")
+    except ValueError:
+        return None
+    return value if word[:1].islower() or value < 1_000_000 else None
+
+
+def cardinals_in(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, value) of each German cardinal written as one word in ``text``; one
+    with a capital only where it opens a sentence or a quotation (elsewhere a capital
+    makes it a name: the publisher „Zweitausendeins“)."""
+    found = []
+    for m in _WORD.finditer(text):
+        value = cardinal(m.group())
+        if value is not None and (m.group()[:1].islower() or _opens(text, m.start())):
+            found.append((m.start(), m.end(), value))
+    return found
+
+
+_OPENING = re.compile(r"(?:^|[.!?:;„“\"«»(‚‘'–-])\s*$")
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether a word at ``start`` opens a sentence or a quotation."""
+    return _OPENING.search(text[max(0, start - 8) : start]) is not None or not text[:start].strip()
+
+
+def to_digits(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, value) of each cardinal in words of ``text`` that is given to the
+    model in digits: from :data:`FIRST_IN_DIGITS` up, not a round amount alone
+    („Tausend Dank“), nor a million or more."""
+    return [
+        (start, end, value)
+        for start, end, value in cardinals_in(text)
+        if FIRST_IN_DIGITS <= value < 1_000_000 and text[start:end].lower() not in _ALONE
+    ]
+
+
+def with_digits(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """``text`` with each number of :func:`to_digits` written in digits, and for each of
+    its characters (and its end) where it stands in ``text`` (a number's digits spread
+    over its word); None where nothing changed."""
+    parts: list[str] = []
+    origins: list[int] = []
+    pos = 0
+    for start, end, value in to_digits(text):
+        digits = str(value)
+        parts.append(text[pos:start])
+        origins.extend(range(pos, start))
+        parts.append(digits)
+        origins.extend(start + k * (end - start) // len(digits) for k in range(len(digits)))
+        pos = end
+    if not parts:
+        return text, None
+    parts.append(text[pos:])
+    origins.extend(range(pos, len(text) + 1))
+    return "".join(parts), tuple(origins)
