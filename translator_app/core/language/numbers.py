@@ -61,15 +61,17 @@ def _opens(text: str, start: int) -> bool:
     return _OPENING.search(text[max(0, start - 8) : start]) is not None or not text[:start].strip()
 
 
-def to_digits(text: str) -> list[tuple[int, int, int]]:
+@lru_cache(maxsize=1024)
+def to_digits(text: str) -> tuple[tuple[int, int, int], ...]:
     """(start, end, value) of each cardinal in words of ``text`` that is given to the
     model in digits: from :data:`FIRST_IN_DIGITS` up, not a round amount alone
-    („Tausend Dank“), nor a million or more."""
-    return [
+    („Tausend Dank“), nor a million or more (asked for every candidate of a sentence:
+    read once)."""
+    return tuple(
         (start, end, value)
         for start, end, value in cardinals_in(text)
         if FIRST_IN_DIGITS <= value < 1_000_000 and text[start:end].lower() not in _ALONE
-    ]
+    )
 
 
 def with_digits(text: str) -> tuple[str, tuple[int, ...] | None]:
