@@ -24,7 +24,7 @@ _WORD = re.compile(r"(?<![\w-])[^\W\d_]{3,}(?![\w-])")
 FIRST_IN_DIGITS = 13
 # Words text2num reads as a number that stand for a noun or a round amount when alone
 # („Tausend Dank“, „eine Million Menschen“): left as they are.
-_ALONE = frozenset(["hundert", "tausend", "einhundert", "eintausend"])
+ROUND_ALONE = frozenset(["hundert", "tausend", "einhundert", "eintausend"])
 
 
 @lru_cache(maxsize=4096)
@@ -70,7 +70,7 @@ def to_digits(text: str) -> tuple[tuple[int, int, int], ...]:
     return tuple(
         (start, end, value)
         for start, end, value in cardinals_in(text)
-        if FIRST_IN_DIGITS <= value < 1_000_000 and text[start:end].lower() not in _ALONE
+        if FIRST_IN_DIGITS <= value < 1_000_000 and text[start:end].lower() not in ROUND_ALONE
     )
 
 
