@@ -39,7 +39,7 @@ from translator_app.core.faithful.terms import mask_markers
 from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
 from translator_app.core.language.numbers import with_digits
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
-from translator_app.core.text.clean import without_lone_surrogates
+from translator_app.core.text.clean import through, without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -157,12 +157,10 @@ def _sentence(
     bare, origins, runs = without_symbol_runs(clean) if reading.symbols else (clean, None, ())
     # Typed without umlauts, in capitals or without any: read as German writes it.
     read, within = spelled_as_german(bare) if reading.umlauts else (bare, None)
-    if within is not None:  # where each character stands in ``bare``, then in ``clean``
-        origins = within if origins is None else tuple(origins[i] for i in within)
+    origins = through(origins, within)  # where each character stands in ``clean``
     if reading.numbers:  # „vierhundertzwanzig“ given as 420
         read, within = with_digits(read)
-        if within is not None:
-            origins = within if origins is None else tuple(origins[i] for i in within)
+        origins = through(origins, within)
     uses = glossary.find(read) if glossary else []
     # Protected names and places are checked in the n-best like the user's terms
     # (beam search may prefer a shorter candidate that drops „in Wien“).

@@ -23,7 +23,7 @@ from translator_app.core.data.tables import read_table
 from translator_app.core.faithful.casing import as_german_writes, written_case
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.platform.paths import resources_dir
-from translator_app.core.text.clean import without_invisible
+from translator_app.core.text.clean import replaced, through, without_invisible
 
 UMLAUTS = resources_dir() / "lists" / "german-umlauts.tsv"
 _WORD = re.compile(r"[^\W\d_]+")
@@ -72,25 +72,14 @@ def restore_umlauts(
     if _HAS_UMLAUT.search(text):
         return None
     words = umlaut_words() if words is None else words
-    parts: list[str] = []
-    origins: list[int] = []
-    pos = 0
+    edits = []
     for m in _WORD.finditer(text):
         word = words.get(m.group().lower())
         written = word and _as_typed(word, m.group())
         found = written and _origins(m.group(), written, m.start())
-        if not found:
-            continue
-        parts.append(text[pos : m.start()])
-        origins.extend(range(pos, m.start()))
-        parts.append(written)
-        origins.extend(found)
-        pos = m.end()
-    if not parts:
-        return None
-    parts.append(text[pos:])
-    origins.extend(range(pos, len(text) + 1))
-    return "".join(parts), tuple(origins)
+        if found:
+            edits.append((m.start(), m.end(), written, found))
+    return replaced(text, edits)
 
 
 def without_umlauts(text: str) -> str:
@@ -117,7 +106,7 @@ def spelled_as_german(text: str) -> tuple[str, tuple[int, ...] | None]:
     restored = restore_umlauts(visible)
     if restored is not None:
         read, within = restored
-        origins = within if origins is None else tuple(origins[i] for i in within)
+        origins = through(origins, within)
     else:
         read = visible
     case = written_case(read)

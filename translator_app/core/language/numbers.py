@@ -17,6 +17,8 @@ from functools import lru_cache
 
 from text_to_num import text2num
 
+from translator_app.core.text.clean import replaced
+
 # A word of letters alone, not part of a hyphenated compound („achtzehn-jährig“).
 _WORD = re.compile(r"(?<![\w-])[^\W\d_]{3,}(?![\w-])")
 # The smallest value written in digits: English writes the numbers to twelve in words,
@@ -78,18 +80,10 @@ def with_digits(text: str) -> tuple[str, tuple[int, ...] | None]:
     """``text`` with each number of :func:`to_digits` written in digits, and for each of
     its characters (and its end) where it stands in ``text`` (a number's digits spread
     over its word); None where nothing changed."""
-    parts: list[str] = []
-    origins: list[int] = []
-    pos = 0
+    edits = []
     for start, end, value in to_digits(text):
         digits = str(value)
-        parts.append(text[pos:start])
-        origins.extend(range(pos, start))
-        parts.append(digits)
-        origins.extend(start + k * (end - start) // len(digits) for k in range(len(digits)))
-        pos = end
-    if not parts:
-        return text, None
-    parts.append(text[pos:])
-    origins.extend(range(pos, len(text) + 1))
-    return "".join(parts), tuple(origins)
+        where = [start + k * (end - start) // len(digits) for k in range(len(digits))]
+        edits.append((start, end, digits, where))
+    done = replaced(text, edits)
+    return done if done is not None else (text, None)

@@ -307,19 +307,17 @@ class TranslationSession(QObject):
                 else bool(new_of[sentence].not_carried)
             )
         ]
-        if not result.worded:  # the follow-up's last step: these are followed up
+        if result.worded:
+            self._checked.update(pairs)
+        else:  # the follow-up's last step: these are followed up
             marked = dict(pairs)
             for sentence in current:
                 self._followed[sentence] = marked.get(sentence, self._checked[sentence])
-        if result.worded:
-            self._checked.update(pairs)
         for sentence in current:
             self._stage[sentence] = (self._checked[sentence], stage)
-        if not pairs:
-            return
-        if result.worded:
+        if pairs and result.worded:
             self.updated.emit(self.document.add(pairs), None, True)
-        else:
+        elif pairs:
             self.checked.emit(self.document.add(pairs))
 
     def _stage_of(self, sentence: str, shown: Translation) -> int:
