@@ -56,3 +56,10 @@ def test_words_that_are_no_cardinal_are_left_alone():
         "Die Bücher vertreibt Zweitausendeins.",  # a name: a capital inside a sentence
     ):
         assert with_digits(text) == (text, None), text
+
+
+def test_a_capitalised_number_is_read_where_it_opens_a_sentence_or_a_quotation():
+    for text in ("Zwanzig kamen.", "Er rief:            „Zwanzig!“", "Gut. Zwanzig kamen."):
+        assert [v for _, _, v in cardinals_in(text)] == [20], text
+    # spaces alone before it open nothing (a name, however far from the word before)
+    assert cardinals_in("Die Bücher vertreibt          Zweitausendeins.") == []

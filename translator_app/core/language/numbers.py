@@ -55,12 +55,14 @@ def cardinals_in(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
-_OPENING = re.compile(r"(?:^|[.!?:;„“\"«»(‚‘'–-])\s*$")
+# Marks after which a word opens a sentence or a quotation.
+_OPENERS = frozenset(".!?:;„“\"«»(‚‘'–-")
 
 
 def _opens(text: str, start: int) -> bool:
-    """Whether a word at ``start`` opens a sentence or a quotation."""
-    return _OPENING.search(text[max(0, start - 8) : start]) is not None or not text[:start].strip()
+    """Whether a word at ``start`` opens the text, a sentence or a quotation."""
+    before = text[:start].rstrip()
+    return not before or before[-1] in _OPENERS
 
 
 @lru_cache(maxsize=1024)
