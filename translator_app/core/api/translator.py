@@ -359,6 +359,7 @@ class Translator:
             stop=pipeline.asked(steps, "closing-stop"),
             symbols=pipeline.asked(steps, "symbols"),
             numbers=pipeline.asked(steps, "number-words"),
+            amounts=pipeline.asked(steps, "amounts"),
         )
         decoded = decode_sentences(
             decoder, texts, options, prefixes, should_stop, batch_tokens, glossary, protect, reading

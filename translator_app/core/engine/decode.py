@@ -37,6 +37,7 @@ from translator_app.core.faithful.glossary import Glossary, TermUse, annotate, c
 from translator_app.core.faithful.protect import entity_uses, merge_uses, protected_uses
 from translator_app.core.faithful.terms import mask_markers
 from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
+from translator_app.core.language.amounts import in_figures
 from translator_app.core.language.numbers import with_digits
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
 from translator_app.core.text.clean import through, without_lone_surrogates
@@ -56,12 +57,15 @@ class Reading:
     writes it (faithful/umlauts.py); ``stop``, a sentence that closes without
     punctuation read with a full stop (closing_stop.py); ``symbols``, emoji and symbols
     kept from the model and put back in the English (symbols.py); ``numbers``, German
-    numbers in words from thirteen up given in digits (language/numbers.py)."""
+    numbers in words from thirteen up given in digits (language/numbers.py); ``amounts``,
+    fractions, prices and clock times in words, ranges and dates without a year given
+    in the figures the model keeps (language/amounts.py)."""
 
     umlauts: bool = True
     stop: bool = True
     symbols: bool = True
     numbers: bool = True
+    amounts: bool = True
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,9 @@ def _sentence(
     # Typed without umlauts, in capitals or without any: read as German writes it.
     read, within = spelled_as_german(bare) if reading.umlauts else (bare, None)
     origins = through(origins, within)  # where each character stands in ``clean``
+    if reading.amounts:  # „anderthalb Liter“ given as 1,5 Liter
+        read, within = in_figures(read)
+        origins = through(origins, within)
     if reading.numbers:  # „vierhundertzwanzig“ given as 420
         read, within = with_digits(read)
         origins = through(origins, within)

@@ -17,11 +17,14 @@ from dataclasses import replace
 from translator_app.core.faithful.fact_words import NEGATION_DE, target_word_keys, word_facts
 from translator_app.core.faithful.number_check import (
     Fact,
+    number_key,
     source_facts,
     target_keys,
     unmatched,
 )
+from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
 from translator_app.core.language.numbers import with_digits
+from translator_app.core.text.clean import through
 
 
 def all_facts(source: str) -> list[Fact]:
@@ -48,16 +51,24 @@ def all_facts(source: str) -> list[Fact]:
 
 
 def _digit_facts(source: str) -> list[Fact]:
-    """The facts in digits of ``source`` with its numbers in words from thirteen up
-    written in digits, their spans in ``source``."""
-    read, origins = with_digits(source)
+    """The facts in digits of ``source`` read as the model is given it (its amounts in
+    figures, language/amounts.py; its numbers in words from thirteen up in digits), their
+    spans in ``source``; a fact read from an amount spans the whole amount („eine
+    Dreiviertelstunde“, read as 45 Minuten)."""
+    read, origins = in_figures(source)
+    read, within = with_digits(read)
+    origins = through(origins, within)
     if origins is None:
         return source_facts(source)
-    return [
-        replace(f, text=source[origins[f.start] : origins[f.end]], start=origins[f.start],
-                end=origins[f.end])
-        for f in source_facts(read)
-    ]  # fmt: skip
+    amounts = amounts_in(source)
+    facts = []
+    for f in source_facts(read):
+        start, end = origins[f.start], origins[f.end]
+        for a, b, _ in amounts:
+            if a < end and start < b:
+                start, end = min(start, a), max(end, b)
+        facts.append(replace(f, text=source[start:end], start=start, end=end))
+    return facts
 
 
 def missing_facts(source: str, translation: str) -> list[Fact]:
@@ -65,13 +76,22 @@ def missing_facts(source: str, translation: str) -> list[Fact]:
     all, the numbers it writes that ``source`` does not hold (:func:`added_facts`: a
     number garbled from a lost one is marked once, as lost)."""
     facts = all_facts(source)
-    lost = (
-        unmatched(facts, target_keys(translation) + target_word_keys(translation)) if facts else []
-    )
+    lost = unmatched(facts, english_keys(translation)) if facts else []
     # A counted noun whose number is lost too is one loss, said once: the number.
     numbers = {k for f in lost if f.kind != "counted" for k in f.keys}
     lost = [f for f in lost if f.kind != "counted" or not {k[2:] for k in f.keys} & numbers]
     return lost or added_facts(source, translation, facts) + added_negation(source, translation)
+
+
+def english_keys(translation: str) -> Counter:
+    """The keys of every fact ``translation`` writes: in digits, in words, and the
+    amounts in words that the German is read with in figures ("nineteen euros
+    ninety-nine": 19.99; language/amounts.py)."""
+    keys = target_keys(translation) + target_word_keys(translation)
+    for _, _, figures in english_amounts(translation):
+        whole, _, dec = figures.partition(".")
+        keys[number_key(whole, dec, ",")] += 1
+    return keys
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")

@@ -94,6 +94,14 @@ STEPS: tuple[Step, ...] = (
         "(engine/symbols.py)",
     ),
     Step(
+        "amounts",
+        READ,
+        "fractions, prices and clock times in words, quarter hours, ranges and dates "
+        "without a year ('anderthalb Liter', 'neunzehn Euro neunundneunzig', '3-5 "
+        "Werktage', 'am 24.12.') are given to the model in the figures it keeps "
+        "(language/amounts.py)",
+    ),
+    Step(
         "number-words",
         READ,
         "German numbers in words from thirteen up ('vierhundertzwanzig') are given to the "

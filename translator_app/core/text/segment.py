@@ -123,6 +123,7 @@ def _sentences(line: str) -> list[tuple[int, int]]:
                 break
             spans.append((w_start + found, w_start + found + len(stripped)))
             pos = found + len(stripped)
+    spans = _dates_joined(line, spans)
     bounded = []
     for start, end in _fill_gaps(line, spans):
         cost = _byte_cost(line[start:end])
@@ -131,6 +132,24 @@ def _sentences(line: str) -> list[tuple[int, int]]:
             if span:
                 bounded.append(span)
     return bounded
+
+
+# A number with a point, then a word in lower case: a date or an ordinal inside a
+# sentence („Am 24.12. ist …“), where pysbd ends one (a German sentence opens with a
+# capital).
+_ORDINAL_END = re.compile(r"\d\.$")
+
+
+def _dates_joined(line: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with each one that opens in lower case after one that ends in a number
+    and a point joined to it."""
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined and line[start].islower() and _ORDINAL_END.search(line, 0, joined[-1][1]):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
 
 
 def _stripped(line: str, start: int, end: int) -> tuple[int, int] | None:

@@ -1,0 +1,174 @@
+"""German amounts given to the model in figures (core/language/amounts.py), and the
+English that says them in words: checked on values written by an independent writer
+(num2words, test only, for the numbers; the German and English around them written
+here from a table) in carrier sentences."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from num2words import num2words
+
+from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
+
+_MONTHS = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+]
+
+
+def _german(value: int, in_words: bool) -> str:
+    """``value`` in digits, or in German words as num2words writes them, with „ein“
+    where German counts one before a noun („ein Euro“, „ein Uhr“)."""
+    if not in_words:
+        return str(value)
+    return "ein" if value == 1 else num2words(value, lang="de").replace("einstausend", "eintausend")
+
+
+def _read_back(text: str) -> list[str]:
+    return [figures for _, _, figures in amounts_in(text)]
+
+
+def _spans_hold(text: str) -> None:
+    """Every character of the text given to the model stands in ``text``, in order."""
+    read, origins = in_figures(text)
+    assert origins is not None and len(origins) == len(read) + 1
+    assert list(origins) == sorted(origins) and origins[-1] == len(text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.integers(1, 999), st.sampled_from(("Es dauert {} Stunden.", "Wir brauchen {} Liter Milch."))
+)
+def test_a_number_and_a_half_is_read_as_its_value(whole, carrier):
+    word = "ein" if whole == 1 else _german(whole, True)
+    text = carrier.format(word + "einhalb")
+    assert _read_back(text) == [f"{whole},5"]
+    assert in_figures(text)[0] == carrier.format(f"{whole},5")
+    _spans_hold(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.integers(0, 24), st.integers(1, 59), st.booleans(), st.booleans())
+def test_a_clock_time_with_minutes_is_read_as_hours_and_minutes(hour, minute, h_words, m_words):
+    text = f"Das Konzert beginnt um {_german(hour, h_words)} Uhr {_german(minute, m_words)}."
+    assert _read_back(text) == [f"{hour}:{minute:02d} Uhr"]
+    _spans_hold(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.integers(0, 99_999),
+    st.integers(1, 99),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(("Euro", "€")),
+    st.sampled_from(("", "und ")),
+    st.sampled_from(("", " Cent")),
+)
+def test_a_price_with_cents_is_read_as_a_decimal(whole, cents, e_words, c_words, cur, und, cent):
+    text = f"Das kostet {_german(whole, e_words)} {cur} {und}{_german(cents, c_words)}{cent}."
+    assert _read_back(text) == [f"{whole},{cents:02d} {cur}"]
+    _spans_hold(text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.integers(1, 9998).flatmap(lambda a: st.tuples(st.just(a), st.integers(a + 1, 9999))),
+    st.sampled_from(("-", "–", " - ", " – ")),
+    st.sampled_from(("Werktage", "Uhr", "%", "€", "Personen")),
+)
+def test_a_range_in_digits_is_read_as_from_to(bounds, dash, noun):
+    low, high = bounds
+    text = f"Es sind {low}{dash}{high} {noun}."
+    assert in_figures(text)[0] == f"Es sind {low} bis {high} {noun}."
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.integers(1, 31),
+    st.integers(1, 12),
+    st.booleans(),
+    st.sampled_from(("am", "Am", "bis", "vom", "ab dem", "seit", "Montag,", "zum")),
+    st.sampled_from((" ist der Laden zu.", "")),
+)
+def test_a_date_without_a_year_is_read_with_its_month(day, month, padded, opener, rest):
+    written = f"{day:02d}.{month:02d}." if padded else f"{day}.{month}."
+    text = f"{opener} {written}{rest}"
+    expected = f"{day}. {_MONTHS[month - 1]}"
+    # where the date's point closes the sentence too, the sentence keeps one
+    assert in_figures(text)[0] == f"{opener} {expected}{rest or '.'}"
+    _spans_hold(text)
+
+
+@pytest.mark.parametrize(
+    "text, figures",
+    [
+        ("Die Sitzung dauert eine Dreiviertelstunde.", "45 Minuten"),
+        ("Ich warte seit einer Viertelstunde.", "15 Minuten"),
+        ("Ich wohne seit einem Dreivierteljahr hier.", "9 Monaten"),
+        ("Es dauerte ein Dreivierteljahr.", "9 Monate"),
+        ("Gib dreiviertel Liter Wasser dazu.", "0,75"),
+        ("Anderthalb Stunden später kam er.", "1,5"),
+        ("Es kostet ein Euro fünfzig.", "1,50 Euro"),
+        ("Der Zug fährt um acht Uhr zehn ab.", "8:10 Uhr"),
+    ],
+)
+def test_quarters_and_words_read_from_a_table(text, figures):
+    assert _read_back(text) == [figures]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Siehe Abschnitt 2.3.",  # a section, not a date: no preposition before it
+        "Am 24.12.2026 ist zu.",  # a date with its year: the model keeps it
+        "Am 24.12. 2026 ist zu.",
+        "Um acht Uhr drei Kinder.",  # a count after the hour, not minutes
+        "Das kostet 5 Euro 20 Tage lang.",
+        "Die erste Viertelstunde war gut.",  # no „eine“: not the length of time
+        "Ein Vierteljahr ist ein Quartal.",  # a quarter, which the model says
+        "Dreiviertel der Leute kamen.",  # a share, not before a measure
+        "Ruf 0221 9876-55 an.",  # a phone number
+        "Es steht 5-3 für uns.",  # not a range: the first is larger
+        "Um 25 Uhr 10.",  # no such hour
+        "Das kostet 5 Euro 120.",  # no such cents
+        "Es sind dreiviertel voll.",
+    ],
+)
+def test_what_is_no_such_amount_is_left_alone(text):
+    assert in_figures(text) == (text, None)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(0, 99), st.integers(1, 99), st.booleans(), st.sampled_from(("euros", "dollars")))
+def test_an_english_price_in_words_is_read_as_a_decimal(whole, cents, in_digits, currency):
+    said = str(whole) if in_digits else num2words(whole, lang="en")
+    text = f"The book costs {said} {currency} {num2words(cents, lang='en')}."
+    assert [f for _, _, f in english_amounts(text)] == [f"{whole}.{cents:02d}"]
+
+
+@pytest.mark.parametrize(
+    "text, figures",
+    [
+        ("It lasts three quarters of an hour.", ["45"]),
+        ("I waited for a quarter of an hour.", ["15"]),
+        ("I waited a quarter-hour.", ["15"]),
+        ("It costs nineteen euros.", []),  # no cents: a price the digit reader reads
+        ("It costs nineteen euros and some.", []),
+        ("It starts at nineteen p.m.", []),
+    ],
+)
+def test_english_amounts_from_a_table(text, figures):
+    assert [f for _, _, f in english_amounts(text)] == figures
