@@ -19,6 +19,15 @@ from translator_app.core.postedit.numbers_written import in_words
         ("Vierzig Prozent sind da.", "40 percent are there.", "forty percent"),
         ("Das Puzzle hat fünfhundert Teile.", "The puzzle has 500 parts.", "five hundred"),
         ("Wir brauchen vierundzwanzig Stunden.", "We need 24 hours.", "twenty-four hours"),
+        # amounts the model was given in figures (language/amounts.py)
+        (
+            "Er wartet seit dreieinhalb Jahren.",
+            "He has waited 3.5 years.",
+            "three and a half years",
+        ),
+        ("Es dauert anderthalb Stunden.", "It takes 1.5 hours.", "one and a half hours"),
+        ("Eine Viertelstunde vor Schluss.", "15 minutes before the end.", "a quarter of an hour"),
+        ("Es dauert eine Dreiviertelstunde.", "It takes 45 minutes.", "three quarters of an"),
     ],
 )
 def test_a_number_in_words_is_written_in_words_again(translator, german, english, expected):
@@ -30,6 +39,7 @@ def test_a_number_in_words_is_written_in_words_again(translator, german, english
     assert text_of(tok, new.target_ids) == new.text
     assert len(new.target_pieces) == len(new.target_ids) == new.attention.shape[0]
     assert np.allclose(new.attention.sum(axis=1), 1.0, atol=1e-3)
+    assert new.target_spans[-1] == (len(new.text), len(new.text))  # the end's span
 
 
 @pytest.mark.parametrize(
@@ -41,6 +51,8 @@ def test_a_number_in_words_is_written_in_words_again(translator, german, english
         ("Das kostet fünfzehn Euro.", "That costs €15."),  # after a currency sign
         ("Es sind fünfzehn Prozent.", "It is 15%."),
         ("Es sind zwölf Eier.", "There are 12 eggs."),  # the model's own choice below 13
+        ("Es kostet 1,5 Millionen.", "It costs 1.5 million."),  # the German's own digits
+        ("Es dauert zweieinhalb Stunden.", "It takes 3.5 hours."),  # another value
     ],
 )
 def test_digits_english_keeps_are_left(translator, german, english):

@@ -94,8 +94,11 @@ def test_a_name_every_candidate_loses_comes_back(translator, monkeypatch):
     name = text.index("Bäumer")
     read = [p for p, (a, b) in zip(t.source_pieces, t.source_spans, strict=True) if a == name]
     assert "▁Tom" in read and not any("B" in p for p in read)
-    # The English piece the model wrote for the name covers "Bäumer" in the English.
-    assert any(t.text[a:b].strip() == "Bäumer" for a, b in t.best.target_spans)
+    # The English pieces of the name (respelled from the placeholder's) cover "Bäumer"
+    # in the English, and no more.
+    at = t.text.index("Bäumer")
+    over = [(a, b) for a, b in t.best.target_spans if a < at + 6 and b > at]
+    assert t.text[over[0][0] : over[-1][1]].strip() == "Bäumer"
 
 
 def test_a_place_beam_search_drops_is_kept(translator):
@@ -153,3 +156,27 @@ def test_a_garbled_placeholder_gets_a_second_try(translator, monkeypatch):
     # Plain, then annotated (protect retry), then each placeholder.
     assert tried == [text, text, text.replace("Bäumer", "Tom"), text.replace("Bäumer", "Mary")]
     assert substitute(text, _uses(text)[:1], [False], skip=1)[0] == tried[-1]
+
+
+@pytest.mark.parametrize(
+    "german, english",
+    [
+        ("Bitte an Frau Bäumer in Nürnberg.", "Please to Mrs Tom in Berlin."),
+        ("Das Landgericht Konstanz urteilte.", "Berlin's court ruled."),
+        ("Das Landgericht Konstanz urteilte.", "The court of Berlin ruled, Berlin said."),
+    ],
+)
+def test_a_name_written_back_is_spelled_by_the_candidates_pieces(translator, german, english):
+    from conftest import spelled_candidate
+    from translator_app.core.engine.candidates import text_of
+    from translator_app.core.postedit.facts import restored
+
+    tok = translator.tokenizer
+    uses = _uses(german)
+    _, edits = substitute(german, uses, [is_place(u) for u in uses])
+    cand = restored(tok, spelled_candidate(tok, english), edits)
+    assert "Berlin" not in cand.text.split(",")[0] and "Tom" not in cand.text
+    # what leaves the pipeline spells its text: later rewrites and forced prefixes
+    # start from the real name, not from the placeholder
+    assert text_of(tok, cand.target_ids) == cand.text
+    assert len(cand.target_pieces) == len(cand.target_ids) == cand.attention.shape[0]

@@ -165,6 +165,8 @@ def test_an_english_price_in_words_is_read_as_a_decimal(whole, cents, in_digits,
         ("It lasts three quarters of an hour.", ["45"]),
         ("I waited for a quarter of an hour.", ["15"]),
         ("I waited a quarter-hour.", ["15"]),
+        ("For the next hour and a half, I listened.", ["1.5"]),
+        ("It took a year and a half.", ["1.5"]),
         ("It costs nineteen euros.", []),  # no cents: a price the digit reader reads
         ("It costs nineteen euros and some.", []),
         ("It starts at nineteen p.m.", []),

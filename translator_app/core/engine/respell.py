@@ -50,7 +50,7 @@ def respelled(tokenizer: Tokenizer, cand: Candidate, begin: int, end: int, word:
         text=text,
         target_ids=ids,
         target_pieces=dec.pieces + cand.target_pieces[-1:],
-        target_spans=dec.spans + cand.target_spans[-1:],
+        target_spans=dec.spans + ((len(text), len(text)),),  # the end's
         attention=_rows_merged(cand.attention, first, last, n_new),
         layers=None if cand.layers is None else _rows_merged(cand.layers, first, last, n_new),
     )

@@ -6,9 +6,9 @@ without fail, even where it turns a rarer name that is also a German word into a
 („findet dieses Jahr in Passau statt“). So where every candidate lost a protected name or
 place, the translator decodes the sentence once more with each lost one replaced by such
 a placeholder, then writes the real name (or its English form: Nürnberg -> Nuremberg)
-where the placeholder came out. The model's own pieces and ids stay as decoded (they are
-what it attended with); the text, the character spans and the source's spans are those
-of the user's sentence.
+where the placeholder came out: in its pieces and ids too where the placeholder is a word
+of its own pieces (postedit/facts.py respells it), else in the text and its character
+spans alone; the source's spans are those of the user's sentence.
 
 Pure functions over immutable values: :func:`substitute` before the decode,
 :func:`restore_source` and :func:`restore_candidate` after it.
@@ -95,21 +95,29 @@ def restore_source(spans: Sequence[Span], edits: Sequence[Edit]) -> tuple[Span, 
     return tuple(_map_span(s, moves) for s in spans)
 
 
-def restore_text(
-    english: str, edits: Sequence[Edit]
-) -> tuple[str, list[tuple[int, int, int, int]]]:
-    """The English with each placeholder's first occurrence replaced by its use's
-    English, and the (start, end) -> (start', end') moves that made it."""
+def placeholders_in(english: str, edits: Sequence[Edit]) -> list[tuple[int, int, str]]:
+    """(start, end, the use's English) of each placeholder's first occurrence in
+    ``english``, left to right and apart."""
     found = []
     for e in edits:
         m = _word(e.placeholder).search(english)
         if m:
             found.append((m.start(), m.end(), e.use.english))
     found.sort()
-    out, moves, pos, shift = [], [], 0, 0
+    apart: list[tuple[int, int, str]] = []
     for s, t, target in found:
-        if s < pos:
-            continue
+        if not apart or s >= apart[-1][1]:
+            apart.append((s, t, target))
+    return apart
+
+
+def restore_text(
+    english: str, edits: Sequence[Edit]
+) -> tuple[str, list[tuple[int, int, int, int]]]:
+    """The English with each placeholder's first occurrence replaced by its use's
+    English, and the (start, end) -> (start', end') moves that made it."""
+    out, moves, pos, shift = [], [], 0, 0
+    for s, t, target in placeholders_in(english, edits):
         out += [english[pos:s], target]
         moves.append((s, t, s + shift, s + shift + len(target)))
         shift += len(target) - (t - s)

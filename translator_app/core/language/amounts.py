@@ -124,7 +124,9 @@ def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
     return (
         (re.compile(r"(?<![\w-])(anderthalb|[^\W\d_]*einhalb)(?![\w-])", re.IGNORECASE), _halves),
         (
-            re.compile(r"(?<![\w-])(eine[rm]?|ein)\s+(Dreiviertel|Viertel)(stunde|jahr)(?![\w-])"),
+            re.compile(
+                r"(?<![\w-])([Ee]ine[rm]?|[Ee]in)\s+(Dreiviertel|Viertel)(stunde|jahr)(?![\w-])"
+            ),
             _quarter_hours,
         ),
         (
@@ -189,6 +191,11 @@ _EN_QUARTER_HOUR = re.compile(
     re.IGNORECASE,
 )
 
+# "an hour and a half", "a year and a half": one and a half of what the noun names.
+_EN_NOUN_AND_A_HALF = re.compile(
+    r"\b(?:an?|one|next|last|past|first)\s+[a-z]+\s+and\s+a\s+half\b", re.IGNORECASE
+)
+
 
 def english_number(token: str) -> int | None:
     """The value of an English number in digits or in one word, else None: "19" 19,
@@ -207,7 +214,7 @@ def english_amounts(text: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, value in figures) of each amount an English writes in words that
     :func:`in_figures` gives the model in figures: a price with its cents ("nineteen
     euros ninety-nine": 19.99), a quarter or three quarters of an hour (15, 45: the
-    German's minutes).
+    German's minutes), one and a half after a noun ("an hour and a half": 1.5).
 
     >>> english_amounts("It costs nineteen euros ninety-nine.")
     ((9, 35, '19.99'),)
@@ -217,6 +224,8 @@ def english_amounts(text: str) -> tuple[tuple[int, int, str], ...]:
         whole, cents = english_number(m.group(1)), english_number(m.group(2))
         if whole is not None and cents is not None and 1 <= cents <= 99:
             found.append((m.start(), m.end(), f"{whole}.{cents:02d}"))
+    for m in _EN_NOUN_AND_A_HALF.finditer(text):
+        found.append((m.start(), m.end(), "1.5"))
     for m in _EN_QUARTER_HOUR.finditer(text):
         found.append((m.start(), m.end(), "45" if m.group(1) else "15"))
     return tuple(sorted(found))

@@ -8,12 +8,19 @@ where the judge counts fewer losses (judge.py).
 
 from __future__ import annotations
 
-from translator_app.core.engine.translation import Translation
+from translator_app.core.engine.respell import respelled
+from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import Glossary, check_uses
-from translator_app.core.faithful.placeholders import restore_candidate, restore_source, substitute
+from translator_app.core.faithful.placeholders import (
+    placeholders_in,
+    restore_candidate,
+    restore_source,
+    substitute,
+)
 from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses
 from translator_app.core.postedit import judge
 from translator_app.core.postedit.request import PostEditRequest
+from translator_app.core.text.tokenizer import Tokenizer
 
 # Decodes with placeholders at most, for a sentence that lost a name or place (each one
 # more decode of that sentence only).
@@ -101,15 +108,31 @@ def with_placeholders(request: PostEditRequest, out: list[Translation]) -> list[
             glossary,
         )
         for (i, terms, checked, _), (_, edits), t in zip(todo, subs, again, strict=True):
-            out[i] = _written_back(out[i], t, edits, terms, checked)
+            out[i] = _written_back(request.tokenizer, out[i], t, edits, terms, checked)
     return out
 
 
-def _written_back(old: Translation, new: Translation, edits, terms, checked) -> Translation:
+def restored(tokenizer: Tokenizer, cand: Candidate, edits) -> Candidate:
+    """``cand`` (decoded with placeholders) with the real names written where the
+    placeholders came out, respelled in its pieces and ids so that they spell its text
+    (engine/respell.py); where one cannot be (a placeholder inside a word), in its text
+    and spans alone (faithful/placeholders.py)."""
+    done = cand
+    for start, end, english in reversed(placeholders_in(cand.text, edits)):
+        new = respelled(tokenizer, done, start, end, english)
+        if new is done:
+            return restore_candidate(cand, edits)
+        done = new
+    return done
+
+
+def _written_back(
+    tokenizer: Tokenizer, old: Translation, new: Translation, edits, terms, checked
+) -> Translation:
     """``new`` (decoded with placeholders, written back with ``edits``, its candidates
     ordered by the judge) where the judge keeps it over ``old``
     (judge.loses_fewer_of), else ``old``."""
-    cands = tuple(restore_candidate(c, edits) for c in new.nbest)
+    cands = tuple(restored(tokenizer, c, edits) for c in new.nbest)
     cands, missing = judge.prefer_faithful(old.source, cands, checked)
     if not cands or not judge.loses_fewer_of(old.source, cands[0], old.nbest[0], checked):
         return old

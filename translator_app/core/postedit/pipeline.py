@@ -169,7 +169,8 @@ STEPS: tuple[Step, ...] = (
         "numbers-in-words",
         REWRITE,
         "a number the German writes in words and the English in digits is written in "
-        "words again where English says it in one or two ('fifteen euros'; "
+        "words again where English says it in one or two ('fifteen euros'), and so is a "
+        "half or a quarter hour the model was given in figures ('three and a half years'; "
         "postedit/numbers_written.py)",
         rewrite=words_rewrite,
     ),
