@@ -230,9 +230,35 @@ def number_words_table() -> str:
     return "\n".join(rows)
 
 
+AMOUNTS = ROOT / "docs" / "figures" / "amounts.json"
+
+
+def amounts_table() -> str:
+    """docs/postedit.md's figures of the step "amounts", from bench/bench_amounts.py."""
+    report = json.loads(AMOUNTS.read_text("utf-8"))
+    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
+    refs = report["references"]
+    rows = [
+        f"`{report['command']}` ({report['cpu']}): {report['sentences']} sentences of the "
+        f"test sets whose German holds an amount the step gives in figures ({sets}); the "
+        f"references keep {refs['kept']} of their {refs['numbers']} amounts as the bench "
+        f"reads them, and the fact check marks {refs['marked']} of them.",
+        "",
+        "| steps | amounts kept | sentences marked | BLEU | chrF | seconds |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, c in report["configs"].items():
+        rows.append(
+            f"| {name} | {c['kept']} / {c['numbers']} ({c['kept_percent']:.1f} %) "
+            f"| {c['marked']} | {c['bleu']:.2f} | {c['chrf']:.2f} | {c['seconds']:.1f} |"
+        )
+    return "\n".join(rows)
+
+
 TABLES = {
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
+    "amounts": (ROOT / "docs" / "postedit.md", amounts_table),
     "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "models": (ROOT / "README.md", models_table),
