@@ -32,7 +32,7 @@ from translator_app.core import Translator, bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.faithful.fact_check import missing_facts  # noqa: E402
 from translator_app.core.language.amounts import amounts_in  # noqa: E402
-from translator_app.core.language.words import months  # noqa: E402
+from translator_app.core.language.words import months, weekdays  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 # Test sets only (never trained on): news, talks, everyday sentences, chats.
@@ -67,8 +67,11 @@ def _said(english: str) -> set[float]:
 def keeps(figures: str, english: str) -> bool:
     """Whether ``english`` says the amount the German gives the model as ``figures``
     (language/amounts.py writes them: "1,5", "20:30 Uhr", "19,99 Euro", "45 Minuten",
-    "3 bis 5", "24. Dezember")."""
+    "3 bis 5", "24. Dezember", "jeden Dienstagvormittag")."""
     said, low = _said(english), english.lower()
+    if m := re.fullmatch(r"jede[ns]? (\w+)", figures, re.IGNORECASE):  # every Tuesday morning
+        day = next(en for de, en in weekdays() if m.group(1).startswith(de))
+        return day.lower() in low
     if m := re.fullmatch(r"(\d+)\. (\w+)\.?", figures):  # a date
         return float(m.group(1)) in said and _MONTH[m.group(2)].lower() in low
     if m := re.fullmatch(r"(\d+) bis (\d+)", figures):  # a range

@@ -174,3 +174,22 @@ def test_an_english_price_in_words_is_read_as_a_decimal(whole, cents, in_digits,
 )
 def test_english_amounts_from_a_table(text, figures):
     assert [f for _, _, f in english_amounts(text)] == figures
+
+
+_WEEKDAYS = ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag")
+# each time of day with „jeden“ or „jede“ as its gender asks (Nacht is feminine)
+_DAYTIMES = {"morgen": "jeden", "vormittag": "jeden", "mittag": "jeden",
+             "nachmittag": "jeden", "abend": "jeden", "nacht": "jede"}  # fmt: skip
+
+
+@pytest.mark.parametrize("weekday", _WEEKDAYS)
+@pytest.mark.parametrize("daytime", sorted(_DAYTIMES))
+def test_a_weekday_and_a_time_of_day_as_one_adverb_is_read_as_every(weekday, daytime):
+    adverb = f"{weekday.lower()}{daytime}s"
+    every = f"{_DAYTIMES[daytime]} {weekday}{daytime}"
+    assert in_figures(f"Das Museum ist {adverb} geschlossen.")[0] == (
+        f"Das Museum ist {every} geschlossen."
+    )
+    opening = f"{adverb.title()} ist es still."
+    assert in_figures(opening)[0] == f"{every[0].upper()}{every[1:]} ist es still."
+    assert in_figures(f"Die {weekday}{daytime}srunde.") == (f"Die {weekday}{daytime}srunde.", None)

@@ -16,12 +16,15 @@ characters stands in ``text``; None where nothing changed):
 - a range in digits with a dash, before a noun, a unit or „Uhr“ („3-5 Werktage“): 3
   bis 5 Werktage;
 - a date without a year after a preposition, an article or a weekday („am 24.12.“): am
-  24. Dezember.
+  24. Dezember;
+- a weekday and a time of day as one adverb („dienstagvormittags“): jeden
+  Dienstagvormittag.
 
-Numbers in words are read by text2num (language/numbers.py). The model, given these, keeps
-them ("45 minutes", "1.5 litres", "8:30 p.m.", "€19.99", "3 to 5 working days", "24
-December"); given the words, it wrote "a 3-year-old", "some milk", "8 p.m. thirty",
-"nineteen euros ninety-nine", "3 working days", "24 December." (the bundled model, v23).
+Numbers in words are read by text2num (language/numbers.py). The model, given these,
+keeps them ("45 minutes", "1.5 litres", "8:30 p.m.", "€19.99", "3 to 5 working days",
+"24 December", "every Tuesday morning"); given the words, it wrote "a 3-year-old", "some
+milk", "8 p.m. thirty", "nineteen euros ninety-nine", "3 working days", "24 December.",
+"onday morning" (the bundled model, v23).
 
 >>> in_figures("Wir brauchen anderthalb Liter Milch.")[0]
 'Wir brauchen 1,5 Liter Milch.'
@@ -35,6 +38,7 @@ from functools import lru_cache
 
 from translator_app.core.language.numbers import cardinal
 from translator_app.core.language.words import (
+    daytimes,
     german_function_words,
     german_measures,
     months,
@@ -107,6 +111,23 @@ def _date_openers() -> frozenset[str]:
 _WORD_BEFORE = re.compile(r"([^\W\d_]+),?\s+$")
 
 
+# „jeder“ before a noun of each gender, as the object of a sentence (accusative).
+_EVERY = {"der": "jeden", "die": "jede", "das": "jedes"}
+
+
+@lru_cache(maxsize=1)
+def _daytime_article() -> dict[str, str]:
+    """Time of day in lower case -> its article: „abend“ -> „der“."""
+    return {noun.lower(): article for article, noun in (de.split() for de, _ in daytimes())}
+
+
+def _weekly(m: re.Match) -> str:
+    weekday, daytime = m.group(1), m.group(2)
+    every = _EVERY[_daytime_article()[daytime.lower()]]
+    every = every.title() if weekday[0].isupper() else every
+    return f"{every} {weekday.title()}{daytime.lower()}"
+
+
 def _date(m: re.Match) -> str | None:
     day, month = int(m.group(1)), int(m.group(2))
     if not (1 <= day <= 31 and 1 <= month <= 12):
@@ -121,6 +142,8 @@ def _date(m: re.Match) -> str | None:
 @lru_cache(maxsize=1)
 def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
     measures = "|".join(sorted(german_measures(), key=len, reverse=True))
+    days = "|".join(de for de, _ in weekdays())
+    times = "|".join(sorted(_daytime_article(), key=len, reverse=True))
     return (
         (re.compile(r"(?<![\w-])(anderthalb|[^\W\d_]*einhalb)(?![\w-])", re.IGNORECASE), _halves),
         (
@@ -146,6 +169,7 @@ def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
             _range,
         ),  # fmt: skip
         (re.compile(r"(?<![\w.,:/+-])([0-3]?\d)\.([01]?\d)\.(?!\d|\s*\d)"), _date),
+        (re.compile(rf"(?<![\w-])({days})({times})s(?![\w-])", re.IGNORECASE), _weekly),
     )
 
 

@@ -45,6 +45,12 @@ def weekdays() -> tuple[tuple[str, str], ...]:
     return _calendar("weekday")
 
 
+def daytimes() -> tuple[tuple[str, str], ...]:
+    """(German with its article, English) of each time of day, morning first:
+    ("der Morgen", "morning")."""
+    return _calendar("daytime")
+
+
 @cache
 def german_number_words(*kinds: str) -> dict[str, int | Fraction]:
     """German number word -> value, of ``kinds`` (german-numbers.tsv: unit, alone,

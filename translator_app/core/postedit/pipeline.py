@@ -96,10 +96,10 @@ STEPS: tuple[Step, ...] = (
     Step(
         "amounts",
         READ,
-        "fractions, prices and clock times in words, quarter hours, ranges and dates "
-        "without a year ('anderthalb Liter', 'neunzehn Euro neunundneunzig', '3-5 "
-        "Werktage', 'am 24.12.') are given to the model in the figures it keeps "
-        "(language/amounts.py)",
+        "fractions, prices and clock times in words, quarter hours, ranges, dates "
+        "without a year and weekday adverbs ('anderthalb Liter', 'neunzehn Euro "
+        "neunundneunzig', '3-5 Werktage', 'am 24.12.', 'dienstagvormittags') are given to "
+        "the model in the forms it keeps (language/amounts.py)",
     ),
     Step(
         "number-words",
