@@ -588,3 +588,23 @@ def test_decomposed_letters_typed_or_pasted_are_composed_in_the_box(qtbot, open_
     w.source_edit.insertPlainText(unicodedata.normalize("NFD", "ö"))
     assert w.source_edit.toPlainText() == "Dieö Mahngebühr ist fällig."
     assert w.source_edit.textCursor().position() == 4
+
+
+def test_a_message_about_the_text_goes_when_the_text_changes(qtbot, open_window):
+    """„The English may not keep 1.249,90 and 2 more“ named the old text after it was
+    cleared and another pasted, and after Undo (issue 88): a message about the text in the
+    box goes when that text changes; other messages stay."""
+    w = open_window()
+    german = "Der Mantel kostet 1.249,90 € und wiegt 3,7 kg, Lieferung am 24.12.2026."
+    translate_in(qtbot, w, german)
+    qtbot.waitUntil(lambda: "may not keep" in w.statusBar().currentMessage(), timeout=20_000)
+    w.source_edit.selectAll()
+    w.source_edit.insertPlainText("Guten Morgen.")  # pasted over it, as a user does
+    assert "may not keep" not in w.statusBar().currentMessage()
+    w.source_edit.undo()  # the old text again: its own message comes with its English
+    qtbot.waitUntil(lambda: "may not keep" in w.statusBar().currentMessage(), timeout=20_000)
+    w.source_edit.clear()
+    assert "may not keep" not in w.statusBar().currentMessage()
+    w.messages.show("Saved the glossary.")  # not about the text: typing leaves it
+    w.source_edit.setPlainText("Hallo.")
+    assert w.statusBar().currentMessage() == "Saved the glossary."

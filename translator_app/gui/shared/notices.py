@@ -64,9 +64,23 @@ class Messages:
         self.status_bar, self.notice = status_bar, notice
         self.shown_errors: set[str] = set()
         self.last_error = ""
+        self._about_text = ""  # the passing message about the text in the box, if shown
 
     def show(self, text: str, ms: int = 5000) -> None:
         self.status_bar.showMessage(text, ms)
+
+    def about_text(self, text: str, ms: int = 15000) -> None:
+        """A passing message about the text in the box ("the English may not keep …"):
+        taken back by :meth:`text_changed` while it still shows."""
+        self.status_bar.showMessage(text, ms)
+        self._about_text = text
+
+    def text_changed(self) -> None:
+        """The text in the box changed (typed, pasted, cleared, undone): a message about
+        the old text no longer holds and goes, where it still shows."""
+        if self._about_text and self.status_bar.currentMessage() == self._about_text:
+            self.status_bar.clearMessage()
+        self._about_text = ""
 
     def error(self, text: str) -> None:
         """Each distinct problem is shown once, in the status bar (never a dialog storm)."""

@@ -334,6 +334,7 @@ class MainWindow(QMainWindow):
         if compose_in_place(self.source_edit):
             return  # composed: the box changed again, and that change is translated
         self.highlighter.mark_stale()
+        self.messages.text_changed()  # „may not keep 1.249,90“ named the old text
         self.debounce.start(self.debounce_ms)
 
     def translate_now(self) -> None:
@@ -369,10 +370,9 @@ class MainWindow(QMainWindow):
         if lost:
             # Short enough for the status bar; every mark's tooltip says what it is.
             more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
-            self.messages.show(
+            self.messages.about_text(
                 f"Check: the English may not keep {describe_fact(lost[0][2])}{more} "
-                "(marked in amber; point at a mark for details)",
-                15000,
+                "(marked in amber; point at a mark for details)"
             )
         if (
             doc.source.strip()
@@ -396,7 +396,7 @@ class MainWindow(QMainWindow):
             words = ", ".join(f"„{w}“" for _, _, w in dropped[:3])
             more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
             # Short: the status bar shares its line with the model and the timing.
-            self.messages.show(f"May be missing in the English: {words}{more} (lilac marks)", 15000)
+            self.messages.about_text(f"May be missing in the English: {words}{more} (lilac marks)")
 
     def highlighted_ranges(self, side: str) -> list[tuple[int, int]]:
         return self.highlighter.highlighted_ranges(side)
