@@ -97,7 +97,13 @@ def test_half_a_measure_counts_its_noun():
     assert german_counted("Ich hätte gern ein halbes Kilo Tomaten.") == [(31, 38, Fraction(1, 2))]
     german = "Bitte einen halben Liter Milch mitbringen."
     assert missing_facts(german, "Please bring half a litre of milk.") == []
-    assert [f.text for f in missing_facts(german, "Please bring half a litre.")] == ["Milch"]
+    # the fact names the measure with its noun: what the English does not say as one
+    assert [f.text for f in missing_facts(german, "Please bring half a litre.")] == ["Liter Milch"]
+    # „Salz“ alone was named beside the "salt" of "a priest salt" (issue 88)
+    assert [f.text for f in missing_facts("Eine Prise Salz dazugeben.", "Add a priest salt.")] == [
+        "Prise Salz"
+    ]
+    assert missing_facts("Eine Prise Salz dazugeben.", "Add a pinch of salt.") == []
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ def all_facts(source: str) -> list[Fact]:
         inside_digits = any(d.start < f.end and f.start < d.end for d in digits)
         inside_longer = any(
             g is not f
+            and g.kind != "counted"  # „Gramm“ of „Gramm Mehl“ is a unit fact of its own
             and g.start <= f.start
             and f.end <= g.end
             and g.end - g.start > f.end - f.start

@@ -422,14 +422,15 @@ def word_facts(text: str) -> list[Fact]:
 def number_word_facts(text: str) -> list[Fact]:
     """Numbers in words beyond the single-word table (number_words.py: „zweihundert-
     vierzig“, „anderthalb“, „zwei Drittel“) and the nouns numbers count („250 Gramm
-    Mehl“: the fact is „Mehl“, kept by any word after the English number and measure)."""
+    Mehl“: the fact is „Gramm Mehl“, kept by any word after the English number and
+    measure)."""
     facts = [
         Fact(text[a:b], a, b, frozenset({value_key(v)}), english_value(v), "number word")
         for a, b, v in german_numbers(text)
     ]
     facts += [
         Fact(text[a:b], a, b, frozenset({"c:" + value_key(v)}), "", "counted")
-        for a, b, v in german_counted(text)
+        for a, b, v in german_counted(text, measured=True)
     ]
     return facts
 

@@ -254,17 +254,20 @@ _DE_COUNTED = re.compile(
 )
 
 
-def german_counted(text: str) -> list[tuple[int, int, Fraction]]:
+def german_counted(text: str, measured: bool = False) -> list[tuple[int, int, Fraction]]:
     """(start, end, value) of each noun a number counts, the span the noun's: „Mehl“ of
     „250 Gramm Mehl“, „Schrauben“ of „drei Schrauben“, „Brühe“ of „einen Liter Brühe“
-    (an article counts only before a measure)."""
+    (an article counts only before a measure); with ``measured``, the span of the
+    measure and the noun („Prise Salz“ of „eine Prise Salz“: what an English that says
+    "a priest salt" fails to say is the measure, not the salt)."""
     found = []
     for m in _DE_COUNTED.finditer(text):
         value = Fraction(1, 2 if m["half"] else 1) if m["one"] else _de_count(m["n"])
         if value == 1 and not m["measure"]:
             continue  # „1 Hund“ is "a dog": English says one thing with an article
         if value is not None:
-            found.append((*m.span("noun"), value))
+            start = m.start("measure") if measured and m["measure"] else m.start("noun")
+            found.append((start, m.end("noun"), value))
     return found
 
 
