@@ -7,6 +7,7 @@ this module).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -148,3 +149,75 @@ def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
     (engine/symbols.py), as the decode kept them from the model."""
     cut = symbol_tail(source)
     return source[cut:], without_symbol_runs(source[:cut])[2]
+
+
+# The most places a lost fact's English is tried at (the words nearest the one most
+# aligned with the fact's German), all decoded in one batch.
+FIX_PLACES = 12
+
+
+def _word_starts(cand: Candidate) -> list[int]:
+    """The target positions of ``cand`` where a word begins (not the end)."""
+    pieces = cand.target_pieces[:-1] if cand.target_pieces else ()
+    return [k for k, p in enumerate(pieces) if p.startswith("▁") or k == 0]
+
+
+def _fix_places(translation: Translation, fact) -> list[int]:
+    """The word starts of the best candidate at which to force ``fact``'s English,
+    nearest first to the word whose pieces attend most to the fact's German."""
+    best = translation.best
+    cols = [
+        j for j, (a, b) in enumerate(translation.source_spans) if a < fact.end and fact.start < b
+    ]
+    end = before_stop = len(best.target_pieces) - 1
+    while before_stop > 0 and not any(ch.isalnum() for ch in best.target_pieces[before_stop - 1]):
+        before_stop -= 1  # before the closing stop ("… at noon on Saturdays."), or after
+    starts = sorted(set(_word_starts(best) + [before_stop, end]))  # it ("6 p.m. on …")
+    if not cols:
+        return []
+    weight = np.asarray(best.attention)[: len(best.target_pieces) - 1, cols].sum(axis=1)
+    aligned = int(np.argmax(weight)) if weight.size else 0
+    return sorted(starts, key=lambda k: (abs(k - aligned), k))[:FIX_PLACES]
+
+
+def _stops_inside(text: str) -> int:
+    """Full stops inside ``text`` that a word in lower case follows, not ending an
+    abbreviation ("at noon. on Saturdays", not "6 p.m. on Tuesdays")."""
+    return sum("." not in m.group(1) for m in re.finditer(r"(\S+)\.\s+[a-z]", text))
+
+
+def fact_fix(translator, translation: Translation, fact) -> Translation | None:
+    """``translation``'s sentence with the English of ``fact`` (one of its
+    ``missing_numbers``, e.g. "1,249.90" for „1.249,90 €“) forced in: the forced-prefix
+    decode (the model's words up to a word, the fact's English, then the model's own
+    continuation) tried before each word near the one aligned with the fact's German, in
+    one batch; of those that keep the fact and lose fewer facts than ``translation``,
+    the one closest to ``translation``'s English (sentence chrF, sacrebleu), then the
+    likeliest. None where the fact has no English to force, or no decode keeps it: the
+    mark then offers no fix."""
+    import sacrebleu
+
+    best = translation.best
+    if best is None or not fact.english or not translation.source_ids:
+        return None
+    forced = tuple(translator.tokenizer.encode_ids([fact.english], side="target")[0])
+    places = _fix_places(translation, fact)
+    if not forced or not places:
+        return None
+    prefixes = [tuple(best.target_ids[:k]) + forced for k in places]
+    tries = translator.translate([translation.source] * len(prefixes), prefixes=prefixes)
+    before = len(translation.missing_numbers)
+    kept = [
+        t
+        for t in tries
+        if t.best is not None
+        and t.best.text != best.text
+        and len(t.missing_numbers) < before
+        and not any(f.keys == fact.keys for f in t.missing_numbers)
+        and _stops_inside(t.best.text) <= _stops_inside(best.text)
+    ]
+    if not kept:
+        return None
+    return max(
+        kept, key=lambda t: (sacrebleu.sentence_chrf(t.best.text, [best.text]).score, t.best.score)
+    )

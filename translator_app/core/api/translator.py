@@ -386,6 +386,12 @@ class Translator:
         word menu's alternatives, likeliest piece first (core/api/followups.py)."""
         return followups.alternatives(self, translation, piece, k)
 
+    def fact_fix(self, translation: Translation, fact) -> Translation | None:
+        """``translation``'s sentence with the English of ``fact``, a fact it lost,
+        forced in where the fact's German is aligned; None where no such decode keeps it
+        (core/api/followups.py): the fix a mark offers."""
+        return followups.fact_fix(self, translation, fact)
+
     # ----------------------------------------------------------------- documents
     def translate_document(self, text: str, **kwargs) -> DocumentTranslation:
         """Split into sentences (keeping line breaks and blank lines), translate each

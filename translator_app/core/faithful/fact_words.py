@@ -299,9 +299,13 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
         for h, word in enumerate(HOURS_DE, start=1)
     ] + [("Mitternacht", _rule("time", "midnight", "t0:00"))]
     days = [
-        (f"{day}s?|{day.lower()}s", _rule("date", WEEKDAYS_EN[i], f"w{i}"))
+        (f"{day}s?", _rule("date", WEEKDAYS_EN[i], f"w{i}")) for i, day in enumerate(WEEKDAYS_DE)
+    ]
+    days += [  # „samstags“: every Saturday, as English says it
+        (f"{day.lower()}s", _rule("date", f"on {WEEKDAYS_EN[i]}s", f"w{i}"))
         for i, day in enumerate(WEEKDAYS_DE)
-    ] + [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
+    ]
+    days += [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
     relative = [(de, _rule("date", k.replace("-", " "), f"r:{k}")) for k, de, _ in RELATIVE_DAYS]
     negation = [(NEGATION_DE, _rule("negation", "a negation: not, no, never", "x:neg"))]
     limits = [(de, _rule("limit", english, f"l:{k}")) for k, de, _, english in LIMITS]

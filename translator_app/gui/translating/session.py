@@ -62,6 +62,9 @@ class TranslationSession(QObject):
     explained = Signal(object, object)
     # A translation, a target position and the model's alternatives there (Candidates).
     alternatives_found = Signal(object, int, object)
+    # A translation and, for each fact it lost, (the fact, the best candidate of the
+    # sentence decoded with the fact's English forced in, or None where none keeps it).
+    fixes_found = Signal(object, object)
     # The text's translation again, once the worker has checked its sentences for
     # content the English drops (issue 48 §3): marks only, the English is unchanged.
     checked = Signal(object)
@@ -340,16 +343,19 @@ class TranslationSession(QObject):
         if self._current(result.request_id, result.model_path) == "explain":
             self.explained.emit(result.original, result.explained)
 
-    def find_alternatives(self, translation: Translation, piece: int) -> None:
+    def find_alternatives(self, translation: Translation, piece: int, fixes: bool = False) -> None:
         """Ask for the model's alternatives at target position ``piece`` of
-        ``translation``'s best candidate; ``alternatives_found`` brings them."""
+        ``translation``'s best candidate, and with ``fixes`` the fix of each fact it
+        lost; ``alternatives_found`` brings them."""
         if self.model_info is not None:
-            request = AlternativesRequest(self._new_id("alternatives"), translation, piece)
+            request = AlternativesRequest(self._new_id("alternatives"), translation, piece, fixes)
             self.worker.alternatives(request)
 
     def _on_alternatives(self, result: AlternativesResult) -> None:
         if self._current(result.request_id, result.model_path) == "alternatives":
             self.alternatives_found.emit(result.translation, result.piece, result.candidates)
+            if result.fixes:
+                self.fixes_found.emit(result.translation, result.fixes)
 
     def _on_failed(self, failure: Failure) -> None:
         """Shown only where it answers what the user waits for: the current text's

@@ -327,8 +327,14 @@ class TranslationWorker(QObject):
         if translator is None:
             raise RuntimeError("no model is loaded")
         found = translator.alternatives(job.translation, job.piece)
+        fixes = ()
+        if job.fixes:
+            fixes = tuple(
+                (fact, getattr(translator.fact_fix(job.translation, fact), "best", None))
+                for fact in job.translation.missing_numbers
+            )
         self.alternatives_found.emit(
-            AlternativesResult(job.id, self._model_path, job.translation, job.piece, found)
+            AlternativesResult(job.id, self._model_path, job.translation, job.piece, found, fixes)
         )
 
     def _do_check(self, job: CheckRequest) -> None:

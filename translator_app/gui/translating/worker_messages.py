@@ -88,6 +88,9 @@ class AlternativesRequest:
     id: int
     translation: Translation
     piece: int
+    # also the fix of each fact the translation lost (core/api/followups.fact_fix): the
+    # word menu asks once per translation
+    fixes: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ class AlternativesResult:
     translation: Translation
     piece: int
     candidates: tuple  # Candidate, likeliest first
+    # (a lost fact, the best candidate of its fix or None where no decode keeps it),
+    # where the request asked for fixes
+    fixes: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import QMenu, QPlainTextEdit
 
 from translator_app.core.text.tokenizer import PIECE_MARK
@@ -57,7 +57,11 @@ class WordMenu:
         # translation is held so that its id is not reused while the entry lives.
         self._alternatives: OrderedDict[tuple, tuple] = OrderedDict()
         self._menu_waiting = None  # (menu, translation, piece, sentence) still filling in
+        # the translation's key -> (the translation, its fixes): see _on_fixes
+        self._fixes: OrderedDict[tuple, tuple] = OrderedDict()
+        self._fixes_waiting = None  # (menu, translation, sentence, the section after)
         session.alternatives_found.connect(self._on_alternatives)
+        session.fixes_found.connect(self._on_fixes)
 
     def at_cursor(self) -> QMenu | None:
         """Ctrl+D: the details of the English word highlighted now. From the German side
@@ -95,21 +99,76 @@ class WordMenu:
         menu.addSection(f"“{word}” attended to")
         for label, weight in alignment_pairs(d, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
-        menu.addSection("Alternatives")
+        fixes = self._fixes.get(_translation_key(t))
+        lost = t.missing_numbers
+        if lost:
+            menu.addSection("Keep what the English lost")
+        after = menu.addSection("Alternatives")
+        if lost:
+            if fixes is not None:
+                self._add_fixes(menu, fixes[1], link.sentence, after)
+            else:
+                note = QAction(f"Keeping {_facts_named(lost)}: looking…", menu)
+                note.setData("fix-note")
+                note.setEnabled(False)
+                menu.insertAction(after, note)
+                self._fixes_waiting = (menu, t, link.sentence, after)
         sentence = d.segments[link.sentence].text
         if self.session.can_undo_choice(sentence):
             undo = menu.addAction("Undo my choice (back to the model's translation)")
             undo.triggered.connect(lambda _=False, s=sentence: self.session.undo_choice(s))
         key = _alternatives_key(t, link.piece)
+        ask_fixes = bool(lost) and fixes is None
         if key in self._alternatives:
             self._add_alternatives(menu, self._alternatives[key][1], link.sentence)
+            if ask_fixes:
+                self.session.find_alternatives(t, link.piece, fixes=True)
         else:
             # the n-best list's alternatives now; the model's replace them when they come
             known = alternatives(t, link.piece, eos_id=self._eos_id())
             self._add_alternatives(menu, known, link.sentence, waiting=True)
             self._menu_waiting = (menu, t, link.piece, link.sentence)
-            self.session.find_alternatives(t, link.piece)
+            self.session.find_alternatives(t, link.piece, fixes=ask_fixes)
         return menu
+
+    def _add_fixes(self, menu: QMenu, fixes, sentence: int, before: QAction) -> None:
+        """An item for each fact the English lost: the sentence decoded with the fact's
+        English forced in (taken with one click, undone as a chosen alternative), or a
+        note that no decode keeps it."""
+        for fact, fixed in fixes:
+            if fixed is None:
+                item = QAction(f"No translation the model writes keeps „{fact.text}“", menu)
+                item.setEnabled(False)
+                item.setData("fix-note")
+            else:
+                item = QAction(f"Keep „{fact.text}“    — {fixed.text}", menu)
+                item.setData("fix")
+                prefix = tuple(fixed.target_ids[:-1])  # all but the end: decoded as shown
+                item.triggered.connect(
+                    lambda _=False, s=sentence, p=prefix: self.force_prefix(s, p)
+                )
+            menu.insertAction(before, item)
+
+    def _on_fixes(self, translation, fixes) -> None:
+        """The fixes of a translation's lost facts: kept, and shown in its menu if that
+        is still open."""
+        key = _translation_key(translation)
+        self._fixes[key] = (translation, tuple(fixes))
+        while len(self._fixes) > ALTERNATIVES_KEPT:
+            self._fixes.popitem(last=False)
+        waiting = self._fixes_waiting
+        if waiting is None or _translation_key(waiting[1]) != key:
+            return
+        menu, _, sentence, after = waiting
+        self._fixes_waiting = None
+        if not shiboken6.isValid(menu):  # closed and deleted meanwhile
+            return
+        for action in menu.actions():
+            if action.data() == "fix-note":
+                menu.removeAction(action)
+        self._add_fixes(menu, fixes, sentence, after)
+        if menu.isVisible():
+            _keep_on_screen(menu)
 
     def popup_at(self, point: QPoint) -> None:
         """The menu of the word clicked at ``point`` (the box's viewport)."""
@@ -173,6 +232,18 @@ def _keep_on_screen(menu: QMenu) -> None:
     y = max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height()))
     if (x, y) != (frame.left(), frame.top()):
         menu.move(x, y)
+
+
+def _facts_named(facts) -> str:
+    """„1.249,90“, „samstags“ and 1 more."""
+    named = ", ".join(f"„{f.text}“" for f in facts[:2])
+    return named + (f" and {len(facts) - 2} more" if len(facts) > 2 else "")
+
+
+def _translation_key(translation) -> tuple:
+    """What a translation's fixes depend on: its source and its best candidate's ids."""
+    best = translation.best
+    return (translation.source_ids, best.target_ids if best else ())
 
 
 def _alternatives_key(translation, piece: int) -> tuple:

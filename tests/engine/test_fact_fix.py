@@ -1,0 +1,47 @@
+"""The fix a mark offers (core/api/followups.fact_fix, issue 88 §2): the sentence decoded
+with a lost fact's English forced in where its German is aligned; the model's own words
+around it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from conftest import spelled_candidate
+from translator_app.core.faithful.fact_check import missing_facts
+
+
+def _with_english(translator, german: str, english: str):
+    """The bundled model's translation of ``german`` with ``english`` as its only
+    candidate (attention spread evenly), its lost facts checked: a model that lost what
+    ``english`` loses, whatever this CPU's model writes."""
+    (t,) = translator.translate([german], beam=1)
+    cand = spelled_candidate(translator.tokenizer, english)
+    rows = np.full((len(cand.target_ids), len(t.source_ids)), 1 / len(t.source_ids), np.float32)
+    cand = replace(cand, attention=rows)
+    return replace(t, nbest=(cand,), missing_numbers=tuple(missing_facts(german, cand.text)))
+
+
+@pytest.mark.parametrize(
+    "german, wrong, kept",
+    [
+        ("Der Mantel kostet 1.249,90 €.", "The coat costs €249.90.", "1,249.90"),
+        ("Wir haben 420 Stühle bestellt.", "We have ordered chairs.", "420"),
+    ],
+)
+def test_a_lost_fact_is_forced_in_and_the_rest_kept(translator, german, wrong, kept):
+    t = _with_english(translator, german, wrong)
+    (fact,) = t.missing_numbers
+    fixed = translator.fact_fix(t, fact)
+    assert fixed is not None and kept in fixed.text
+    assert not any(f.keys == fact.keys for f in fixed.missing_numbers)
+    # the English before the forced words is the model's, as the user saw it
+    assert fixed.text.startswith(wrong.split()[0])
+
+
+def test_a_fact_without_english_offers_no_fix(translator):
+    t = _with_english(translator, "Der Mantel kostet 1.249,90 €.", "The coat costs €249.90.")
+    (fact,) = t.missing_numbers
+    assert translator.fact_fix(t, replace(fact, english="")) is None
