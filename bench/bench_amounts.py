@@ -67,8 +67,10 @@ def _said(english: str) -> set[float]:
 def keeps(figures: str, english: str) -> bool:
     """Whether ``english`` says the amount the German gives the model as ``figures``
     (language/amounts.py writes them: "1,5", "20:30 Uhr", "19,99 Euro", "45 Minuten",
-    "3 bis 5", "24. Dezember", "jeden Dienstagvormittag")."""
+    "3 bis 5", "24. Dezember", "jeden Dienstagvormittag", "fast keiner")."""
     said, low = _said(english), english.lower()
+    if figures.lower().startswith("fast "):  # „kaum einer“: hardly anyone
+        return bool(re.search(r"\b(?:hardly|barely|scarcely|almost no|nearly no|few)", low))
     if m := re.fullmatch(r"jede[ns]? (\w+)", figures, re.IGNORECASE):  # every Tuesday morning
         day = next(en for de, en in weekdays() if m.group(1).startswith(de))
         return day.lower() in low

@@ -123,6 +123,10 @@ def test_a_date_without_a_year_is_read_with_its_month(day, month, padded, opener
         ("Anderthalb Stunden später kam er.", "1,5"),
         ("Es kostet ein Euro fünfzig.", "1,50 Euro"),
         ("Der Zug fährt um acht Uhr zehn ab.", "8:10 Uhr"),
+        ("Kaum einer hat die Regeln verstanden.", "Fast keiner"),
+        ("Ich habe kaum jemanden gesehen.", "fast niemanden"),
+        ("Er hat kaum etwas gegessen.", "fast nichts"),
+        ("Kaum eine hat Zeit.", "Fast keine"),
     ],
 )
 def test_quarters_and_words_read_from_a_table(text, figures):
@@ -145,6 +149,9 @@ def test_quarters_and_words_read_from_a_table(text, figures):
         "Um 25 Uhr 10.",  # no such hour
         "Das kostet 5 Euro 120.",  # no such cents
         "Es sind dreiviertel voll.",
+        "Es dauerte kaum eine Stunde.",  # an article: hardly an hour, not almost none
+        "Das war kaum eine gute Idee.",
+        "Er hat kaum etwas Brot.",
     ],
 )
 def test_what_is_no_such_amount_is_left_alone(text):

@@ -18,13 +18,15 @@ characters stands in ``text``; None where nothing changed):
 - a date without a year after a preposition, an article or a weekday („am 24.12.“): am
   24. Dezember;
 - a weekday and a time of day as one adverb („dienstagvormittags“): jeden
-  Dienstagvormittag.
+  Dienstagvormittag;
+- „kaum“ before an indefinite pronoun („kaum einer“, „kaum jemand“): fast keiner,
+  fast niemand.
 
 Numbers in words are read by text2num (language/numbers.py). The model, given these,
 keeps them ("45 minutes", "1.5 litres", "8:30 p.m.", "€19.99", "3 to 5 working days",
 "24 December", "every Tuesday morning"); given the words, it wrote "a 3-year-old", "some
 milk", "8 p.m. thirty", "nineteen euros ninety-nine", "3 working days", "24 December.",
-"onday morning" (the bundled model, v23).
+"onday morning", "As soon as one understood" (the bundled model, v23).
 
 >>> in_figures("Wir brauchen anderthalb Liter Milch.")[0]
 'Wir brauchen 1,5 Liter Milch.'
@@ -139,6 +141,22 @@ def _date(m: re.Match) -> str | None:
     return f"{day}. {months()[month - 1][0]}" + ("." if closes else "")
 
 
+# „kaum“ before an indefinite pronoun is „fast“ before its negative: „kaum einer“ is
+# „fast keiner“ (hardly anyone: almost no one).
+_NEGATIVE = {"einer": "keiner", "eine": "keine", "eines": "keines", "jemand": "niemand",
+             "jemanden": "niemanden", "jemandem": "niemandem", "etwas": "nichts"}  # fmt: skip
+# After „einer“, „eine“, „eines“ or „etwas“: a noun, or an adjective and a noun („kaum
+# eine Stunde“, „kaum eine gute Idee“): an article or a quantity, not a pronoun.
+_ARTICLE_USE = re.compile(r"\s+(?:[a-zäöüß]+(?:e|en|er|es|em)\s+)?[A-ZÄÖÜ]")
+
+
+def _hardly_any(m: re.Match) -> str | None:
+    pronoun = m.group(2)
+    if not pronoun.startswith("jemand") and _ARTICLE_USE.match(m.string, m.end()):
+        return None
+    return f"{'F' if m.group(1) == 'K' else 'f'}ast {_NEGATIVE[pronoun]}"
+
+
 @lru_cache(maxsize=1)
 def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
     measures = "|".join(sorted(german_measures(), key=len, reverse=True))
@@ -170,6 +188,7 @@ def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
         ),  # fmt: skip
         (re.compile(r"(?<![\w.,:/+-])([0-3]?\d)\.([01]?\d)\.(?!\d|\s*\d)"), _date),
         (re.compile(rf"(?<![\w-])({days})({times})s(?![\w-])", re.IGNORECASE), _weekly),
+        (re.compile(rf"(?<![\w-])([Kk])aum\s+({'|'.join(_NEGATIVE)})(?![\w-])"), _hardly_any),
     )
 
 

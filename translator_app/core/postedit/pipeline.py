@@ -97,9 +97,10 @@ STEPS: tuple[Step, ...] = (
         "amounts",
         READ,
         "fractions, prices and clock times in words, quarter hours, ranges, dates "
-        "without a year and weekday adverbs ('anderthalb Liter', 'neunzehn Euro "
-        "neunundneunzig', '3-5 Werktage', 'am 24.12.', 'dienstagvormittags') are given to "
-        "the model in the forms it keeps (language/amounts.py)",
+        "without a year, weekday adverbs and 'kaum' before a pronoun ('anderthalb Liter', "
+        "'neunzehn Euro neunundneunzig', '3-5 Werktage', 'am 24.12.', "
+        "'dienstagvormittags', 'kaum einer') are given to the model in the forms it keeps "
+        "(language/amounts.py)",
     ),
     Step(
         "number-words",
