@@ -48,3 +48,21 @@ def test_a_wordless_line_in_a_document_and_a_sentence_with_words():
     # a sentence with words is the model's to translate
     (hello,) = translator.translate(["Vielen Dank für Ihre Nachricht."])
     assert "thank" in hello.text.lower()
+
+
+OTHER_SCRIPTS = ["שלום, מה שלומך?", "مرحبا كيف حالك", "Привет, как дела?", "Γεια σου"]
+
+
+def test_a_line_in_another_script_is_kept_as_it_is(translator):
+    """Hebrew and Arabic lines came out as invented English („— myself. . .g.“, issue
+    86): a line whose letters are mostly of another script than the Latin one is not
+    German, and comes back as it is; German with a letter of another script is German."""
+    from translator_app.core.engine.candidates import in_another_script
+
+    assert all(in_another_script(t) for t in OTHER_SCRIPTS)
+    assert not any(
+        in_another_script(t) for t in ["Der Wert von π ist 3,14.", "Grüße aus Москва!", "3 + 4"]
+    )
+    for t in translator.translate(OTHER_SCRIPTS):
+        assert t.text == t.source.strip()
+        assert t.best.attention.shape == (len(t.best.target_ids), len(t.source_ids))

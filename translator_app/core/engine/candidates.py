@@ -6,6 +6,7 @@ translations of an over-long sentence's parts.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -84,6 +85,16 @@ def has_words(text: str) -> bool:
     arrows or dashes has none, and the model, trained on sentences, invents words for it
     („😀“ became "accommodation")."""
     return any(ch.isalnum() for ch in text)
+
+
+def in_another_script(text: str) -> bool:
+    """Whether most letters of ``text`` are of a script other than the Latin one (Hebrew,
+    Arabic, Cyrillic, Greek, Chinese…): not German, and the model, trained on German,
+    invents English for it („שלום, מה שלומך?“ became "— myself. . .g."); a German
+    sentence with a π in it is German."""
+    letters = [ch for ch in text if ch.isalpha()]
+    other = sum(not unicodedata.name(ch, "LATIN").startswith("LATIN") for ch in letters)
+    return 2 * other > len(letters)
 
 
 def verbatim(

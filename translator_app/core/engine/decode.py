@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 
 from translator_app.core.engine.backends import Backend, Job
 from translator_app.core.engine.batching import length_batches
-from translator_app.core.engine.candidates import candidate, has_words, merge_chunks, verbatim
+from translator_app.core.engine.candidates import (
+    candidate,
+    has_words,
+    in_another_script,
+    merge_chunks,
+    verbatim,
+)
 from translator_app.core.engine.closing_stop import encode_with_stop, needs_stop, without_stop
 from translator_app.core.engine.search_types import (
     Hypothesis,
@@ -188,7 +194,7 @@ def _sentence(
             f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
             "which splits long text"
         )
-    if not has_words(clean) and not prefix:
+    if (not has_words(clean) or in_another_script(clean)) and not prefix:
         sentence.as_is = verbatim(decoder.tokenizer, clean, enc.spans + ((len(clean),) * 2,))
         if sentence.as_is is not None:
             return sentence
