@@ -255,10 +255,34 @@ def amounts_table() -> str:
     return "\n".join(rows)
 
 
+FACT_SET = ROOT / "docs" / "figures" / "fact_set.json"
+
+
+def fact_set_table() -> str:
+    """docs/postedit.md's figures of the facts on held-out sentences drawn from the test
+    sets, from bench/bench_fact_set.py."""
+    r = json.loads(FACT_SET.read_text("utf-8"))
+    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in r["sets"].items())
+    lost = r["facts"] - r["kept"] - r["marked"]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}): {r['sentences']} sentences ({sets}).",
+            "",
+            "| facts the references say | kept | kept or marked | lost without a mark "
+            "| references marked (false alarms) | seconds |",
+            "|---:|---:|---:|---:|---:|---:|",
+            f"| {r['facts']} | {r['kept']} ({r['kept_percent']:.1f} %) "
+            f"| {r['kept'] + r['marked']} ({r['kept_or_marked_percent']:.1f} %) | {lost} "
+            f"| {r['references_marked']} of {r['sentences']} | {r['seconds']:.1f} |",
+        ]
+    )
+
+
 TABLES = {
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
     "amounts": (ROOT / "docs" / "postedit.md", amounts_table),
+    "fact-set": (ROOT / "docs" / "postedit.md", fact_set_table),
     "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "models": (ROOT / "README.md", models_table),

@@ -1,0 +1,170 @@
+"""Numbers, prices, times and dates on sentences nobody here wrote (issue 88 §3, the
+held-out half drawn from corpora): how many the app's English keeps, and how many of the
+rest it marks.
+
+    .venv/bin/python bench/bench_fact_set.py [--per-set 40] [--json F] [--show N]
+
+The sentences are drawn by a search for facts, not read: the first ``--per-set`` pairs
+of each held-out test set below whose German holds a number, price, time or date as the
+fact check reads it (core/faithful/fact_check.py). A fact counts where the reference
+English says it, as a reader of this bench's own reads English (text2num's English
+reader for numbers in words, one pattern per kind: "2:30 p.m.", "24 December", "on
+Saturdays"), so that a reference that renders a fact otherwise does not count against
+the app; it is kept where the app's English says it the same way, marked where the app
+marks it (its tooltip names it); beside them, the references the fact check marks
+(its false alarms). Each sentence is translated alone, as the window asks,
+with the app's default search and every post-editing step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from text_to_num import alpha2digit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DATA = ROOT.parent / "shared" / "data"
+
+from translator_app.core import Translator, bundled_model_dir  # noqa: E402
+from translator_app.core.data.corpus import read_pairs  # noqa: E402
+from translator_app.core.faithful.fact_check import all_facts, missing_facts  # noqa: E402
+from translator_app.core.language.words import months, weekdays  # noqa: E402
+from translator_app.core.platform.hardware import describe_machine  # noqa: E402
+
+# Held-out test sets (never trained on): news, talks, everyday sentences, chats.
+SETS = (
+    "wmt-news-deen/newstest2014.deu-eng.tsv.xz",
+    "wmt-news-deen/newstest2019.deu-eng.tsv.xz",
+    "wmt-news-deen/generaltest2022.deu-eng.tsv.xz",
+    "tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz",
+    "iwslt2017-deen/test.deu-eng.tsv.xz",
+    "bcontrast-chat-ende/test.deu-eng.tsv.xz",
+)
+_MONTHS = [en.lower() for _, en in months()]
+_WEEKDAYS = [en.lower() for _, en in weekdays()]
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_NUMBER = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s+(thousand|million|billion|trillion))?")
+
+
+def _numbers(english: str) -> set[float]:
+    """The numbers an English says, in digits or in words, scaled ("3.5 million", "a
+    hundred")."""
+    said = set()
+    english = re.sub(r"\ban? (hundred|thousand|million|billion)\b", r"one \1", english)
+    for text in (english, alpha2digit(english, "en")):
+        for m in _NUMBER.finditer(text):
+            value = float(m.group(1).replace(",", ""))
+            said |= {value, value * _SCALES.get(m.group(2) or "", 1)}
+    return said
+
+
+def says(key: str, english: str) -> bool | None:
+    """Whether ``english`` says the fact of the fact check's ``key`` ("n1249.9",
+    "t14:30", "d24.12", "w5", "M12"); None where the key is of a kind this bench does not
+    read (units, limits, negation, counted nouns, codes)."""
+    low = english.lower()
+    if m := re.fullmatch(r"n(\d+(?:\.\d+)?)", key):
+        return float(m.group(1)) in _numbers(english)
+    if m := re.fullmatch(r"t(\d+):(\d\d)", key):
+        h, mi = int(m.group(1)), m.group(2)
+        hours = "|".join(str(x) for x in {h, h % 12 or 12})
+        if re.search(rf"(?<![\d:.])(?:{hours})[:.]{mi}(?!\d)", english):
+            return True
+        named = {0: "midnight", 12: "noon"}.get(h)
+        return mi == "00" and (
+            bool(re.search(rf"(?<![\d:.])(?:{hours})\s*(?:a\.?m|p\.?m|o'clock)", low))
+            or (named is not None and named in low)
+        )
+    if m := re.fullmatch(r"d(\d+)\.(\d+)", key):
+        day, month = int(m.group(1)), int(m.group(2))
+        numeric = re.search(rf"\b0?(?:{month}[/.]0?{day}|{day}[/.]0?{month})\b", english)
+        return bool(numeric) or (float(day) in _numbers(english) and _MONTHS[month - 1] in low)
+    if m := re.fullmatch(r"w(\d)", key):
+        return _WEEKDAYS[int(m.group(1))] in low
+    if m := re.fullmatch(r"M(\d+)", key):
+        return _MONTHS[int(m.group(1)) - 1] in low
+    return None
+
+
+def read_facts(german: str) -> list:
+    """The facts of ``german`` this bench reads (numbers, prices, times, dates)."""
+    return [f for f in all_facts(german) if any(says(k, "") is not None for k in f.keys)]
+
+
+def sentences(per_set: int) -> list[tuple[str, str, str]]:
+    """(set, German, reference) of the first ``per_set`` pairs of each set whose German
+    holds a fact this bench reads and whose reference says at least one of them."""
+    found = []
+    for name in SETS:
+        some = []
+        for _, (de, en) in read_pairs(DATA / name):
+            facts = read_facts(de)
+            if facts and any(any(says(k, en) for k in f.keys) for f in facts):
+                some.append((name, de, en))
+            if len(some) == per_set:
+                break
+        found += some
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--per-set", type=int, default=40)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--show", type=int, default=0, help="print N facts lost without a mark")
+    args = ap.parse_args(argv)
+    data = sentences(args.per_set)
+    translator = Translator.load(bundled_model_dir(), device="cpu")
+    translator.translate(["Guten Morgen."])
+    start = time.perf_counter()
+    done = [translator.translate([de])[0] for _, de, _ in data]
+    seconds = time.perf_counter() - start
+    counted = kept = marked = 0
+    silent = []
+    for (_, de, ref), t in zip(data, done, strict=True):
+        for f in read_facts(de):
+            if not any(says(k, ref) for k in f.keys):
+                continue  # the reference renders it otherwise: not counted
+            counted += 1
+            if any(says(k, t.text) for k in f.keys):
+                kept += 1
+            elif any(g.start < f.end and f.start < g.end for g in t.missing_numbers):
+                marked += 1
+            else:
+                silent.append((de, f.text, t.text, ref))
+    report = {
+        "command": "bench/bench_fact_set.py " + " ".join(argv or sys.argv[1:]),
+        "cpu": describe_machine(),
+        "sentences": len(data),
+        "sets": {name: sum(s == name for s, _, _ in data) for name in SETS},
+        "facts": counted,
+        "kept": kept,
+        "marked": marked,
+        "kept_percent": round(100 * kept / max(counted, 1), 1),
+        "kept_or_marked_percent": round(100 * (kept + marked) / max(counted, 1), 1),
+        "seconds": round(seconds, 1),
+        # the fact check's false alarms: references it marks
+        "references_marked": sum(bool(missing_facts(de, ref)) for _, de, ref in data),
+    }
+    print(f"{report['cpu']}; {len(data)} sentences: {report['sets']}")
+    print(
+        f"{counted} facts the references say: {kept} kept ({report['kept_percent']} %), "
+        f"{marked} more marked ({report['kept_or_marked_percent']} % kept or marked), "
+        f"{len(silent)} lost without a mark; {seconds:.1f} s; the fact check marks "
+        f"{report['references_marked']} of the {len(data)} references (false alarms)"
+    )
+    for de, fact, en, ref in silent[: args.show]:
+        print(f"\n{de}\n  fact: {fact}\n  app:  {en}\n  ref:  {ref}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
