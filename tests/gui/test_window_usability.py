@@ -163,7 +163,7 @@ def test_the_word_menu_says_when_nothing_is_likely_and_shows_no_end_marker(
 
     w = open_window()  # n-best 1: no n-best alternatives
     translate_in(qtbot, w, "Das Haus ist groß.", TIMEOUT)
-    monkeypatch.setattr(w.session, "find_alternatives", lambda *a: None)  # the model is silent
+    monkeypatch.setattr(w.session, "find_alternatives", lambda *a, **k: None)  # the model is silent
     menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     texts = [a.text() for a in menu.actions() if not a.isSeparator()]
     assert LOOKING in texts
