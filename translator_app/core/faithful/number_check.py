@@ -44,7 +44,12 @@ _WORD_VALUES |= english_number_words("tens", "hundred", "dozen")
 
 # Numbers as the two languages write them; a number is not part of a longer token.
 _NUM_END = r"(?![\w]|[.,]\d)"
-DE_NUMBER = r"(?<![\w.,:])(?P<int>\d{1,3}(?:\.\d{3})+|\d+)(?:,(?P<dec>\d+))?" + _NUM_END
+# Thousands grouped by a point or a space („200.000“, „200 000“: DIN 5008); not a
+# phone number's groups (0221 123 456, 512 378 2973).
+DE_NUMBER = (
+    r"(?<![\w.,:])(?P<int>\d{1,3}(?:\.\d{3})+|[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![ \u00a0\u202f]?\d)|\d+)"
+    r"(?:,(?P<dec>\d+))?" + _NUM_END
+)
 EN_NUMBER = (
     r"(?<![\w.,:])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d+))?"
     r"(?P<ord>st|nd|rd|th)?" + _NUM_END
@@ -248,10 +253,11 @@ def source_facts(text: str) -> list[Fact]:
             keys = {number_key(g["o"], None, "."), f"o{int(g['o'])}"}
             english = _ordinal(int(g["o"]))
         else:
-            keys = {number_key(g["int"], g["dec"], ".")}
+            grouped = re.sub(r"[ \u00a0\u202f]", ".", g["int"])  # „200 000“ as 200.000
+            keys = {number_key(grouped, g["dec"], ".")}
             if keys <= _NOT_CHECKED:
                 continue
-            english = english_number(g["int"], g["dec"])
+            english = english_number(grouped, g["dec"])
         facts.append(Fact(m.group().strip(), m.start(), m.end(), frozenset(keys), english))
     return sorted(facts, key=lambda f: f.start)
 
@@ -300,6 +306,8 @@ def target_keys(text: str) -> Counter:
             keys[f"d{int(g['d4'])}.{int(g['m4'])}"] += 1
             if g["y4"]:
                 keys["n" + g["y4"]] += 1
+            else:  # "a rating of 4.4." closes with a number, not a date
+                keys[number_key(g["d4"], g["m4"], ",")] += 1
         elif g["slash"]:
             a, b = int(g["a"]), int(g["b"])
             keys.update({f"d{a}.{b}", f"d{b}.{a}"})
