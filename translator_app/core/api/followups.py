@@ -207,6 +207,7 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     prefixes = [tuple(best.target_ids[:k]) + forced for k in places]
     tries = translator.translate([translation.source] * len(prefixes), prefixes=prefixes)
     before = len(translation.missing_numbers)
+    said = max(1, best.text.count(fact.english))
     kept = [
         t
         for t in tries
@@ -215,6 +216,7 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
         and len(t.missing_numbers) < before
         and not any(f.keys == fact.keys for f in t.missing_numbers)
         and _stops_inside(t.best.text) <= _stops_inside(best.text)
+        and t.best.text.count(fact.english) <= said  # not "at 23:59 23:59 a.m."
     ]
     if not kept:
         return None

@@ -174,6 +174,16 @@ def english_number(int_part: str, dec: str | None) -> str:
     return whole + ("." + dec if dec else "")
 
 
+def english_clock(hour: int, minute: int) -> str:
+    """A time of the 24-hour clock as English prose writes it: 23:59 -> "11:59 p.m.",
+    0:30 -> "12:30 a.m."; a morning hour as written ("9:30": the German's own)."""
+    if 13 <= hour <= 23:
+        return f"{hour - 12}:{minute:02d} p.m."
+    if hour in (0, 24):
+        return f"12:{minute:02d} a.m."
+    return f"{hour}:{minute:02d}"
+
+
 def _ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
@@ -223,7 +233,7 @@ def source_facts(text: str) -> list[Fact]:
                 english = f"quarter to {CARDINALS[n]}"
         elif g["time"]:
             h, mi = int(g["h"] or g["h2"]), int(g["m"] or g["m2"])
-            keys, english = _time_keys(h, mi), f"{h}:{mi:02d}"
+            keys, english = _time_keys(h, mi), english_clock(h, mi)
         elif g["hour"]:
             keys, english = _time_keys(int(g["h3"]), 0), english_hour(int(g["h3"]))
         elif g["dm"]:
