@@ -608,3 +608,25 @@ def test_a_message_about_the_text_goes_when_the_text_changes(qtbot, open_window)
     w.messages.show("Saved the glossary.")  # not about the text: typing leaves it
     w.source_edit.setPlainText("Hallo.")
     assert w.statusBar().currentMessage() == "Saved the glossary."
+
+
+def test_a_file_dropped_on_the_german_box_is_opened_not_inserted(qtbot, open_window, tmp_path):
+    """Dropping a file on the German box inserted "file:///…" as text and translated it
+    (issue 89 §5): the drop reaches the box's viewport, and the file is opened."""
+    from PySide6.QtCore import QEvent, QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    w = open_window()
+    path = tmp_path / "brief.txt"
+    path.write_text("Guten Morgen.\n", "utf-8")
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    drop = QDropEvent(
+        QPointF(10, 10), Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier, QEvent.Drop
+    )
+    # Qt delivers a drop only during a real drag, so the window's filter is handed the
+    # event as Qt hands it: on the box's viewport, where a drop on the box lands
+    assert w.source_edit.viewport().eventFilter  # the viewport is a widget of its own
+    assert w.eventFilter(w.source_edit.viewport(), drop) is True
+    assert w.source_edit.toPlainText().strip() == "Guten Morgen."
+    assert "file:" not in w.source_edit.toPlainText()

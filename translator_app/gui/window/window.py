@@ -135,6 +135,9 @@ class MainWindow(QMainWindow):
                 "QPlainTextEdit:focus { border: 2px solid palette(highlight); }"
             )
         self.source_edit.installEventFilter(self)
+        # drags and drops reach the box's viewport, not the box: a dropped file was
+        # inserted as "file:///…" and translated
+        self.source_edit.viewport().installEventFilter(self)
         self.copy_button = QPushButton("Copy")
         self.copy_button.setAccessibleName("Copy the translation")
         self.copy_button.setToolTip("Copy the English translation (Ctrl+Shift+C)")
@@ -403,7 +406,11 @@ class MainWindow(QMainWindow):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         kind = event.type()
-        if obj is self.source_edit and kind in (QEvent.DragEnter, QEvent.Drop):
+        if obj in (self.source_edit, self.source_edit.viewport()) and kind in (
+            QEvent.DragEnter,
+            QEvent.DragMove,
+            QEvent.Drop,
+        ):
             return self.files.drop(event)
         if (
             obj is self.output_edit.viewport()
