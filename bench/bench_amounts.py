@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import sacrebleu
-from text_to_num import alpha2digit, text2num
+from text_to_num import alpha2digit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -35,15 +35,14 @@ from translator_app.core.language.amounts import amounts_in  # noqa: E402
 from translator_app.core.language.words import months, weekdays  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
-# Test sets only (never trained on): news, talks, everyday sentences, chats.
-SETS = (
-    "wmt-news-deen/newstest2014.deu-eng.tsv.xz",
-    "wmt-news-deen/newstest2019.deu-eng.tsv.xz",
-    "wmt-news-deen/generaltest2022.deu-eng.tsv.xz",
-    "tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz",
-    "iwslt2017-deen/test.deu-eng.tsv.xz",
-    "bcontrast-chat-ende/test.deu-eng.tsv.xz",
+sys.path.insert(0, str(ROOT / "bench"))
+from english_said import (  # noqa: E402
+    HELD_OUT_SETS,
+    number_word,
 )
+
+SETS = HELD_OUT_SETS  # test sets only: never trained on
+
 CONFIGS = {"all steps": "all", "without amounts": "all,-amounts"}
 _NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _MONTH = {de: en for de, en in months()}
@@ -92,18 +91,10 @@ def keeps(figures: str, english: str) -> bool:
     if part == "5":  # "4.5", "four and a half", "an hour and a half"
         halves = re.findall(r"\b([\w-]+) (?:([a-z-]+) )?and a half\b", low.replace("-", " "))
         return any(
-            int(whole) in (_number(a), _number(b)) or (a in ("a", "an") and whole == "1")
+            int(whole) in (number_word(a), number_word(b)) or (a in ("a", "an") and whole == "1")
             for a, b in halves
         )
     return {float(whole), float(part)} <= said  # "19 euros 99"
-
-
-def _number(word: str) -> int | None:
-    """An English number in digits or one word, read by text2num; else None."""
-    try:
-        return int(word) if word.isdigit() else text2num(word, "en")
-    except ValueError:
-        return None
 
 
 def kept(german: str, english: str) -> tuple[int, int]:

@@ -25,8 +25,6 @@ import sys
 import time
 from pathlib import Path
 
-from text_to_num import alpha2digit
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data"
@@ -34,61 +32,35 @@ DATA = ROOT.parent / "shared" / "data"
 from translator_app.core import Translator, bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.faithful.fact_check import all_facts, missing_facts  # noqa: E402
-from translator_app.core.language.words import months, weekdays  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
-# Held-out test sets (never trained on): news, talks, everyday sentences, chats.
-SETS = (
-    "wmt-news-deen/newstest2014.deu-eng.tsv.xz",
-    "wmt-news-deen/newstest2019.deu-eng.tsv.xz",
-    "wmt-news-deen/generaltest2022.deu-eng.tsv.xz",
-    "tatoeba-test-deu-eng/tatoeba-test-v2021-08-07.deu-eng.tsv.xz",
-    "iwslt2017-deen/test.deu-eng.tsv.xz",
-    "bcontrast-chat-ende/test.deu-eng.tsv.xz",
+sys.path.insert(0, str(ROOT / "bench"))
+from english_said import (  # noqa: E402
+    HELD_OUT_SETS,
+    numbers_said,
+    says_clock,
+    says_date,
+    says_month,
+    says_weekday,
 )
-_MONTHS = [en.lower() for _, en in months()]
-_WEEKDAYS = [en.lower() for _, en in weekdays()]
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_NUMBER = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s+(thousand|million|billion|trillion))?")
 
-
-def _numbers(english: str) -> set[float]:
-    """The numbers an English says, in digits or in words, scaled ("3.5 million", "a
-    hundred")."""
-    said = set()
-    english = re.sub(r"\ban? (hundred|thousand|million|billion)\b", r"one \1", english)
-    for text in (english, alpha2digit(english, "en")):
-        for m in _NUMBER.finditer(text):
-            value = float(m.group(1).replace(",", ""))
-            said |= {value, value * _SCALES.get(m.group(2) or "", 1)}
-    return said
+SETS = HELD_OUT_SETS  # test sets only: never trained on
 
 
 def says(key: str, english: str) -> bool | None:
     """Whether ``english`` says the fact of the fact check's ``key`` ("n1249.9",
     "t14:30", "d24.12", "w5", "M12"); None where the key is of a kind this bench does not
     read (units, limits, negation, counted nouns, codes)."""
-    low = english.lower()
     if m := re.fullmatch(r"n(\d+(?:\.\d+)?)", key):
-        return float(m.group(1)) in _numbers(english)
+        return float(m.group(1)) in numbers_said(english)
     if m := re.fullmatch(r"t(\d+):(\d\d)", key):
-        h, mi = int(m.group(1)), m.group(2)
-        hours = "|".join(str(x) for x in {h, h % 12 or 12})
-        if re.search(rf"(?<![\d:.])(?:{hours})[:.]{mi}(?!\d)", english):
-            return True
-        named = {0: "midnight", 12: "noon"}.get(h)
-        return mi == "00" and (
-            bool(re.search(rf"(?<![\d:.])(?:{hours})\s*(?:a\.?m|p\.?m|o'clock)", low))
-            or (named is not None and named in low)
-        )
+        return says_clock(int(m.group(1)), m.group(2), english)
     if m := re.fullmatch(r"d(\d+)\.(\d+)", key):
-        day, month = int(m.group(1)), int(m.group(2))
-        numeric = re.search(rf"\b0?(?:{month}[/.]0?{day}|{day}[/.]0?{month})\b", english)
-        return bool(numeric) or (float(day) in _numbers(english) and _MONTHS[month - 1] in low)
+        return says_date(int(m.group(1)), int(m.group(2)), english)
     if m := re.fullmatch(r"w(\d)", key):
-        return _WEEKDAYS[int(m.group(1))] in low
+        return says_weekday(int(m.group(1)), english)
     if m := re.fullmatch(r"M(\d+)", key):
-        return _MONTHS[int(m.group(1)) - 1] in low
+        return says_month(int(m.group(1)), english)
     return None
 
 

@@ -205,29 +205,42 @@ def price_table() -> str:
     return "\n".join(rows)
 
 
+def _sets_named(report: dict) -> str:
+    """The test sets a bench drew from, with how many sentences each gave."""
+    return ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
+
+
+def _kept_by_steps(report: dict, what: str, marked: bool) -> list[str]:
+    """A bench's table of ``what`` kept, BLEU, chrF and seconds per set of steps (and
+    the sentences marked, where ``marked``)."""
+    marks = " sentences marked |" if marked else ""
+    rows = [
+        f"| steps | {what} kept |{marks} BLEU | chrF | seconds |",
+        f"|---|---:|{'---:|' if marked else ''}---:|---:|---:|",
+    ]
+    for name, c in report["configs"].items():
+        count = f" {c['marked']} |" if marked else ""
+        rows.append(
+            f"| {name} | {c['kept']} / {c['numbers']} ({c['kept_percent']:.1f} %) "
+            f"|{count} {c['bleu']:.2f} | {c['chrf']:.2f} | {c['seconds']:.1f} |"
+        )
+    return rows
+
+
 NUMBER_WORDS = ROOT / "docs" / "figures" / "number_words.json"
 
 
 def number_words_table() -> str:
     """docs/postedit.md's figures of the number steps, from bench/bench_number_words.py."""
     report = json.loads(NUMBER_WORDS.read_text("utf-8"))
-    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
     refs = report["references"]
-    rows = [
+    intro = (
         f"`{report['command']}` ({report['cpu']}): {report['sentences']} sentences of the "
-        f"test sets whose German writes a number from thirteen up in words ({sets}); the "
-        f"references keep {refs['kept']} of their {refs['numbers']} numbers as the check "
-        "reads them.",
-        "",
-        "| steps | numbers kept | BLEU | chrF | seconds |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for name, c in report["configs"].items():
-        rows.append(
-            f"| {name} | {c['kept']} / {c['numbers']} ({c['kept_percent']:.1f} %) "
-            f"| {c['bleu']:.2f} | {c['chrf']:.2f} | {c['seconds']:.1f} |"
-        )
-    return "\n".join(rows)
+        f"test sets whose German writes a number from thirteen up in words "
+        f"({_sets_named(report)}); the references keep {refs['kept']} of their "
+        f"{refs['numbers']} numbers as the check reads them."
+    )
+    return "\n".join([intro, "", *_kept_by_steps(report, "numbers", marked=False)])
 
 
 AMOUNTS = ROOT / "docs" / "figures" / "amounts.json"
@@ -236,23 +249,15 @@ AMOUNTS = ROOT / "docs" / "figures" / "amounts.json"
 def amounts_table() -> str:
     """docs/postedit.md's figures of the step "amounts", from bench/bench_amounts.py."""
     report = json.loads(AMOUNTS.read_text("utf-8"))
-    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
     refs = report["references"]
-    rows = [
+    intro = (
         f"`{report['command']}` ({report['cpu']}): {report['sentences']} sentences of the "
-        f"test sets whose German holds an amount the step gives in figures ({sets}); the "
-        f"references keep {refs['kept']} of their {refs['numbers']} amounts as the bench "
-        f"reads them, and the fact check marks {refs['marked']} of them.",
-        "",
-        "| steps | amounts kept | sentences marked | BLEU | chrF | seconds |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for name, c in report["configs"].items():
-        rows.append(
-            f"| {name} | {c['kept']} / {c['numbers']} ({c['kept_percent']:.1f} %) "
-            f"| {c['marked']} | {c['bleu']:.2f} | {c['chrf']:.2f} | {c['seconds']:.1f} |"
-        )
-    return "\n".join(rows)
+        f"test sets whose German holds an amount the step gives in figures "
+        f"({_sets_named(report)}); the references keep {refs['kept']} of their "
+        f"{refs['numbers']} amounts as the bench reads them, and the fact check marks "
+        f"{refs['marked']} of them."
+    )
+    return "\n".join([intro, "", *_kept_by_steps(report, "amounts", marked=True)])
 
 
 FACT_SET = ROOT / "docs" / "figures" / "fact_set.json"
@@ -262,7 +267,7 @@ def fact_set_table() -> str:
     """docs/postedit.md's figures of the facts on held-out sentences drawn from the test
     sets, from bench/bench_fact_set.py."""
     r = json.loads(FACT_SET.read_text("utf-8"))
-    sets = ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in r["sets"].items())
+    sets = _sets_named(r)
     lost = r["facts"] - r["kept"] - r["marked"]
     return "\n".join(
         [

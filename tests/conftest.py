@@ -96,6 +96,38 @@ VARIANTS = {
 }
 
 
+# The months as the tests write German and English themselves, apart from the app's
+# tables (resources/language/calendar.tsv): an independent writer of dates.
+MONTHS_DE = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+]
+MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
 def tiny_pairs() -> list[tuple[str, str]]:
     lines = (DATA / "tiny_pairs.tsv").read_text("utf-8").splitlines()
     return [tuple(line.split("\t")) for line in lines if line]

@@ -10,36 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from num2words import num2words
 
+from conftest import MONTHS_DE, MONTHS_EN
 from translator_app.core.faithful.fact_check import missing_facts
-
-_MONTHS_DE = [
-    "Januar",
-    "Februar",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-]
-_MONTHS_EN = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def _ordinal(n: int) -> str:
@@ -87,8 +59,8 @@ def test_a_clock_time_is_kept_on_either_clock(hour, minute, twelve):
 @settings(max_examples=1000, deadline=None)
 @given(st.integers(1, 28), st.integers(1, 12), st.sampled_from(("{d} {m}", "{m} {d}", "{m} {o}")))
 def test_a_date_is_kept_day_and_month(day, month, form):
-    german = f"Der Laden ist am {day}. {_MONTHS_DE[month - 1]} geschlossen."
-    said = form.format(d=day, o=_ordinal(day), m=_MONTHS_EN[month - 1])
+    german = f"Der Laden ist am {day}. {MONTHS_DE[month - 1]} geschlossen."
+    said = form.format(d=day, o=_ordinal(day), m=MONTHS_EN[month - 1])
     assert missing_facts(german, f"The shop is closed on {said}.") == [], said
-    other = form.format(d=day % 28 + 1, o=_ordinal(day % 28 + 1), m=_MONTHS_EN[month - 1])
+    other = form.format(d=day % 28 + 1, o=_ordinal(day % 28 + 1), m=MONTHS_EN[month - 1])
     assert missing_facts(german, f"The shop is closed on {other}.") != []

@@ -10,22 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from num2words import num2words
 
+from conftest import MONTHS_DE
 from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
-
-_MONTHS = [
-    "Januar",
-    "Februar",
-    "März",
-    "April",
-    "Mai",
-    "Juni",
-    "Juli",
-    "August",
-    "September",
-    "Oktober",
-    "November",
-    "Dezember",
-]
 
 
 def _german(value: int, in_words: bool) -> str:
@@ -106,7 +92,7 @@ def test_a_range_in_digits_is_read_as_from_to(bounds, dash, noun):
 def test_a_date_without_a_year_is_read_with_its_month(day, month, padded, opener, rest):
     written = f"{day:02d}.{month:02d}." if padded else f"{day}.{month}."
     text = f"{opener} {written}{rest}"
-    expected = f"{day}. {_MONTHS[month - 1]}"
+    expected = f"{day}. {MONTHS_DE[month - 1]}"
     # where the date's point closes the sentence too, the sentence keeps one
     assert in_figures(text)[0] == f"{opener} {expected}{rest or '.'}"
     _spans_hold(text)

@@ -38,6 +38,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from text_to_num import text2num
+
 from translator_app.core.language.numbers import cardinal
 from translator_app.core.language.words import (
     daytimes,
@@ -245,8 +247,6 @@ def english_number(token: str) -> int | None:
     "nineteen" 19, "ninety-nine" 99; not "euros"."""
     if token.isdigit():
         return int(token)
-    from text_to_num import text2num
-
     try:
         return text2num(token.lower(), "en")
     except ValueError:

@@ -250,5 +250,4 @@ def _alternatives_key(translation, piece: int) -> tuple:
     """What a word's alternatives depend on: the source, the best candidate's ids and
     the position. Not the Translation object: the same translation comes back as a new
     object once checked for dropped content, and its menu must stay as it was."""
-    best = translation.best
-    return (translation.source_ids, best.target_ids if best else (), piece)
+    return (*_translation_key(translation), piece)
