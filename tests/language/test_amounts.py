@@ -46,7 +46,7 @@ def test_a_number_and_a_half_is_read_as_its_value(whole, carrier):
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.integers(0, 24), st.integers(1, 59), st.booleans(), st.booleans())
+@given(st.integers(0, 23), st.integers(1, 59), st.booleans(), st.booleans())
 def test_a_clock_time_with_minutes_is_read_as_hours_and_minutes(hour, minute, h_words, m_words):
     text = f"Das Konzert beginnt um {_german(hour, h_words)} Uhr {_german(minute, m_words)}."
     assert _read_back(text) == [f"{hour}:{minute:02d} Uhr"]
@@ -133,6 +133,7 @@ def test_quarters_and_words_read_from_a_table(text, figures):
         "Ruf 0221 9876-55 an.",  # a phone number
         "Es steht 5-3 für uns.",  # not a range: the first is larger
         "Um 25 Uhr 10.",  # no such hour
+        "Um 24 Uhr 15.",  # the day ends at 24 Uhr: no minutes after it
         "Das kostet 5 Euro 120.",  # no such cents
         "Es sind dreiviertel voll.",
         "Es dauerte kaum eine Stunde.",  # an article: hardly an hour, not almost none

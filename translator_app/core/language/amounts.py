@@ -84,7 +84,7 @@ def _quarter_hours(m: re.Match) -> str | None:
 
 def _clock(m: re.Match) -> str | None:
     hour, minute = number(m.group(1)), number(m.group(2))
-    if hour is None or minute is None or not (hour <= 24 and 1 <= minute <= 59):
+    if hour is None or minute is None or not (hour <= 23 and 1 <= minute <= 59):
         return None
     if _NOUN_AHEAD.match(m.string, m.end()):  # „um acht Uhr drei Kinder“
         return None
