@@ -108,6 +108,7 @@ class _Sentence:
     tail: str = ""  # closing emoji and symbols, carried to the English (symbol_tail)
     runs: tuple[Run, ...] = ()  # symbols inside it, written back into the English
     stop: bool = False  # read with a full stop it does not close with (closing_stop.py)
+    facts_annotated: bool = False  # protected facts annotated for the model
 
 
 def decode_sentences(
@@ -184,7 +185,10 @@ def _sentence(
     if origins is not None and enc is not None:  # spans in the user's text
         enc = Pieces(clean, enc.ids, enc.pieces, spans_in(origins, enc.spans))
         uses, checked = uses_in(origins, uses), uses_in(origins, checked)
-    sentence = _Sentence(text, enc, uses, checked, tail=tail, stop=stop, runs=runs)
+    annotated = len(marked) > len(uses)
+    sentence = _Sentence(
+        text, enc, uses, checked, tail=tail, stop=stop, runs=runs, facts_annotated=annotated
+    )
     if enc is None or not enc.ids:
         return sentence
     if len(enc.ids) > MAX_SENTENCE_TOKENS:
@@ -256,5 +260,6 @@ def _assemble(tokenizer: Tokenizer, s: _Sentence, chunks: list[list[Hypothesis]]
         source_spans=enc.spans + ((len(text), len(text)),),
         nbest=cands,
         terms=check_uses(s.term_uses, cands[0].text) if cands else (),
+        facts_annotated=s.facts_annotated,
     )
     return Decoded(translation, checked)

@@ -100,6 +100,9 @@ class Translation:
     # Why the sentence could not be translated, where it could not: it is given back as
     # it came (text_document.each_or_as_it_came); "" for a translation.
     failed: str = ""
+    # Whether the model was given the source's facts annotated (protect.py): a step
+    # that decodes the sentence again starts the same way (postedit/facts.py).
+    facts_annotated: bool = False
 
     @property
     def best(self) -> Candidate | None:

@@ -96,7 +96,7 @@ def with_measures_mended(request: PostEditRequest, out: list[Translation]) -> li
         prefix = tuple(t.nbest[0].target_ids[:k]) + request.encode(mends[0][2])
         used = tuple(Term(u.source, u.target, dictionary=True) for u in t.terms if u.dictionary)
         terms = merged(Glossary(used), request.glossary) if used else request.glossary
-        (again,) = decoded_keeping_facts(request, [request.texts[i]], [prefix], terms)
+        (again,) = decoded_keeping_facts(request, [request.texts[i]], [prefix], terms, [t])
         again = judge.rechosen(again, words.copies)
         if judge.mends_measures(again, t, words):
             out[i] = again
@@ -122,7 +122,9 @@ def with_openers_lowered(request: PostEditRequest, out: list[Translation]) -> li
     if not lowered:
         return out
     out, indices = list(out), list(lowered)
-    again = decoded_keeping_facts(request, [lowered[i] for i in indices], None, request.glossary)
+    again = decoded_keeping_facts(
+        request, [lowered[i] for i in indices], None, request.glossary, [out[i] for i in indices]
+    )
     for i, t in zip(indices, again, strict=True):
         t = judge.rechosen(replace(t, source=out[i].source), words.copies)
         if judge.fewer_wrong_words(t, out[i], words):
@@ -151,7 +153,9 @@ def _with_terms(request: PostEditRequest, out, wanted, prefixes, words: WordChec
     texts = list(request.texts)
     for terms_given, indices in term_batches(texts, wanted, request.glossary):
         given = [prefixes[i] for i in indices] if prefixes else None
-        again = decoded_keeping_facts(request, [texts[i] for i in indices], given, terms_given)
+        again = decoded_keeping_facts(
+            request, [texts[i] for i in indices], given, terms_given, [out[i] for i in indices]
+        )
         for i, t in zip(indices, again, strict=True):
             t = judge.rechosen(t, words.copies)
             if t.nbest and judge.says_words_better(t, out[i], wanted[i], words):

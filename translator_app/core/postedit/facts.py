@@ -1,12 +1,15 @@
 """The steps that keep a translation's facts (issue 30): "facts" decodes again, annotated,
 the sentences whose decode lost a number, date, name or place; "placeholders" decodes
-again with a lost name or place replaced by one the model always copies.
+again with a lost name, place or address replaced by one the model always copies.
 
 Both decode through ``request.decode`` (request.py) and keep a new translation only
-where the judge counts fewer losses (judge.py).
+where the judge counts fewer losses (judge.py). The decodes of the other steps start
+the way the translation they may replace was decoded (:func:`decoded_keeping_facts`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
@@ -42,34 +45,62 @@ def retry_lost_facts(request: PostEditRequest, out: list[Translation]) -> list[T
     annotated one), kept where it loses fewer: the annotations cost fluency where the
     plain decode is already faithful (newstest2014: "A 37-year-old Pkw-old Pkw-old" for
     „ein 37-jähriger Pkw-Fahrer“), and „kostet 30 Euro“ annotated gave "costs 30€30"."""
-    return _retried(
-        list(request.texts), out, request.prefixes, request, request.glossary, request.protect
-    )
+    annotate = [request.protect == "always"] * len(out)
+    return _retried(request, list(request.texts), out, request.prefixes, request.glossary, annotate)
 
 
 def decoded_keeping_facts(
-    request: PostEditRequest, texts: list[str], prefixes, glossary: Glossary | None
+    request: PostEditRequest,
+    texts: list[str],
+    prefixes,
+    glossary: Glossary | None,
+    like: Sequence[Translation],
 ) -> list[Translation]:
-    """``texts`` decoded with ``glossary`` (another step's terms), their facts annotated
-    and retried as :func:`first_decode` and :func:`retry_lost_facts` do theirs."""
-    annotate_first = request.protect == "always"
-    out = request.decode(texts, prefixes, annotate_first, glossary)
+    """``texts`` decoded with ``glossary`` (another step's terms), each first the way
+    the translation it may replace (``like``, one each) was decoded (its facts annotated
+    where that one's were: a sentence that lost a fact in a plain decode loses it again
+    in the next), then retried the other way where it loses facts, as
+    :func:`retry_lost_facts` does."""
     if request.protect == "off":
-        return out
-    return _retried(texts, out, prefixes, request, glossary, request.protect)
+        return request.decode(texts, prefixes, False, glossary)
+    annotate = [request.protect == "always" or t.facts_annotated for t in like]
+    out = _decoded(request, texts, prefixes, glossary, annotate)
+    return _retried(request, texts, out, prefixes, glossary, annotate, like)
 
 
-def _retried(texts, out, prefixes, request, glossary, protect) -> list[Translation]:
-    """``out`` (``texts`` decoded as ``protect`` says) with the sentences that lose
-    facts decoded the other way, each kept where it loses fewer."""
+def _decoded(request, texts, prefixes, glossary, annotate: list[bool]) -> list[Translation]:
+    """``texts`` decoded, each with its facts annotated where ``annotate`` says (one
+    decode for each way asked)."""
+    out: list[Translation | None] = [None] * len(texts)
+    for way in (False, True):
+        indices = [i for i, a in enumerate(annotate) if a == way]
+        if indices:
+            given = [prefixes[i] for i in indices] if prefixes else None
+            again = request.decode([texts[i] for i in indices], given, way, glossary)
+            for i, t in zip(indices, again, strict=True):
+                out[i] = t
+    return out
+
+
+def _retried(
+    request, texts, out, prefixes, glossary, annotate: list[bool], like=None
+) -> list[Translation]:
+    """``out`` (``texts`` decoded, annotated where ``annotate`` says) with the sentences
+    that lose facts decoded the other way, each kept where it loses fewer. With ``like``
+    (the translations they may replace), only those that lose more than theirs: one
+    that loses as many is kept or not on its words, and the other way had lost as many
+    before (newstest2013, everyday-dev: the same English, fewer decodes)."""
     out = list(out)
     retry = [i for i, t in enumerate(out) if judge.facts_lost(t)[0]]
+    if like is not None:
+        retry = [i for i in retry if judge.facts_lost(out[i]) > judge.facts_lost(like[i])]
     if retry:
-        again = request.decode(
+        again = _decoded(
+            request,
             [texts[i] for i in retry],
             [prefixes[i] for i in retry] if prefixes else None,
-            protect != "always",
             glossary,
+            [not annotate[i] for i in retry],
         )
         for i, t in zip(retry, again, strict=True):
             if judge.fewer_facts_lost(t, out[i]):
@@ -144,4 +175,5 @@ def _written_back(
         nbest=cands,
         missing_numbers=missing,
         terms=check_uses(terms, cands[0].text),
+        facts_annotated=True,
     )

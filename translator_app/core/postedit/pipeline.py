@@ -125,8 +125,8 @@ STEPS: tuple[Step, ...] = (
     Step(
         "placeholders",
         SEARCH,
-        "a lost name or place is replaced by one the model always copies, decoded again "
-        "and written back (postedit/facts.py)",
+        "a lost name, place or address is replaced by one the model always copies, "
+        "decoded again and written back (postedit/facts.py; bench/bench_addresses.py)",
         run=with_placeholders,
         needs=FACTS,
     ),
