@@ -38,7 +38,13 @@ from translator_app.core.faithful.number_words import (
     german_numbers,
     value_key,
 )
-from translator_app.core.language.words import german_number_words
+from translator_app.core.language.words import (
+    alternation,
+    german_number_words,
+    german_words,
+    relative_days,
+    units,
+)
 
 # ------------------------------------------------------------------ number words
 # The simple words up to zwölf, the tens, hundert, tausend and Dutzend; „eins“ and „ein“
@@ -53,78 +59,14 @@ _HALF = r"halbe[nmrs]?|halb"
 _EN_NUMBER_WORDS = {"thousand": 1000, "half": 0.5, "halves": 0.5}
 
 # ------------------------------------------------------------------ units and counted nouns
-# (key, German word forms after a number, English pattern that keeps it)
-UNITS = [
-    ("workday", r"Werktag(?:e|en)?|Arbeitstag(?:e|en)?", r"work(?:ing)?[ -]?days?|business days?"),
-    ("day", r"Tag(?:e|en)?", r"days?"),
-    ("week", r"Woche(?:n)?", r"weeks?"),
-    ("month", r"Monat(?:e|en)?", r"months?"),
-    ("year", r"Jahr(?:e|en)?", r"years?|yrs?|aged?|olds?"),
-    ("hour", r"Stunde(?:n)?|Std\.", r"hours?|hrs?|h"),
-    ("minute", r"Minute(?:n)?|Min\.", r"minutes?|mins?"),
-    ("second", r"Sekunde(?:n)?|Sek\.", r"seconds?|secs?"),
-    ("night", r"Nacht|Nächte(?:n)?|Übernachtung(?:en)?", r"nights?|overnight stays?"),
-    ("piece", r"Stück|Stk\.", r"pieces?|pcs\.?|items?|units?|each|x|at a time|of them"),
-    ("kg", r"kg|Kilo(?:gramm)?", r"kg|kilos?|kilograms?|kilogrammes?"),
-    ("g", r"g|Gramm", r"g|grams?|grammes?"),
-    ("km", r"km|Kilometer(?:n)?", r"km|kilomet(?:re|er)s?"),
-    ("m", r"m|Meter(?:n)?", r"m|met(?:re|er)s?"),
-    ("cm", r"cm|Zentimeter(?:n)?", r"cm|centimet(?:re|er)s?"),
-    ("l", r"l|Liter(?:n)?", r"l|lit(?:re|er)s?"),
-    ("percent", r"%|Prozent", r"%|per ?cent|pct"),
-    (
-        "person",
-        r"Person(?:en)?|Leute(?:n)?|Gäste(?:n)?",
-        r"persons?|people|guests?|adults?|of (?:us|you|them)",
-    ),
-    ("child", r"Kind(?:er|ern)?", r"child(?:ren)?|kids?"),
-    ("page", r"Seite(?:n)?", r"pages?"),
-    ("time", r"Mal", r"times?|once|twice"),
-    ("degree", r"Grad|°C?", r"degrees?|°C?"),
-    ("bottle", r"Flasche(?:n)?", r"bottles?"),
-    ("crate", r"Kiste(?:n)?", r"crates?|cases?|boxes"),
-    ("pack", r"Packung(?:en)?|Päckchen|Paket(?:e|en)?", r"packs?|packets?|packages?|parcels?"),
-    ("room", r"Zimmer(?:n)?", r"rooms?"),
-]
-
-UNIT_NAMES = {
-    "workday": "working days",
-    "day": "days",
-    "week": "weeks",
-    "month": "months",
-    "year": "years",
-    "hour": "hours",
-    "minute": "minutes",
-    "second": "seconds",
-    "night": "nights",
-    "piece": "pieces",
-    "kg": "kg",
-    "g": "g",
-    "km": "km",
-    "m": "metres",
-    "cm": "cm",
-    "l": "litres",
-    "percent": "per cent",
-    "person": "people",
-    "child": "children",
-    "page": "pages",
-    "time": "times",
-    "degree": "degrees",
-    "bottle": "bottles",
-    "crate": "crates",
-    "pack": "packs",
-    "room": "rooms",
-}
+# (key, German forms after a number, English forms that keep it): units.tsv
+UNITS = [(u.key, alternation(u.german), alternation(u.english)) for u in units()]
+UNIT_NAMES = {u.key: u.name for u in units()}
 
 # ------------------------------------------------------------------ days and times
-# (key, German, English that keeps it); lower-case „morgen“ only: „Morgen“ is also "morning"
-RELATIVE_DAYS = [
-    ("tomorrow", r"morgen", r"tomorrow"),
-    ("day-after", r"übermorgen", r"day after tomorrow|in two days"),
-    ("yesterday", r"gestern", r"yesterday|last night"),
-    ("day-before", r"vorgestern", r"(?:day\s+)?before yesterday|two days ago"),
-    ("today", r"heute", r"today|tonight|this (?:morning|afternoon|evening)|now|nowadays"),
-]
+# (key, German, English that keeps it, as a fact says it): calendar.tsv; lower-case
+# „morgen“ only (word_facts): „Morgen“ is also "morning"
+RELATIVE_DAYS = [(de, de, alternation(en), en[0]) for de, en in relative_days()]
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
 
 # ------------------------------------------------------------------ negation and limits
@@ -149,11 +91,7 @@ _FACT_AHEAD = (
 )
 # „eine Rechnung über 250 Euro“ is an invoice for 250 euros, not over them (one
 # fixed-width look-behind per noun, as Python's re asks).
-_NOT_AFTER_DOCUMENT = "".join(
-    f"(?<!{noun} )"
-    for noun in ("Rechnung", "Gutschrift", "Scheck", "Betrag", "Quittung", "Überweisung")
-    + ("Mahnung", "Beleg", "Vertrag", "Kredit", "Darlehen", "Summe", "Zahlung", "Spende")
-)
+_NOT_AFTER_DOCUMENT = "".join(f"(?<!{noun} )" for noun in german_words("document"))
 # „unter 0221 12345“ is where to call, not a limit.
 _NOT_PHONE = r"(?!\s+(?:\+|\(?0\d))"
 _EN_WHEN = rf"\d|a\.m\.|p\.m\.|o'clock|noon|midnight|{'|'.join(WEEKDAYS_EN)}|{'|'.join(MONTHS_EN)}"
@@ -306,7 +244,7 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
         for i, day in enumerate(WEEKDAYS_DE)
     ]
     days += [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
-    relative = [(de, _rule("date", k.replace("-", " "), f"r:{k}")) for k, de, _ in RELATIVE_DAYS]
+    relative = [(de, _rule("date", said, f"r:{k}")) for k, de, _, said in RELATIVE_DAYS]
     negation = [(NEGATION_DE, _rule("negation", "a negation: not, no, never", "x:neg"))]
     limits = [(de, _rule("limit", english, f"l:{k}")) for k, de, _, english in LIMITS]
     out = []
@@ -332,7 +270,7 @@ def _target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
     categories = [
         (_grouped([(en, f"u:{k}") for k, _, en in UNITS]), re.IGNORECASE),
         (_grouped([(f"{d}s?", f"w{i}") for i, d in enumerate(WEEKDAYS_EN)]), re.IGNORECASE),
-        (_grouped([(en, f"r:{k}") for k, _, en in RELATIVE_DAYS]), re.IGNORECASE),
+        (_grouped([(en, f"r:{k}") for k, _, en, _ in RELATIVE_DAYS]), re.IGNORECASE),
         # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.")
         (_grouped([(f"{m}|{m[:3]}\\.", f"M{i + 1}") for i, m in enumerate(MONTHS_EN)]), 0),
         (_grouped([(w, f"n{v:g}") for w, v in _EN_NUMBER_WORDS.items()]), re.IGNORECASE),
@@ -408,7 +346,7 @@ def word_facts(text: str) -> list[Fact]:
             group = _matched(m)
             rule = rules[group]
             start, end = m.span(group)
-            if "r:tomorrow" in rule.keys and text[start].isupper():
+            if "r:morgen" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
             if (
                 "l:until" in rule.keys

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from translator_app.core.language.words import (
+    alternation,
     english_number_words,
     german_number_words,
     months,
@@ -76,16 +77,19 @@ _CODE = (
 )
 # A number times a scale word is one number: „16 Tausend Rubel“ is 16,000 roubles, „2,5
 # Millionen“ 2.5 million (German „Milliarde“ is a billion, „Billion“ a trillion).
-DE_SCALES = {"tausend": 10**3, "million": 10**6, "millionen": 10**6, "mio": 10**6}
-DE_SCALES |= {"milliarde": 10**9, "milliarden": 10**9, "mrd": 10**9}
-DE_SCALES |= {"billion": 10**12, "billionen": 10**12, "bio": 10**12}
+_DE_SCALE_NOUNS = {
+    w: v for w, v in german_number_words("scale", "large-scale").items() if v >= 1000
+}
+_DE_SCALE_SHORT = german_number_words("scale-abbreviation")
+DE_SCALES = _DE_SCALE_NOUNS | _DE_SCALE_SHORT
 DE_SCALE_WORDS = (
-    r"(?:Tausend|Millionen|Million|Milliarden|Milliarde|Billionen|Billion)(?![\w-])"
-    r"|(?:Mio|Mrd|Bio)\.?(?![\w-])"
+    rf"(?:{alternation(w.capitalize() for w in _DE_SCALE_NOUNS)})(?![\w-])"
+    rf"|(?:{alternation(w.capitalize() for w in _DE_SCALE_SHORT)})\.?(?![\w-])"
 )
-_EN_SCALES = {"thousand": 10**3, "million": 10**6, "mn": 10**6, "billion": 10**9}
-_EN_SCALES |= {"bn": 10**9, "trillion": 10**12}
-EN_SCALE_OF = {10**3: "thousand", 10**6: "million", 10**9: "billion", 10**12: "trillion"}
+_EN_SCALES = {
+    w: v for w, v in english_number_words("scale", "scale-abbreviation").items() if v >= 1000
+}
+EN_SCALE_OF = {v: w for w, v in english_number_words("scale").items() if v >= 1000}
 
 
 def de_scale(word: str) -> int:

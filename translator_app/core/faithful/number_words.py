@@ -44,9 +44,12 @@ _DE_TENS = german_number_words("tens")
 _DE_FRACTION_WORDS = german_number_words("fraction")  # anderthalb, dreiviertel
 # Fractions of two words: „zwei Drittel“, „ein Viertel“, „die Hälfte“.
 _DE_PARTS = german_number_words("part")
-_DE_PARTS_COUNT = {"ein": 1, "eine": 1, "einem": 1, "zwei": 2, "drei": 3, "vier": 4}
+# the count before a part: a form of „ein“, or zwei … neun („drei Viertel“, „fünf Achtel“)
+_DE_PARTS_COUNT = dict.fromkeys(german_words("one"), 1) | {
+    w: v for w, v in _DE_ALONE.items() if 2 <= v <= 9
+}
 _DE_PARTS_RE = re.compile(
-    rf"(?<![\w-])(?:(?P<n>{'|'.join(_DE_PARTS_COUNT)})\s+(?P<part>{'|'.join(_DE_PARTS)})"
+    rf"(?<![\w-])(?:(?P<n>{alternation(_DE_PARTS_COUNT)})\s+(?P<part>{'|'.join(_DE_PARTS)})"
     r"|(?P<half>(?:die|der|zur)\s+Hälfte))(?![\w-])"
     # a part of something: „ein Viertel der Plätze“, „zwei Drittel aller“ („ein Viertel
     # mit Altbauten“ is a quarter of a town)

@@ -28,6 +28,7 @@ from translator_app.core.faithful.entity_lists import (
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.number_check import EN_SCALE_OF, source_facts
 from translator_app.core.language.english import find_target
+from translator_app.core.language.words import units
 
 _NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
 _NAMES = (
@@ -127,40 +128,20 @@ def entity_uses(text: str) -> list[TermUse]:
     return found
 
 
-# Units after a number, and how English may write each: a decode that turns „29,4 Liter“
-# into "29.4 litter" keeps the number but changes the fact.
+# Units after a number, and how English may write each (units.tsv, kind "metric"): a
+# decode that turns „29,4 Liter“ into "29.4 litter" keeps the number but changes the fact.
 _UNIT_ENGLISH = {
-    unit: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE)
-    for unit, words in {
-        "kg": r"kilogram(?:me)?s?|kg",
-        "g": r"gram(?:me)?s?|g",
-        "km": r"kilomet(?:re|er)s?|km",
-        "cm": r"centimet(?:re|er)s?|cm",
-        "mm": r"millimet(?:re|er)s?|mm",
-        "m": r"met(?:re|er)s?|m",
-        "l": r"lit(?:re|er)s?|l",
-    }.items()
+    u.key: re.compile(
+        "|".join(
+            # "5%": a sign stands without word boundaries; "a 40-litre box" keeps „40 Litern“
+            rf"(?<!\w)(?<![^\W\d_]-){re.escape(f)}(?![\w-])" if f[0].isalnum() else re.escape(f)
+            for f in sorted(u.english, key=len, reverse=True)
+        ),
+        re.IGNORECASE,
+    )
+    for u in units("metric")
 }
-# "5%" has a digit right before the sign, so the sign stands without word boundaries.
-_UNIT_ENGLISH["%"] = re.compile(r"(?<![\w-])per ?cent(?![\w-])|%", re.IGNORECASE)
-_UNIT_DE = {
-    "Kilogramm": "kg",
-    "kg": "kg",
-    "Gramm": "g",
-    "g": "g",
-    "Kilometer": "km",
-    "km": "km",
-    "Zentimeter": "cm",
-    "cm": "cm",
-    "Millimeter": "mm",
-    "mm": "mm",
-    "Meter": "m",
-    "m": "m",
-    "Liter": "l",
-    "l": "l",
-    "Prozent": "%",
-    "%": "%",
-}
+_UNIT_DE = {form: u.key for u in units("metric") for form in u.german}
 _UNIT_AFTER_NUMBER = re.compile(
     rf"(?<![\w.,])\d(?:[\d.,]*\d)?\s*({_alternatives(_UNIT_DE)})(?![\w])"
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 from translator_app.core.data.tables import read_table
 from translator_app.core.platform.paths import resources_dir
@@ -49,6 +50,12 @@ def daytimes() -> tuple[tuple[str, str], ...]:
     """(German with its article, English) of each time of day, morning first:
     ("der Morgen", "morning")."""
     return _calendar("daytime")
+
+
+def relative_days() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(German, its English forms) of each day said from today, the form a fact's
+    English says first: ("übermorgen", ("the day after tomorrow", …, "in two days"))."""
+    return tuple((de, tuple(_forms(en))) for de, en in _calendar("relative-day"))
 
 
 @cache
@@ -125,3 +132,30 @@ def english_words(kind: str) -> tuple[str, ...]:
 def english_verb_plurals() -> dict[str, str]:
     """A singular verb as it follows a subject -> its plural ("is" -> "are")."""
     return dict(_table("english-verbs.tsv", 2))
+
+
+class Unit(NamedTuple):
+    """A unit or noun a number counts (units.tsv): its ``key`` ("kg"), ``kind`` (time,
+    metric, temperature, count), the ``name`` a fact's English gives it ("kg",
+    "working days"), and its German and English forms."""
+
+    key: str
+    kind: str
+    name: str
+    german: tuple[str, ...]
+    english: tuple[str, ...]
+
+
+@cache
+def units(*kinds: str) -> tuple[Unit, ...]:
+    """The units of ``kinds`` (every kind where none is given), in the table's order
+    (a longer unit before a shorter one it holds: "workday" before "day").
+
+    >>> units("metric")[0].german
+    ('kg', 'Kilo', 'Kilogramm')
+    """
+    return tuple(
+        Unit(key, kind, name, tuple(_forms(de)), tuple(_forms(en)))
+        for key, kind, name, de, en in _table("units.tsv", 5)
+        if not kinds or kind in kinds
+    )
