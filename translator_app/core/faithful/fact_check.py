@@ -24,6 +24,7 @@ from translator_app.core.faithful.number_check import (
 )
 from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
 from translator_app.core.language.numbers import with_digits
+from translator_app.core.language.words import alternation, english_words, german_words
 from translator_app.core.text.clean import through
 
 
@@ -139,8 +140,7 @@ def added_facts(source: str, translation: str, facts: list[Fact] | None = None) 
 # -> "Don't recommend that.", „Sorry, ich habe deine Nachricht erst jetzt gesehen.“ ->
 # "Sorry, I didn't see your message now.").
 _ENGLISH_NEGATION = re.compile(
-    r"\b(?:\w+n['’]t|not|cannot|never|nothing|nobody|none|neither|nor|nowhere|no-one"
-    r"|no(?!\.?\s*\d))\b",
+    rf"\b(?:\w+n['’]t|{alternation(english_words('negation'))}|no(?!\.?\s*\d))\b",
     re.IGNORECASE,
 )
 # What says "no" in German besides a negation word, where English writes one: „Nein“,
@@ -150,8 +150,8 @@ _ENGLISH_NEGATION = re.compile(
 # than"), and a tag question („…, oder?“: "wasn't he?"). On the everyday, register and
 # mixed dev sets no reference English with a negation is left without one of these.
 _GERMAN_DENIAL = re.compile(
-    rf"\b(?:{NEGATION_DE}|nein|ohne|verboten|untersagt|ausgeschlossen|kaum|vermeiden"
-    r"|verzichten|statt|anstatt|außer|weniger|wenig|fehl\w*|verpass\w*|abgelehnt|ablehnen"
+    rf"\b(?:{NEGATION_DE}|{alternation(german_words('denial'))}"
+    rf"|(?:{alternation(german_words('denial-stem'))})\w*"
     r"|un(?!ter|s|d\b)\w{3,}|\w+(?:los|frei)(?:e[nmrs]?)?)\b"
     r"|,\s*(?:oder|gell|ne|nicht wahr)\s*\?",
     re.IGNORECASE,

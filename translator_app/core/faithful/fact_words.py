@@ -40,6 +40,7 @@ from translator_app.core.faithful.number_words import (
 )
 from translator_app.core.language.words import (
     alternation,
+    english_words,
     german_number_words,
     german_words,
     relative_days,
@@ -70,15 +71,13 @@ RELATIVE_DAYS = [(de, de, alternation(en), en[0]) for de, en in relative_days()]
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
 
 # ------------------------------------------------------------------ negation and limits
-NEGATION_DE = (
-    r"nicht|nichts|kein|keine|keinen|keinem|keiner|keines|nie|niemals|niemand(?:en|em)?"
-    r"|nirgends|nirgendwo|keinesfalls|keineswegs|weder"
+NEGATION_DE = (  # „niemand“ and its forms as one: the alternation holds them all
+    alternation(german_words("negation"))
 )
+# "no" but not "No. 5"; a verb in "n't"
 _NEGATION_EN = (
-    r"\b(?:not|cannot|no(?!\.?\s*\d)|never|nothing|nobody|none|neither|nor|nowhere|no-one"
-    r"|without|impossible|unable|unavailable|unknown|invalid|incorrect|unnecessary"
-    r"|disagree[sd]?|dislikes?|refuse[sd]?|fail(?:s|ed)?\s+to)\b"
-    r"|n['’]t\b"
+    rf"\b(?:{alternation(english_words('negation') + english_words('says-no'))}"
+    r"|no(?!\.?\s*\d))\b|n['’]t\b"
 )
 # What a limit may stand before: a digit, a number word, a day, a month, a time of day.
 _FACT_AHEAD = (
