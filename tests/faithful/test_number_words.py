@@ -93,6 +93,22 @@ def test_where_a_noun_an_english_number_counts_was_left_out():
     assert english_bare_measures("Take two eggs and 3 apples.") == []  # no measure
 
 
+@pytest.mark.parametrize(
+    ("german", "counted"),
+    [
+        ("Wir brauchen zehn Schrauben.", [("Schrauben", 10)]),  # „zehn“ counts as „elf“ does
+        ("Wir brauchen elf Schrauben.", [("Schrauben", 11)]),
+        ("Der Korb fasst 40 Litern.", []),  # a unit (units.tsv), checked as one
+        ("Das Paket kam nach 3 Werktagen.", []),
+        ("Der Vertrag läuft 3 Jahrzehnte.", []),
+        ("Um 14 Uhr kommen 12 Gäste.", []),
+    ],
+)
+def test_a_unit_a_time_or_a_scale_is_no_counted_noun(german, counted):
+    found = [(german[a:b], v) for a, b, v in german_counted(german)]
+    assert found == counted
+
+
 def test_half_a_measure_counts_its_noun():
     assert german_counted("Ich hätte gern ein halbes Kilo Tomaten.") == [(31, 38, Fraction(1, 2))]
     german = "Bitte einen halben Liter Milch mitbringen."

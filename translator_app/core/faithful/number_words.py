@@ -35,6 +35,7 @@ from translator_app.core.language.words import (
     german_measures,
     german_number_words,
     german_words,
+    units,
 )
 
 # ------------------------------------------------------------------ German, one word
@@ -233,21 +234,16 @@ def english_number_keys(text: str) -> Counter:
 _DE_MEASURES = alternation(german_measures())
 # Nouns after a number that are its unit, a time or a date, not a counted thing: the unit
 # facts (fact_words.UNITS) and the clock have their own checks.
-_DE_NOT_COUNTED = (
-    r"Uhr|Mal|Cent|Prozent|Grad|Jahr(?:e|en)?|Monat(?:e|en)?|Woche(?:n)?|Tag(?:e|en)?"
-    r"|Stunde(?:n)?|Minute(?:n)?|Sekunde(?:n)?|Nacht|Nächte(?:n)?|Werktag(?:e|en)?"
-    r"|Arbeitstag(?:e|en)?|Person(?:en)?|Leute(?:n)?|Gäste(?:n)?|Kind(?:er|ern)?"
-    r"|Seite(?:n)?|Zimmer(?:n)?|Meter(?:n)?|Kilometer(?:n)?|Zentimeter(?:n)?|Hektar"
-    rf"|{'|'.join(MONTHS_DE)}|{'|'.join(WEEKDAYS_DE)}|Übernachtung(?:en)?"
-    r"|Einwohner|Mitarbeiter|Besucher|Prozentpunkte"
-    # scales, currencies and measures that English may leave out or write as a symbol
-    r"|Millionen|Million|Milliarden?|Tausend|Hundert|Dollar|Rubel|Franken|Schekel|Pfund"
-    r"|Zoll|Sterne(?:n)?|Punkte(?:n)?|Hälften|Euro|Dutzend"
-    r"|Jahrhundert(?:e|en)?|Jahrzehnt(?:e|en)?"
+_DE_NOT_COUNTED = alternation(
+    [form for unit in units() for form in unit.german if form[:1].isupper()]
+    + [w.capitalize() for w, v in german_number_words("scale", "large-scale", "dozen").items()]
+    + MONTHS_DE
+    + WEEKDAYS_DE
+    + list(german_words("not-counted"))
 )
 _DE_COUNT = (  # a year („2010 Selbstmord“: "suicide in 2010") counts nothing
     rf"(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|{COMPOUND}"
-    r"|zwei|drei|vier|fünf|sechs|sieben|acht|neun|elf|zwölf"
+    rf"|{alternation(w for w, v in _DE_ALONE.items() if 2 <= v <= 12)}"
 )
 _DE_COUNTED = re.compile(
     rf"(?<![\w.,-])(?:(?P<one>[Ee]in(?:en|e|em|es)?)\s+(?P<half>halbe[nmrs]?\s+)?(?=(?:{_DE_MEASURES})\s)"
