@@ -56,7 +56,10 @@ EN_NUMBER = (
     r"(?P<ord>st|nd|rd|th)?" + _NUM_END
 )
 _MONTHS_DE_RE = "|".join(MONTHS_DE)
-_MONTHS_EN_RE = "|".join(MONTHS_EN) + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+# A month as written, or cut to its first three letters ("Oct.", "Sept.")
+_MONTHS_EN_RE = "|".join(MONTHS_EN) + (
+    rf"|(?:{'|'.join([m[:3] for m in MONTHS_EN if len(m) > 3] + ['Sept'])})\.?"
+)
 
 # Clock times in words: „halb acht“ (7:30), „Viertel nach acht“ (8:15), „Viertel vor
 # acht“ (7:45); English "half past seven" (or "half seven"), "quarter past/to eight".
