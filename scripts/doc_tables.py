@@ -283,7 +283,40 @@ def fact_set_table() -> str:
     )
 
 
+LANGUAGE_ID = ROOT / "docs" / "figures" / "language_id.json"
+
+
+def language_id_table() -> str:
+    """docs/postedit.md's figures of the step "other-languages" on the held-out sets,
+    from bench/bench_language_id.py."""
+    r = json.loads(LANGUAGE_ID.read_text("utf-8"))
+    rows = [
+        f"| {name} | {s['sentences']} | {s['german_taken_for_another']} "
+        f"| {s['german_in_haste_taken_for_another']} "
+        f"| {s['english_told']} ({100 * s['english_told'] / s['sentences']:.1f} %) "
+        f"| {s['ms_per_sentence']:.2f} |"
+        for name, s in r["sets"].items()
+    ]
+    alarms = [a for s in r["sets"].values() for a in s["alarms"]]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}); languages {', '.join(r['languages'])}, sure at "
+            f"{r['sure']}; the identifier loads in {r['load_seconds']} s.",
+            "",
+            "| set | pairs | German taken for another language | the same typed in haste "
+            "| English told from German | ms a sentence |",
+            "|---|---:|---:|---:|---:|---:|",
+            *rows,
+            "",
+            "German taken for another language: "
+            + ("; ".join(f"„{a}“" for a in alarms) if alarms else "none")
+            + ".",
+        ]
+    )
+
+
 TABLES = {
+    "language-id": (ROOT / "docs" / "postedit.md", language_id_table),
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
     "amounts": (ROOT / "docs" / "postedit.md", amounts_table),

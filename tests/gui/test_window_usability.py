@@ -630,3 +630,20 @@ def test_a_file_dropped_on_the_german_box_is_opened_not_inserted(qtbot, open_win
     assert w.eventFilter(w.source_edit.viewport(), drop) is True
     assert w.source_edit.toPlainText().strip() == "Guten Morgen."
     assert "file:" not in w.source_edit.toPlainText()
+
+
+def test_a_sentence_in_another_language_is_kept_and_marked(qtbot, real_window):
+    """Pasted English came back reworded and French garbled (issue 89 §3): with the real
+    model, a sentence in another language stays as written, carries a grey mark on both
+    sides that says which language, and the status bar says so."""
+    w = real_window
+    english = "Could you please send me the file by Friday?"
+    shown = translate_in(qtbot, w, f"Guten Morgen. {english}")
+    assert shown.endswith(english) and not shown.startswith("Guten")
+    qtbot.waitUntil(lambda: "Kept as written" in w.statusBar().currentMessage(), timeout=20_000)
+    assert "English" in w.statusBar().currentMessage()
+    german = w.source_edit.toPlainText()
+    at = german.index(english) + 3
+    assert w.highlighter.fact_tip("source", at).startswith("Looks like English: kept as written")
+    assert w.highlighter.fact_tip("output", shown.index(english) + 3).startswith("Looks like")
+    assert w.highlighter.fact_tip("source", 2) == ""  # the German sentence: translated

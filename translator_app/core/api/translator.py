@@ -360,6 +360,7 @@ class Translator:
             symbols=pipeline.asked(steps, "symbols"),
             numbers=pipeline.asked(steps, "number-words"),
             amounts=pipeline.asked(steps, "amounts"),
+            languages=pipeline.asked(steps, "other-languages"),
         )
         decoded = decode_sentences(
             decoder, texts, options, prefixes, should_stop, batch_tokens, glossary, protect, reading

@@ -44,6 +44,7 @@ from translator_app.core.faithful.protect import entity_uses, merge_uses, protec
 from translator_app.core.faithful.terms import mask_markers
 from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
 from translator_app.core.language.amounts import in_figures
+from translator_app.core.language.identify import other_language
 from translator_app.core.language.numbers import with_digits
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
 from translator_app.core.text.clean import through, without_lone_surrogates
@@ -65,13 +66,15 @@ class Reading:
     kept from the model and put back in the English (symbols.py); ``numbers``, German
     numbers in words from thirteen up given in digits (language/numbers.py); ``amounts``,
     fractions, prices and clock times in words, ranges and dates without a year given
-    in the figures the model keeps (language/amounts.py)."""
+    in the figures the model keeps (language/amounts.py); ``languages``, a sentence sure
+    to be in another language than German kept as written (language/identify.py)."""
 
     umlauts: bool = True
     stop: bool = True
     symbols: bool = True
     numbers: bool = True
     amounts: bool = True
+    languages: bool = True
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class _Sentence:
     runs: tuple[Run, ...] = ()  # symbols inside it, written back into the English
     stop: bool = False  # read with a full stop it does not close with (closing_stop.py)
     facts_annotated: bool = False  # protected facts annotated for the model
+    language: str = ""  # another language it is written in, kept as written (identify.py)
 
 
 def decode_sentences(
@@ -198,9 +202,11 @@ def _sentence(
             f"{MAX_SENTENCE_TOKENS} one sentence may have; use translate_document, "
             "which splits long text"
         )
-    if (not has_words(clean) or in_another_script(clean)) and not prefix:
+    language = (reading.languages and not prefix and other_language(clean)) or ""
+    if (not has_words(clean) or in_another_script(clean) or language) and not prefix:
         sentence.as_is = verbatim(decoder.tokenizer, clean, enc.spans + ((len(clean),) * 2,))
         if sentence.as_is is not None:
+            sentence.language = language
             return sentence
     step = decoder.max_source_tokens - 1
     eos = decoder.tokenizer.eos_id
@@ -261,5 +267,6 @@ def _assemble(tokenizer: Tokenizer, s: _Sentence, chunks: list[list[Hypothesis]]
         nbest=cands,
         terms=check_uses(s.term_uses, cands[0].text) if cands else (),
         facts_annotated=s.facts_annotated,
+        language=s.language,
     )
     return Decoded(translation, checked)

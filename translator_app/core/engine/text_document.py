@@ -66,6 +66,18 @@ class DocumentTranslation:
             for w in t.not_carried
         ]
 
+    def kept_languages(self) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
+        """(span in ``source``, span in ``output``, language code) of each sentence kept
+        as written because it is in another language than German
+        (core/language/identify.py)."""
+        return [
+            ((seg.start, seg.end), span, t.language)
+            for seg, t, span in zip(
+                self.segments, self.translations, self.output_spans, strict=True
+            )
+            if t is not None and t.language
+        ]
+
     def missing_numbers(self) -> list[tuple[int, int, str]]:
         """(start, end, text) in ``source`` of each fact lost (:meth:`lost_facts`)."""
         return [(start, end, f.text) for start, end, f in self.lost_facts()]

@@ -103,6 +103,9 @@ class Translation:
     # Whether the model was given the source's facts annotated (protect.py): a step
     # that decodes the sentence again starts the same way (postedit/facts.py).
     facts_annotated: bool = False
+    # The language the source is written in where it is sure not to be German
+    # (core/language/identify.py: "en", "fr"): kept as written, not translated.
+    language: str = ""
 
     @property
     def best(self) -> Candidate | None:

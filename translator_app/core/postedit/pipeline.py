@@ -14,7 +14,7 @@ Every step has a name; a request asks for steps by name (:func:`parse_steps`: "a
 own search, as its reference implementation writes it.
 
 >>> [s.name for s in STEPS][:3]
-['umlauts', 'closing-stop', 'symbols']
+['other-languages', 'umlauts', 'closing-stop']
 """
 
 from __future__ import annotations
@@ -74,6 +74,13 @@ class Step:
 
 
 STEPS: tuple[Step, ...] = (
+    Step(
+        "other-languages",
+        READ,
+        "a sentence sure to be in another language than German ('Could you please …', "
+        "'Bonjour, comment ça va?') is kept as written and marked, not translated "
+        "(language/identify.py: py3langid)",
+    ),
     Step(
         "umlauts",
         READ,

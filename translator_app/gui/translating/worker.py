@@ -32,6 +32,7 @@ from PySide6.QtCore import QObject, Signal
 import translator_app.core as engine  # its names import PyTorch on first use
 from translator_app.core.engine.text_document import find_missing, split_document
 from translator_app.core.engine.translation import Translation
+from translator_app.core.language import identify
 from translator_app.gui.translating.worker_messages import (
     AlternativesRequest,
     AlternativesResult,
@@ -226,6 +227,8 @@ class TranslationWorker(QObject):
         # copies) is built on a thread of its own the first time.
         translator.wait_for_dictionary = False
         self._build_dictionary_index(translator, str(job.path))
+        if "other-languages" in translator.steps:  # its model loads in about a second
+            threading.Thread(target=identify.preload, name="language-id", daemon=True).start()
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         layers, heads, alignment_layer, alignment_head = cfg.attention_shape

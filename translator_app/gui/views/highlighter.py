@@ -293,11 +293,15 @@ DROPPED_UNDERLINE = "#6a3fb0"
 # both sides.
 DICTIONARY_BACKGROUND = "#d6ecff"
 DICTIONARY_UNDERLINE = "#1f5fa0"
+# A sentence in another language, kept as written (issue 89 §3): pale grey, both sides.
+LANGUAGE_BACKGROUND = "#e4e4e4"
+LANGUAGE_UNDERLINE = "#5a5a5a"
 MARK_TEXT = "#1a1a1a"
 CHECK_STYLES = {
     "fact": (FACT_BACKGROUND, FACT_UNDERLINE),
     "dropped": (DROPPED_BACKGROUND, DROPPED_UNDERLINE),
     "dictionary": (DICTIONARY_BACKGROUND, DICTIONARY_UNDERLINE),
+    "language": (LANGUAGE_BACKGROUND, LANGUAGE_UNDERLINE),
 }
 
 
@@ -306,7 +310,8 @@ def _selection(
 ):
     """A highlight of ``text[start:end]`` (Python indices) in ``edit``, which shows ``text``;
     ``wavy``: True for the coverage hint's underline, or a colour name; ``fact``: the
-    kind of a mark to check ("fact", "dropped" or "dictionary", :data:`CHECK_STYLES`)."""
+    kind of a mark to check ("fact", "dropped", "dictionary" or "language",
+    :data:`CHECK_STYLES`)."""
     sel = QTextEdit.ExtraSelection()
     cursor = QTextCursor(edit.document())
     cursor.setPosition(to_qt(text, start))

@@ -16,6 +16,7 @@ from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.language.identify import language_name
 from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
 from translator_app.gui.views.positions import piece_at
@@ -332,7 +333,18 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
         marks.append(FactMark((start, end), None, dropped_message(word), kind="dropped"))
     for source, output, use in rendered.dictionary_words():
         marks.append(FactMark(source, output, dictionary_message(use), kind="dictionary"))
+    for source, output, language in rendered.kept_languages():
+        marks.append(FactMark(source, output, language_message(language), kind="language"))
     return marks
+
+
+def language_message(language: str) -> str:
+    """What a mark on a sentence kept as written says: "Looks like French: kept as
+    written, not translated …"."""
+    return (
+        f"Looks like {language_name(language)}: kept as written, not translated (the model "
+        "translates German into English)"
+    )
 
 
 def _has_word(text: str) -> bool:

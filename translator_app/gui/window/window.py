@@ -35,6 +35,7 @@ from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.engine.model_features import missing_text
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.faithful.fact_check import describe_fact
+from translator_app.core.language.identify import language_name
 from translator_app.core.platform.paths import (
     remove_orphans,
     user_cache_dir,
@@ -370,6 +371,13 @@ class MainWindow(QMainWindow):
         if not final:
             return
         lost = doc.lost_facts()
+        kept = doc.kept_languages()
+        if kept and not lost:
+            names = sorted({language_name(code) for _, _, code in kept})
+            which = "a sentence" if len(kept) == 1 else f"{len(kept)} sentences"
+            self.messages.about_text(
+                f"Kept as written: {which} in {' and '.join(names)}, not German (grey marks)"
+            )
         if lost:
             # Short enough for the status bar; every mark's tooltip says what it is.
             more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
