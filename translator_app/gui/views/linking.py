@@ -338,6 +338,25 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
     return marks
 
 
+def shown_message(doc: DocumentTranslation) -> str | None:
+    """What the status bar says of a translation as it shows (short: every mark's
+    tooltip says the rest): its first lost fact, else the sentences kept as written
+    because they are in another language; None where there is nothing to say."""
+    lost = doc.lost_facts()
+    if lost:
+        more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
+        return (
+            f"Check: the English may not keep {describe_fact(lost[0][2])}{more} "
+            "(marked in amber; point at a mark for details)"
+        )
+    kept = doc.kept_languages()
+    if kept:
+        names = " and ".join(sorted({language_name(code) for _, _, code in kept}))
+        which = "a sentence" if len(kept) == 1 else f"{len(kept)} sentences"
+        return f"Kept as written: {which} in {names}, not German (grey marks)"
+    return None
+
+
 def language_message(language: str) -> str:
     """What a mark on a sentence kept as written says: "Looks like French: kept as
     written, not translated …"."""

@@ -34,8 +34,6 @@ from translator_app.core import bundled_model_dir
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.engine.model_features import missing_text
 from translator_app.core.engine.text_document import DocumentTranslation
-from translator_app.core.faithful.fact_check import describe_fact
-from translator_app.core.language.identify import language_name
 from translator_app.core.platform.paths import (
     remove_orphans,
     user_cache_dir,
@@ -55,6 +53,7 @@ from translator_app.gui.views.alignment import AlignmentPanel
 from translator_app.gui.views.correction_mode import CorrectionController, correction_banner
 from translator_app.gui.views.dictionary_view import DictionaryController
 from translator_app.gui.views.highlighter import LinkHighlighter
+from translator_app.gui.views.linking import shown_message
 from translator_app.gui.views.positions import compose_in_place
 from translator_app.gui.window.model_chooser import READY_TEXT, ModelChooser
 from translator_app.gui.window.window_dialogs import WindowCommands, WindowDialogs
@@ -370,21 +369,8 @@ class MainWindow(QMainWindow):
             self.time_label.setText(f"{seconds * 1000:.0f} ms")
         if not final:
             return
-        lost = doc.lost_facts()
-        kept = doc.kept_languages()
-        if kept and not lost:
-            names = sorted({language_name(code) for _, _, code in kept})
-            which = "a sentence" if len(kept) == 1 else f"{len(kept)} sentences"
-            self.messages.about_text(
-                f"Kept as written: {which} in {' and '.join(names)}, not German (grey marks)"
-            )
-        if lost:
-            # Short enough for the status bar; every mark's tooltip says what it is.
-            more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
-            self.messages.about_text(
-                f"Check: the English may not keep {describe_fact(lost[0][2])}{more} "
-                "(marked in amber; point at a mark for details)"
-            )
+        if (message := shown_message(doc)) is not None:
+            self.messages.about_text(message)
         if (
             doc.source.strip()
             and self.settings.history_enabled
