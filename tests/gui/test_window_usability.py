@@ -647,3 +647,35 @@ def test_a_sentence_in_another_language_is_kept_and_marked(qtbot, real_window):
     assert w.highlighter.fact_tip("source", at).startswith("Looks like English: kept as written")
     assert w.highlighter.fact_tip("output", shown.index(english) + 3).startswith("Looks like")
     assert w.highlighter.fact_tip("source", 2) == ""  # the German sentence: translated
+
+
+def test_a_user_can_have_other_languages_translated_too(qtbot, real_window):
+    """The mark on a kept sentence names the setting that translates such sentences:
+    unticked in Settings, the sentence is translated (a German sentence taken for
+    another language must not stay stuck), and the choice is kept across sessions."""
+    from translator_app.gui.dialogs.secondary_dialogs import SettingsDialog
+    from translator_app.gui.shared.settings import Settings
+
+    w = real_window
+    english = "Could you please send me the file by Friday?"
+    assert translate_in(qtbot, w, english) == english
+    dialog = SettingsDialog(w.settings, w)
+    assert dialog.other_languages.isChecked()
+    dialog.other_languages.setChecked(False)
+    dialog.apply(w.settings)
+    assert w.settings.steps == "all,-other-languages"
+    with qtbot.waitSignal(w.translation_shown, timeout=20_000) as shown:
+        w.translate_now()
+    assert shown.args[0] != english  # reworded by the model, as asked
+    w.settings.save()
+    assert Settings.load().steps == "all,-other-languages"
+
+
+def test_a_settings_file_naming_an_unknown_step_falls_back_to_all(app_env):
+    import json
+
+    from translator_app.gui.shared.settings import Settings
+
+    Settings.path().parent.mkdir(parents=True, exist_ok=True)
+    Settings.path().write_text(json.dumps({"steps": "all,-no-such-step"}), "utf-8")
+    assert Settings.load().steps == "all"

@@ -229,6 +229,17 @@ def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
     return frozenset(chosen)
 
 
+def with_step(spec: str, name: str, on: bool) -> str:
+    """The steps of ``spec`` (as :func:`parse_steps` reads it) with step ``name`` on or
+    off, written as "all" less the steps left out (a setting keeps a step added later).
+
+    >>> with_step("all", "other-languages", False)
+    'all,-other-languages'
+    """
+    chosen = parse_steps(spec) | {name} if on else parse_steps(spec) - {name}
+    return ",".join(["all", *(f"-{s}" for s in STEP_NAMES if s not in chosen)])
+
+
 def asked(steps: frozenset[str], name: str) -> bool:
     """Whether the step ``name`` (one the translator's decode does itself: stages "read"
     and "choose") is among ``steps``."""

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.engine.model_card import for_users
 from translator_app.core.engine.model_features import features_markdown
+from translator_app.core.postedit.pipeline import parse_steps, with_step
 from translator_app.gui.dialogs.history import History
 from translator_app.gui.shared.screen import close_buttons, fit_resize
 from translator_app.gui.shared.settings import (
@@ -83,6 +84,11 @@ class SettingsDialog(QDialog):
         self.coverage = QCheckBox("Underline German words that got little attention")
         self.coverage.setAccessibleName("Coverage hint")
         self.coverage.setChecked(settings.coverage_hint)
+        self.other_languages = QCheckBox(
+            "Keep sentences in another language than German as written (not translated)"
+        )
+        self.other_languages.setAccessibleName("Keep other languages")
+        self.other_languages.setChecked("other-languages" in parse_steps(settings.steps))
         self.history = QCheckBox("Keep a history of translations")
         self.history.setAccessibleName("Keep history")
         self.history.setChecked(settings.history_enabled)
@@ -94,6 +100,7 @@ class SettingsDialog(QDialog):
         form.addRow("Appearance", self.theme_box)
         form.addRow("Font size", self.font_size)
         form.addRow(self.coverage)
+        form.addRow(self.other_languages)
         form.addRow(self.history)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -111,6 +118,9 @@ class SettingsDialog(QDialog):
         settings.font_size = self.font_size.value()
         settings.coverage_hint = self.coverage.isChecked()
         settings.history_enabled = self.history.isChecked()
+        settings.steps = with_step(
+            settings.steps, "other-languages", self.other_languages.isChecked()
+        )
 
 
 def _model_or_spin(value: int | None, model: int | None, name: str) -> QSpinBox:

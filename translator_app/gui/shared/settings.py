@@ -17,6 +17,7 @@ from translator_app.core.limits import parse_json
 from translator_app.core.models.from_dict import from_dict
 from translator_app.core.platform.hardware import DEVICES
 from translator_app.core.platform.paths import move_aside, user_config_dir, write_atomic
+from translator_app.core.postedit.pipeline import parse_steps
 
 LAYOUTS = ("side-by-side", "stacked")
 THEMES = ("system", "light", "dark")  # gui/shared/theme.py gives each its palette
@@ -48,6 +49,9 @@ class Settings:
     show_alignment: bool = True
     coverage_hint: bool = False  # wavy marks on every weakly covered word distract; opt in
     history_enabled: bool = True
+    # The post-editing steps (core/postedit/pipeline.parse_steps): "all", or "all" less
+    # some ("all,-other-languages": a sentence in another language is translated too).
+    steps: str = "all"
 
     problem: str = field(default="", repr=False, compare=False)  # set by load(), not saved
     # The file on disk could not be read or moved aside: never overwrite it.
@@ -109,6 +113,10 @@ class Settings:
         self.extra_models = [m for m in self.extra_models if isinstance(m, str)]
         recent = [p for p in self.recent_files if isinstance(p, str) and p]
         self.recent_files = list(dict.fromkeys(recent))[:10]
+        try:
+            parse_steps(self.steps)
+        except (ValueError, AttributeError):  # another version's step, or not a text
+            self.steps = "all"
 
     def save(self) -> None:
         """Atomic write: a crash mid-save leaves the previous file intact."""

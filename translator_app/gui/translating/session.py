@@ -95,6 +95,7 @@ class TranslationSession(QObject):
         self.model_info: ModelInfo | None = None
         self.loading_path: str | None = None
         self.beam = self.nbest = 1
+        self.steps = "all"  # the post-editing steps asked for (Settings.steps)
         self._last_id = 0
         # The latest request of each channel (-1: none wanted).
         self._ids = dict.fromkeys(CHANNELS, -1)
@@ -150,12 +151,13 @@ class TranslationSession(QObject):
     def pending(self) -> bool:
         return self._pending
 
-    def translate(self, text: str, beam: int | None, nbest: int | None) -> None:
+    def translate(self, text: str, beam: int | None, nbest: int | None, steps: str = "all") -> None:
         """Show ``text``'s translation: at once from the cache, else once the worker has
-        translated the missing sentences (with progress for a long text)."""
+        translated the missing sentences (with progress for a long text); ``steps``: the
+        post-editing steps (pipeline.parse_steps)."""
         if self.model_info is None:
             return
-        self.beam, self.nbest = beam, nbest
+        self.beam, self.nbest, self.steps = beam, nbest, steps
         request_id = self._new_id("text")
         if len(text) > SPLIT_ON_WORKER:  # split and translated on the worker
             self._pending = True
@@ -163,7 +165,9 @@ class TranslationSession(QObject):
             self._asked_follow_up = {}
             cached = self.cache.sentences(self._context())
             self.worker.translate(
-                TranslateRequest(request_id, (), beam, nbest, (), self._glossary(), text, cached)
+                TranslateRequest(
+                    request_id, (), beam, nbest, (), self._glossary(), text, cached, steps=steps
+                )
             )
         else:
             self._plan(text, split_document(text))
@@ -229,6 +233,7 @@ class TranslationSession(QObject):
             prefix,
             self._glossary(),
             follow_up=follow_up,
+            steps=self.steps,
         )
 
     def force_prefix(self, sentence: str, prefix: tuple[int, ...]) -> None:
@@ -413,7 +418,7 @@ class TranslationSession(QObject):
     def _context(self) -> tuple:
         """What decides a translation besides its sentence (the cache key's rest)."""
         g = self._glossary()
-        key = (self._model_id(), self.beam, self.nbest, g.key() if g else ())
+        key = (self._model_id(), self.beam, self.nbest, self.steps, g.key() if g else ())
         return (*key, self._dictionary_builds)
 
     def _finish(self) -> None:

@@ -290,6 +290,7 @@ class TranslationWorker(QObject):
                     # the English first, the dictionary's words as a follow-up; a word
                     # the user chose (a forced prefix) is decoded with them at once
                     dictionary_words=bool(job.prefix),
+                    steps=job.steps,
                 )
                 if len(results) < len(sentences) and not stale():
                     self.progressed.emit(self._result(job, sentences, results, start))
@@ -307,6 +308,7 @@ class TranslationWorker(QObject):
                 job.nbest,
                 glossary,
                 worded=bool(job.prefix),  # a request with a prefix has no follow_up
+                steps=job.steps,
             )
             self._queue_check(follow_up)
 
@@ -386,6 +388,7 @@ class TranslationWorker(QObject):
                 nbest=job.nbest,
                 should_stop=stale,
                 glossary=job.glossary,
+                steps=job.steps,
             )
         except engine.SearchCancelled:
             return None

@@ -60,6 +60,7 @@ class TranslateRequest:
     # Cached sentences of the text and their translations whose follow-up a newer
     # request abandoned: followed up with this request's own translations.
     follow_up: tuple[tuple[str, Translation], ...] = ()
+    steps: str = "all"  # the post-editing steps (pipeline.parse_steps)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class CheckRequest:
     nbest: int | None = None
     glossary: Glossary | None = None
     worded: bool = True  # the dictionary's words are in (or not asked for)
+    steps: str = "all"
 
 
 @dataclass(frozen=True)

@@ -361,8 +361,8 @@ def language_message(language: str) -> str:
     """What a mark on a sentence kept as written says: "Looks like French: kept as
     written, not translated …"."""
     return (
-        f"Looks like {language_name(language)}: kept as written, not translated (the model "
-        "translates German into English)"
+        f"Looks like {language_name(language)}: kept as written, not translated (to "
+        "translate such sentences too: Settings, Keep sentences in another language)"
     )
 
 

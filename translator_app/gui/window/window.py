@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
     def translate_now(self) -> None:
         self.debounce.stop()
         s = self.settings
-        self.session.translate(self.source_edit.toPlainText(), s.beam, s.nbest)
+        self.session.translate(self.source_edit.toPlainText(), s.beam, s.nbest, s.steps)
 
     def _show_progress(self, done: int, total: int) -> None:
         """Long texts: "sentences done of total" while the English fills in."""

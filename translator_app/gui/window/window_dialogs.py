@@ -75,10 +75,10 @@ class WindowDialogs:
         info = self.model_info
         dialog = SettingsDialog(self.settings, self.parent, info and (info.beam, info.nbest))
         if dialog.exec():
-            before = (self.settings.beam, self.settings.nbest)
+            before = (self.settings.beam, self.settings.nbest, self.settings.steps)
             dialog.apply(self.settings)
             self.commands.apply_settings()
-            if (self.settings.beam, self.settings.nbest) != before:
+            if (self.settings.beam, self.settings.nbest, self.settings.steps) != before:
                 self.commands.translate_now()
             self.commands.save_settings()
 
