@@ -4,6 +4,10 @@ IWSLT validation, BConTrasT and MLQE-PE dev)."""
 
 from __future__ import annotations
 
+import pytest
+
+from translator_app.core.faithful.fact_check import missing_facts
+
 
 def test_thousands_grouped_by_a_space_are_one_number():
     """„200 000 Euro“ (DIN 5008 groups thousands with a space) was read as the numbers
@@ -28,3 +32,28 @@ def test_a_number_closing_the_english_is_no_date():
     assert missing_facts(german, "They both have a star rating of 4.4.") == []
     assert missing_facts(german, "They both have a star rating of 4.5.") != []
     assert missing_facts("Am 4.4. kommt er.", "He comes on 4.4.") == []
+
+
+@pytest.mark.parametrize(
+    ("german", "english"),
+    [
+        # a short unit glued to the number
+        ("Die Flughöhe betrug 37 km.", "The maximum altitude was 37km."),
+        ("Das Paket wiegt 5 kg.", "The parcel weighs 5kg."),
+        # a range of two numbers, not a code, on both sides
+        ("Eine Pistole kostet 100 bis 300 Dollar.", "A gun costs 100-300 dollars."),
+        ("Sie programmieren nur die CVs von 1-255.", "They only program CVs from 1-255."),
+    ],
+)
+def test_what_a_reference_writes_keeps_its_numbers(german, english):
+    """False alarms of the fact check on newstest2013 (dev): "37km" and "100-300
+    dollars" said the references lost numbers they keep."""
+    assert missing_facts(german, english) == []
+
+
+def test_a_code_stays_one_code():
+    german = "Bitte geben Sie die Bestellnummer 2019-123456 an."
+    assert missing_facts(german, "Please state the order number 2019-123456.") == []
+    assert [f.text for f in missing_facts(german, "Please state the order number 2019.")] == [
+        "2019-123456"
+    ]

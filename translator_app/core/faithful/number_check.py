@@ -26,6 +26,7 @@ from translator_app.core.language.words import (
     english_number_words,
     german_number_words,
     months,
+    units,
     weekdays,
 )
 
@@ -43,8 +44,15 @@ _WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enume
 _ORDINAL_SET = frozenset(_ORDINALS)
 _WORD_VALUES |= english_number_words("tens", "hundred", "dozen")
 
-# Numbers as the two languages write them; a number is not part of a longer token.
-_NUM_END = r"(?![\w]|[.,]\d)"
+# Numbers as the two languages write them; a number is not part of a longer token, but
+# a short unit may be glued to it ("60km", "5kg", "10h": units.tsv).
+_GLUED_UNITS = {
+    f
+    for u in units("metric", "time")
+    for f in (*u.german, *u.english)
+    if f.isalpha() and len(f) <= 3
+}
+_NUM_END = rf"(?:(?=(?:{alternation(_GLUED_UNITS)})(?!\w))|(?![\w]|[.,]\d))"
 # Thousands grouped by a point or a space („200.000“, „200 000“: DIN 5008); not a
 # phone number's groups (0221 123 456, 512 378 2973).
 DE_NUMBER = (
@@ -76,7 +84,10 @@ _PHONE = (
 )
 _CODE = (
     rf"(?P<code>{_IBAN}|{_PHONE}"
-    r"|(?<![\w.,])(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+(?![\w]|[.,]\d))"
+    # not a range, two numbers of up to four digits ("100-300 dollars", „1990-1995“,
+    # "CVs from 1-255."), read as two numbers on both sides
+    r"|(?<![\w.,])(?!\d{1,4}-\d{1,4}(?![\d/-]|[.,]\d))(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+"
+    r"(?![\w]|[.,]\d))"
 )
 # A number times a scale word is one number: „16 Tausend Rubel“ is 16,000 roubles, „2,5
 # Millionen“ 2.5 million (German „Milliarde“ is a billion, „Billion“ a trillion).
