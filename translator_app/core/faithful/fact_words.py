@@ -121,13 +121,15 @@ LIMITS = [
         "until",
         rf"bis{_FACT_AHEAD}",
         rf"\b(?:until|till|til|by|through|thru|up to|before|ending)\b"
-        rf"|(?:{_EN_WHEN})(?:st|nd|rd|th)?\.?\s*(?:to\b|[-–])",
+        rf"|(?:{_EN_WHEN})(?:st|nd|rd|th)?\.?\s*(?:to\b|[-–])"
+        # „von 1994 bis 1996“: "between 1994 and 1996"
+        r"|\bbetween\s+\S+\s+and\b",
         "until",
     ),
     (
         "from",
         rf"ab{_FACT_AHEAD}",
-        r"\b(?:from|as of|starting|after|onwards?|beginning|effective|over|above|upwards"
+        r"\b(?:from|as of|start(?:s|ing)?|after|onwards?|beginning|effective|over|above|upwards"
         r"|or more|and up|and over|since)\b",
         "from",
     ),
