@@ -37,7 +37,8 @@ ROOMS = {
     "dictionary": "Ding's entries looked up for inflected and compound German words "
     "(SQLite index, simplemma lemmas)",
     "language": "German and English word knowledge read from resources/language's tables "
-    "(calendar, number words, measures, function words), one reader per list",
+    "(calendar, number words, units, measures, function words), one reader per list; "
+    "the reader of amounts; which language a sentence is in (py3langid)",
     "faithful": "numbers, dates, names and places kept; glossary and term annotations",
     "engine": "bundles, the PyTorch and CTranslate2 backends, one decode of a list of "
     "sentences, its immutable `Translation` values, the document pipeline",
