@@ -1,6 +1,6 @@
 """What ``translator-app translate`` says of each sentence: its ``--json`` record, and the
-warnings on stderr for a fact it may have lost, a sentence given back as it came, or
-one whose English came out empty."""
+warnings on stderr for a fact it may have lost, a sentence given back as it came or
+kept as written (another language), or one whose English came out empty."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import sys
 
 from translator_app.core.faithful.fact_check import describe_fact
+from translator_app.core.language.identify import language_name
 
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit: text that must not come out empty
 
@@ -30,6 +31,8 @@ def sentence_json(t) -> dict:
         "missing_facts": [
             {"text": f.text, "kind": f.kind, "english": f.english} for f in t.missing_numbers
         ],
+        # The language the source is written in where it is not German: kept as written.
+        "language": t.language or None,
         "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
         # Content words of the source that no English word seems to carry (character
         # offsets in "source"); null where the sentence could not be checked.
@@ -51,6 +54,13 @@ def warn_missing(doc, first_line: str = "", line: int = 1) -> int:
             print(
                 f"warning: {where}{seg.text!r} could not be translated ({t.failed}); "
                 "it is written as it came",
+                file=sys.stderr,
+            )
+        elif t is not None and t.language:
+            where = f"{first_line} {line + seg.line}: " if first_line else ""
+            print(
+                f"note: {where}{seg.text!r} looks like {language_name(t.language)}: kept as "
+                "written, not translated (--steps all,-other-languages translates it)",
                 file=sys.stderr,
             )
         elif t is not None and _WORD.search(seg.text) and not t.text.strip():

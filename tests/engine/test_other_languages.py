@@ -28,3 +28,15 @@ def test_a_document_keeps_only_its_sentence_in_another_language(translator):
     ((source, output, language),) = doc.kept_languages()
     assert doc.source[source[0] : source[1]] == ENGLISH
     assert doc.output[output[0] : output[1]] == ENGLISH and language == "en"
+
+
+def test_the_command_line_says_which_line_it_kept_as_written(tmp_path, capsys):
+    from translator_app import cli
+
+    source = tmp_path / "in.txt"
+    source.write_text(f"Guten Morgen, Frau Weber.\n{ENGLISH}\n", "utf-8")
+    assert cli.main(["translate", "--input", str(source), "--device", "cpu"]) == 0
+    err = capsys.readouterr().err
+    assert f"in.txt line 2: {ENGLISH!r} looks like English: kept as written" in err
+    english = (tmp_path / "in.en.txt").read_text("utf-8").splitlines()
+    assert english[1] == ENGLISH and english[0] != "Guten Morgen, Frau Weber."
