@@ -2,7 +2,7 @@
 held-out half drawn from corpora): how many the app's English keeps, and how many of the
 rest it marks.
 
-    .venv/bin/python bench/bench_fact_set.py [--per-set 40] [--json F] [--show N]
+    .venv/bin/python bench/bench_fact_set.py [--per-set 40] [--json F] [--show N] [--dev]
 
 The sentences are drawn by a search for facts, not read: the first ``--per-set`` pairs
 of each held-out test set below whose German holds a number, price, time or date as the
@@ -13,7 +13,9 @@ Saturdays"), so that a reference that renders a fact otherwise does not count ag
 the app; it is kept where the app's English says it the same way, marked where the app
 marks it (its tooltip names it); beside them, the references the fact check marks
 (its false alarms). Each sentence is translated alone, as the window asks,
-with the app's default search and every post-editing step.
+with the app's default search and every post-editing step. ``--dev`` draws from the
+dev sets instead (newstest2013, IWSLT validation, BConTrasT and MLQE-PE dev): the sets
+to look at while a reader is written or mended, the test sets staying unread.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ from english_said import (  # noqa: E402
 )
 
 SETS = HELD_OUT_SETS  # test sets only: never trained on
+DEV_SETS = (  # dev sets: never trained on either, read while mending a reader
+    "wmt-news-deen/newstest2013.deu-eng.tsv.xz",
+    "iwslt2017-deen/validation.deu-eng.tsv.xz",
+    "bcontrast-chat-ende/dev.deu-eng.tsv.xz",
+    "mlqe-pe-ende/dev.postedited.deu-eng.tsv.xz",
+)
 
 
 def says(key: str, english: str) -> bool | None:
@@ -69,11 +77,11 @@ def read_facts(german: str) -> list:
     return [f for f in all_facts(german) if any(says(k, "") is not None for k in f.keys)]
 
 
-def sentences(per_set: int) -> list[tuple[str, str, str]]:
-    """(set, German, reference) of the first ``per_set`` pairs of each set whose German
-    holds a fact this bench reads and whose reference says at least one of them."""
+def sentences(per_set: int, sets=SETS) -> list[tuple[str, str, str]]:
+    """(set, German, reference) of the first ``per_set`` pairs of each of ``sets`` whose
+    German holds a fact this bench reads and whose reference says at least one of them."""
     found = []
-    for name in SETS:
+    for name in sets:
         some = []
         for _, (de, en) in read_pairs(DATA / name):
             facts = read_facts(de)
@@ -90,8 +98,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-set", type=int, default=40)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--show", type=int, default=0, help="print N facts lost without a mark")
+    ap.add_argument("--dev", action="store_true", help="draw from the dev sets instead")
+    ap.add_argument(
+        "--show-alarms", type=int, default=0, help="print N references the fact check marks"
+    )
     args = ap.parse_args(argv)
-    data = sentences(args.per_set)
+    sets = DEV_SETS if args.dev else SETS
+    data = sentences(args.per_set, sets)
     translator = Translator.load(bundled_model_dir(), device="cpu")
     translator.translate(["Guten Morgen."])
     start = time.perf_counter()
@@ -114,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "bench/bench_fact_set.py " + " ".join(argv or sys.argv[1:]),
         "cpu": describe_machine(),
         "sentences": len(data),
-        "sets": {name: sum(s == name for s, _, _ in data) for name in SETS},
+        "sets": {name: sum(s == name for s, _, _ in data) for name in sets},
         "facts": counted,
         "kept": kept,
         "marked": marked,
@@ -133,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     for de, fact, en, ref in silent[: args.show]:
         print(f"\n{de}\n  fact: {fact}\n  app:  {en}\n  ref:  {ref}")
+    alarms = [(de, ref, missing_facts(de, ref)) for _, de, ref in data]
+    for de, ref, facts in [a for a in alarms if a[2]][: args.show_alarms]:
+        said = ", ".join(f"{f.kind} {f.text!r}" for f in facts)
+        print(f"\n{de}\n  ref:  {ref}\n  marked: {said}")
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1) + "\n", "utf-8")
     return 0
