@@ -46,6 +46,8 @@ def test_a_number_closing_the_english_is_no_date():
         # a limit said as English says it
         ("Von 1994 bis 1996 wurde gebaut.", "It was built between 1994 and 1996."),
         ("Ab 22 Uhr ist Nachtruhe.", "Quiet hours start at 10 p.m."),
+        # an hour before another shares its p.m.
+        ("Die Bar ist von 19 bis 20 Uhr voll.", "The bar is busy from 7 to 8 pm."),
     ],
 )
 def test_what_a_reference_writes_keeps_its_numbers(german, english):
@@ -61,3 +63,8 @@ def test_a_code_stays_one_code():
     assert [f.text for f in missing_facts(german, "Please state the order number 2019.")] == [
         "2019-123456"
     ]
+
+
+def test_an_hour_range_in_english_keeps_only_its_own_hours():
+    german = "Die Bar ist von 19 bis 20 Uhr voll."
+    assert [f.text for f in missing_facts(german, "The bar is busy from 6 to 8 pm.")] == ["19"]

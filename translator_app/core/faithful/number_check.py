@@ -352,7 +352,20 @@ def target_keys(text: str) -> Counter:
         else:  # "seventh" keeps an ordinal, not „sieben“
             word = m.group().lower()
             keys[f"{'o' if word in _ORDINAL_SET else 'n'}{_WORD_VALUES[word]}"] += 1
+    for m in _EN_HOUR_RANGE.finditer(text):  # "from 7 to 8 pm": 7 p.m. too
+        h, mi = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0), int(m["m"] or 0)
+        keys.update(_time_keys(h, mi))
+        keys[f"n{h}"] += 0 if mi else 1  # the bare hour of „von 19 bis 20 Uhr“
     return keys
+
+
+# An hour before another that has its a.m. or p.m.: the first shares it ("from 7 to 8
+# pm" is 19 to 20 o'clock, „von 19 bis 20 Uhr“).
+_EN_HOUR_RANGE = re.compile(
+    r"(?<![\w.,:])(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?:to|till|until|-|–)\s*"
+    r"(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?P<ap>[ap])\.?\s?m\b",
+    re.IGNORECASE,
+)
 
 
 def missing_number_facts(source: str, translation: str) -> list[Fact]:
