@@ -49,15 +49,14 @@ def warn_missing(doc, first_line: str = "", line: int = 1) -> int:
     error. Returns how many were empty."""
     empty = 0
     for seg, t in zip(doc.segments, doc.translations, strict=True):
+        where = f"{first_line} {line + seg.line}: " if first_line else ""
         if t is not None and t.failed:
-            where = f"{first_line} {line + seg.line}: " if first_line else ""
             print(
                 f"warning: {where}{seg.text!r} could not be translated ({t.failed}); "
                 "it is written as it came",
                 file=sys.stderr,
             )
         elif t is not None and t.language:
-            where = f"{first_line} {line + seg.line}: " if first_line else ""
             print(
                 f"note: {where}{seg.text!r} looks like {language_name(t.language)}: kept as "
                 "written, not translated (--steps all,-other-languages translates it)",

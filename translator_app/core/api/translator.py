@@ -32,6 +32,7 @@ from translator_app.core.engine.text_document import DocumentTranslation, transl
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import Glossary, merged
 from translator_app.core.faithful.terms import has_term_markers
+from translator_app.core.language import identify
 from translator_app.core.limits import MAX_SOURCE_TOKENS, check_protect
 from translator_app.core.platform.hardware import ENGINES, PRECISIONS
 from translator_app.core.postedit import pipeline
@@ -209,6 +210,7 @@ class Translator:
         engine: str = "auto",
     ) -> Translator:
         """Load a bundle; ``should_stop`` can abandon it (see :func:`load_bundle`)."""
+        identify.preload_in_background()  # the step other-languages', beside the model
         lazy = engine != "torch"  # PyTorch's model, built where something needs it
         return cls.from_bundle(load_bundle(path, device, should_stop, lazy), precision, engine)
 

@@ -64,9 +64,15 @@ def _identifier():
 
 
 def preload() -> None:
-    """Load the identifier now (the window's worker does, after its model loads)."""
-    with _lock:
+    """Load the identifier now."""
+    with _lock:  # loaded once, whichever thread asks first
         _identifier()
+
+
+def preload_in_background() -> None:
+    """Load the identifier on a thread of its own, beside the model's load (loading it
+    at the first translation added about a second to a command line's one sentence)."""
+    threading.Thread(target=preload, name="language-id", daemon=True).start()
 
 
 def other_language(text: str) -> str | None:
@@ -74,8 +80,8 @@ def other_language(text: str) -> str | None:
     German (:data:`SURE`), else None."""
     if not any(c.isalpha() for c in text):
         return None
-    with _lock:  # the identifier keeps no state per call, but loads once
-        ranked = _identifier().rank(text)
+    preload()  # waits for a load in progress
+    ranked = _identifier().rank(text)  # reads the model only: no lock
     german = dict(ranked).get("de", 0.0)
     language = ranked[0][0]
     return language if language != "de" and 1.0 - german >= SURE else None

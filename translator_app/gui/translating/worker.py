@@ -221,14 +221,13 @@ class TranslationWorker(QObject):
             def should_stop() -> bool:
                 return self._closing or self._load is not None
 
+            identify.preload_in_background()  # the step other-languages', beside the model
             bundle = load_bundle(job.path, job.device, should_stop, lazy=True)
             translator = engine.Translator.from_bundle(bundle, job.precision)
         # Typing is translated at once; the dictionary's index (for words the model
         # copies) is built on a thread of its own the first time.
         translator.wait_for_dictionary = False
         self._build_dictionary_index(translator, str(job.path))
-        if "other-languages" in translator.steps:  # its model loads in about a second
-            threading.Thread(target=identify.preload, name="language-id", daemon=True).start()
         cfg = bundle.config
         self._translator, self._model_path = translator, str(job.path)
         layers, heads, alignment_layer, alignment_head = cfg.attention_shape
