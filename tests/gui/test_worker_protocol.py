@@ -297,3 +297,26 @@ def test_the_architecture_names_the_windows_stages_in_order():
     assert tuple(rows) == STAGES
     for stage in (READ, SEARCH, REWRITE, WORDS):  # the pipeline's stages each holds
         assert stage in section
+
+
+def test_closing_waits_for_a_model_build_in_progress(qtbot):
+    """A model build runs on a thread of its own and cannot be interrupted: the process
+    ended while PyTorch built one ("terminate called without an active exception", exit
+    134) when the window closed right after a translation. Shutdown waits for it."""
+    import threading
+
+    worker, translator, replies = _worker(qtbot)
+    translator.model_ready = False
+    building = threading.Event()
+
+    def prepare_model():
+        building.set()
+        threading.Event().wait(0.5)  # a build that takes longer than the worker's timeout
+        translator.model_ready = True
+
+    translator.prepare_model = prepare_model
+    worker.translate(TranslateRequest(7, ("Eins.",)))
+    assert building.wait(5)
+    builder = next(t for t in threading.enumerate() if t.name == "model-build")
+    worker.shutdown(timeout=0.05)
+    assert not builder.is_alive()

@@ -57,6 +57,9 @@ if TYPE_CHECKING:
 # window can show progress and fill in the English as it comes; the first group is small,
 # so the first sentences of an opened file show within a second.
 GROUP_SIZES = (4, 8, 16, 32)
+# How long closing waits beyond its timeout for a PyTorch model build in progress (it
+# takes 1-3 s on two cores and cannot be interrupted).
+BUILD_GRACE_S = 10.0
 
 
 def sentence_groups(n: int) -> list[range]:
@@ -107,6 +110,7 @@ class TranslationWorker(QObject):
         self._check: CheckRequest | None = None
         self._preparing: Translator | None = None  # whose PyTorch model is being built
         self._check_after_build: CheckRequest | None = None  # the check that waits for it
+        self._builder: threading.Thread | None = None  # the thread that builds it
         self._latest_translate_id = -1
         self._closing = False
         self._translator: Translator | None = None
@@ -158,7 +162,13 @@ class TranslationWorker(QObject):
             for slot in self._ORDER:
                 setattr(self, slot, None)
             self._cond.notify()
+            builder = self._builder
+        deadline = time.monotonic() + timeout
         self._thread.join(timeout)
+        # A model build cannot be interrupted; the process must not end while it runs in
+        # PyTorch's C++ ("terminate called without an active exception", exit 134).
+        if builder is not None:
+            builder.join(max(0.0, deadline - time.monotonic()) + BUILD_GRACE_S)
 
     def is_alive(self) -> bool:
         return self._thread.is_alive()
@@ -433,7 +443,10 @@ class TranslationWorker(QObject):
             start = self._preparing is not translator
             self._preparing = translator
         if start:
-            threading.Thread(target=build, name="model-build", daemon=True).start()
+            builder = threading.Thread(target=build, name="model-build", daemon=True)
+            with self._cond:
+                self._builder = builder
+            builder.start()
 
     def _requeue_rest(self, job: CheckRequest, done: int) -> bool:
         """Queue the unchecked rest of ``job`` again where another request waits."""
