@@ -81,7 +81,7 @@ def test_editing_the_output_stores_a_correction(qtbot, open_window):
     assert w.output_edit.toPlainText() == "Good day!"
     # The panel still shows the model's attention, and says whose English that is.
     w.alignment.flush()
-    assert "you corrected it" in w.alignment.title.text()
+    assert "you corrected it" in w.alignment.title_text
     stored = CorrectionsStore(w.corrections.path)
     assert stored.pairs == [("Guten Morgen!", "Good day!")]
 

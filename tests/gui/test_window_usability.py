@@ -97,7 +97,7 @@ def test_the_heatmap_keeps_updating_after_an_svg_export(qtbot, open_window, tmp_
     w.alignment.flush()
     assert w.alignment.figure.canvas is canvas_before is w.alignment.canvas
     t = w.highlighter.shown.translations[0]
-    (ax, _bar) = w.alignment.figure.axes
+    (ax,) = w.alignment.figure.axes  # the colour scale is drawn beside it
     labels = [label.get_text() for label in ax.get_xticklabels()]
     assert labels == list(w.alignment.view.cols)  # the grid is the new sentence's
     assert t.source.startswith(labels[0])
@@ -123,7 +123,7 @@ def test_clear_resets_the_panel_and_export_needs_a_heatmap(qtbot, open_window, t
     assert w.alignment.export_button.isEnabled()
     w.clear()
     w.alignment.flush()
-    assert "Guten" not in w.alignment.title.text()
+    assert "Guten" not in w.alignment.title_text
     assert not w.alignment.export_button.isEnabled()
     with pytest.raises(ValueError, match="no heatmap"):
         w.alignment.export(str(tmp_path / "blank.png"))
@@ -368,7 +368,7 @@ def test_the_panel_marks_the_german_word_under_the_cursor_and_scrolls(qtbot, ope
     assert panel.canvas.minimumWidth() >= 16 * cells
     panel.zoom_box.setCurrentIndex(0)
     panel.flush()
-    assert panel.canvas.minimumWidth() == 160
+    assert panel.canvas.minimumWidth() <= panel.scroll.viewport().width()
 
 
 def test_every_menu_has_distinct_access_keys(qtbot, open_window):

@@ -47,6 +47,9 @@ class Settings:
     geometry: str = ""  # QWidget.saveGeometry(), base64
     window_state: str = ""  # QMainWindow.saveState(), base64
     show_alignment: bool = True
+    # The alignment panel grows to show the sentence's rows (gui/window/panel_room.py);
+    # False once the user sized it by dragging.
+    alignment_fits: bool = True
     coverage_hint: bool = False  # wavy marks on every weakly covered word distract; opt in
     history_enabled: bool = True
     # The post-editing steps (core/postedit/pipeline.parse_steps): "all", or "all" less

@@ -57,9 +57,7 @@ if TYPE_CHECKING:
 # window can show progress and fill in the English as it comes; the first group is small,
 # so the first sentences of an opened file show within a second.
 GROUP_SIZES = (4, 8, 16, 32)
-# How long closing waits beyond its timeout for a PyTorch model build in progress (it
-# takes 1-3 s on two cores and cannot be interrupted).
-BUILD_GRACE_S = 10.0
+BUILD_GRACE_S = 10.0  # closing waits for a model build (1-3 s, not interruptible)
 
 
 def sentence_groups(n: int) -> list[range]:
@@ -165,9 +163,7 @@ class TranslationWorker(QObject):
             builder = self._builder
         deadline = time.monotonic() + timeout
         self._thread.join(timeout)
-        # A model build cannot be interrupted; the process must not end while it runs in
-        # PyTorch's C++ ("terminate called without an active exception", exit 134).
-        if builder is not None:
+        if builder is not None:  # exit during a build: "terminate called …", exit 134
             builder.join(max(0.0, deadline - time.monotonic()) + BUILD_GRACE_S)
 
     def is_alive(self) -> bool:

@@ -38,10 +38,15 @@ from translator_app.core import Translation
 from translator_app.gui.shared.places import documents_dir
 from translator_app.gui.views.heatmap import (
     AVERAGE,
+    DPI,
     HeatmapView,
     attention_matrix,
+    fit_cell,
+    font_for,
     heatmap_view,
     index_of,
+    map_size,
+    plot_colorbar,
     plot_heatmap,
 )
 
@@ -74,6 +79,9 @@ class AlignmentPanel(QWidget):
     layers_wanted = Signal(object)
     # A right-click on a German column (or its label): look the word up (the dictionary).
     word_lookup = Signal(str)
+    # The panel's height that would show the drawn map whole at its zoom, when that is
+    # more than it has: the window may give it the room (see MainWindow).
+    room_wanted = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,7 +106,7 @@ class AlignmentPanel(QWidget):
         self._draw_timer = QTimer(self)
         self._draw_timer.setSingleShot(True)
         self._draw_timer.timeout.connect(self._draw)
-        self.figure = Figure(figsize=(5, 4), layout="constrained")
+        self.figure = Figure(figsize=(5, 4), dpi=DPI, layout="constrained")
         self.canvas = FigureCanvasQTAgg(self.figure)
         self.canvas.setAccessibleName("Attention heatmap")
         self.canvas.setMinimumSize(160, 80)  # the panel may shrink: the text comes first
@@ -106,11 +114,24 @@ class AlignmentPanel(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setAccessibleName("Heatmap area")
         self.scroll.setWidgetResizable(True)
+        # Always there: a bar that came and went with the sentence narrowed the map and
+        # drew it once more each time.
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.scroll.setWidget(self.canvas)
         # Matplotlib's canvas takes the mouse wheel for itself; here it scrolls the map.
         self.canvas.installEventFilter(self)
+        # The colour scale beside the scrolled map, not on it: on a tall map it was cut.
+        self.legend = FigureCanvasQTAgg(Figure(figsize=(0.7, 2.2), dpi=DPI))
+        self.legend.setAccessibleName("Colour scale of the heatmap")
+        self.legend.setFixedWidth(70)
+        self.legend.setMinimumHeight(60)
+        self.legend.setMaximumHeight(220)  # as tall as the view, to this
+        self.legend.setToolTip("Attention from 0 (dark) to 1 (bright)")
+        self._legend_colours: tuple[str, str] | None = None
+        self.legend.hide()
         self.title = QLabel(PLACEHOLDER)
         self.title.setWordWrap(True)
+        self._title = PLACEHOLDER  # whole; a low panel shows it on one line, elided
         self.explanation = QLabel(EXPLANATION)
         self.explanation.setWordWrap(True)
         self.explanation.setAccessibleName("What the heatmap shows")
@@ -180,7 +201,10 @@ class AlignmentPanel(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.explanation)
         layout.addLayout(self.controls)
-        layout.addWidget(self.scroll, 1)
+        beside = QHBoxLayout()
+        beside.addWidget(self.scroll, 1)
+        beside.addWidget(self.legend, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(beside, 1)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         """Controls in one row where they fit; on a low panel the explanation moves
@@ -193,7 +217,27 @@ class AlignmentPanel(QWidget):
         self.explanation.setVisible(not low)
         for widget in (self.title, self.scroll):
             widget.setToolTip(EXPLANATION if low else "")
+        self.title.setWordWrap(not low)
+        self._show_title(event.size().width())
         super().resizeEvent(event)
+        if not self.zoom_box.currentData() and self.view is not None:
+            self._draw_timer.start(DRAW_DELAY_MS)  # "Fit" fits the new size
+
+    def _show_title(self, width: int) -> None:
+        """The title whole where it may wrap, else on one line elided to ``width``."""
+        text = self._title
+        if not self.title.wordWrap():
+            margins = self.layout().contentsMargins()
+            room = width - margins.left() - margins.right()
+            text = self.title.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        self.title.setText(text)
+        if text != self._title:
+            self.title.setToolTip(f"{self._title}\n\n{EXPLANATION}")
+
+    @property
+    def title_text(self) -> str:
+        """The title whole, however much of it the panel shows."""
+        return self._title
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
         if obj is self.canvas and event.type() == QEvent.Type.Wheel:
@@ -317,25 +361,47 @@ class AlignmentPanel(QWidget):
         title = f"“{_shorten(t.source)}” → “{_shorten(t.text)}”" if shown else PLACEHOLDER
         if shown and self.corrected:
             title += " (the model's translation: you corrected it in the English box)"
-        self.title.setText(title)
-        cell = self.zoom_box.currentData() or 0
-        rows, cols = self.view.matrix.shape if self.view is not None else (0, 0)
-        # Cells of ``cell`` pixels plus room for the labels; "Fit" squeezes into the panel.
-        size = QSize(
-            max(160, 140 + cols * cell) if cell else 160,
-            max(80, 110 + rows * cell) if cell else 80,
-        )
+        self._title = title
+        self._show_title(self.width())
+        zoom = self.zoom_box.currentData() or 0
+        view = self.view
+        if view is None:
+            size, cell = QSize(160, 80), 16
+        else:
+            viewport = self.scroll.viewport().size()
+            cell = zoom or fit_cell(view, viewport.width(), viewport.height())
+            size = QSize(*map_size(view, cell))
         if self.canvas.minimumSize() != size:  # a resize redraws: only when it changes
             self.canvas.setMinimumSize(size)
+        bg = pal.color(QPalette.ColorRole.Window).name()
+        fg = pal.color(QPalette.ColorRole.WindowText).name()
         plot_heatmap(
-            self.figure,
-            self.view,
-            self.marks(),
-            bg=pal.color(QPalette.ColorRole.Window).name(),
-            fg=pal.color(QPalette.ColorRole.WindowText).name(),
-            fontsize=max(7, 8 * cell // 16) if cell else 8,
+            self.figure, view, self.marks(), bg=bg, fg=fg, fontsize=font_for(cell), colorbar=False
         )
         self.canvas.draw_idle()
+        self._draw_legend(shown, bg, fg)
+        if view is not None and zoom:
+            wanted = self._height_for(size)
+            # Not for a few pixels: each resize draws the map again, and a scroll bar
+            # shown and hidden drew it four times.
+            if wanted - self.height() >= cell // 2:
+                self.room_wanted.emit(wanted)
+
+    def _draw_legend(self, shown: bool, bg: str, fg: str) -> None:
+        """The colour scale, drawn again only when the theme's colours change."""
+        self.legend.setVisible(shown)
+        if shown and self._legend_colours != (bg, fg):
+            self._legend_colours = (bg, fg)
+            plot_colorbar(self.legend.figure, bg, fg)
+            self.legend.draw_idle()
+
+    def _height_for(self, canvas: QSize) -> int:
+        """The panel's height at which the scroll area shows a canvas of ``canvas`` whole
+        (with the horizontal scroll bar, where the canvas is wider than the view)."""
+        viewport = self.scroll.viewport().size()
+        bar = self.scroll.horizontalScrollBar().sizeHint().height()
+        wide = canvas.width() > viewport.width()
+        return self.height() - viewport.height() + canvas.height() + (bar if wide else 0)
 
     def column_at(self, x: float, y: float) -> int | None:
         """The German column under display point (x, y) of the canvas, on the map or on
@@ -361,7 +427,10 @@ class AlignmentPanel(QWidget):
     def shown_view(self) -> str:
         """Which attention the map shows, in the panel's words: "Layer 3 of 4
         (highlights), all heads (highlights)"."""
-        return f"Layer {self.layer_box.currentText()}, {self.head_box.currentText()}"
+        head = self.head_box.currentText()
+        if head[:1].isdigit():
+            head = f"head {head}"
+        return f"Layer {self.layer_box.currentText()}, {head}"
 
     def _head(self) -> int:
         data = self.head_box.currentData()

@@ -56,6 +56,7 @@ from translator_app.gui.views.highlighter import LinkHighlighter
 from translator_app.gui.views.linking import shown_message
 from translator_app.gui.views.positions import compose_in_place
 from translator_app.gui.window.model_chooser import READY_TEXT, ModelChooser
+from translator_app.gui.window.panel_room import PanelRoom
 from translator_app.gui.window.window_dialogs import WindowCommands, WindowDialogs
 from translator_app.gui.window.window_files import DocumentFiles
 from translator_app.gui.window.window_menus import WindowMenus
@@ -237,6 +238,13 @@ class MainWindow(QMainWindow):
         self.alignment_dock.setAccessibleName("Alignment dock")
         self.alignment_dock.setWidget(self.alignment)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.alignment_dock)
+        self.panel_room = PanelRoom(
+            self,
+            self.alignment_dock,
+            self.alignment,
+            (self.source_edit, self.output_edit),
+            self.settings.alignment_fits,
+        )
 
     def _build_status(self) -> None:
         self.model_label = QLabel("No model")
@@ -278,6 +286,7 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.geometry = bytes(self.saveGeometry().toBase64()).decode()
         s.window_state = bytes(self.saveState().toBase64()).decode()
+        s.alignment_fits = self.panel_room.fits
         s.show_alignment = self.alignment_dock.isVisible() or (
             not self.isVisible() and s.show_alignment
         )

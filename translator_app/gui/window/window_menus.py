@@ -97,6 +97,17 @@ class WindowMenus:
         self.alignment_action.setShortcut(QKeySequence("F9"))
         m.addAction(self.alignment_action)
         self.all_actions.append(self.alignment_action)
+        room = w.panel_room
+        self.fits_action = self.action(
+            m, "Alignment panel &fits the sentence", room.set_fits, checkable=True
+        )
+        self.fits_action.setChecked(room.fits)
+        self.fits_action.setToolTip(
+            "The panel grows to show every English word of the sentence; dragging the "
+            "line above it sizes it yourself"
+        )
+        room.fits_changed.connect(self.fits_action.setChecked)
+        room.fits_changed.connect(lambda _: w.save_settings())
         self.coverage_action = self.action(
             m, "&Coverage hint", w.toggle_coverage, "Ctrl+Shift+U", checkable=True
         )
