@@ -147,3 +147,20 @@ def test_an_export_names_the_head_it_shows(qtbot, real_window, tmp_path):
     assert panel.shown_view().endswith(", head 2")
     panel.head_box.setCurrentIndex(0)
     assert panel.shown_view().endswith(", all heads (highlights)")
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
+def test_a_map_without_rows_or_columns_draws_nothing_and_warns_nothing(shape):
+    import warnings
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from translator_app.gui.views.heatmap import plot_heatmap
+
+    figure = Figure(figsize=(2, 1), dpi=DPI, layout="constrained")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "identical low and high ylims" in the test logs
+        plot_heatmap(figure, _view(*shape), (None, None), bg="white", fg="black")
+        FigureCanvasAgg(figure).draw()
+    assert not figure.axes

@@ -136,11 +136,11 @@ def plot_heatmap(
     colorbar: bool = True,
 ) -> None:
     """Draw ``view`` on ``fig`` (cleared first; nothing but the background without a
-    view), with the cursor's row and column (``marks``) outlined and, where ``colorbar``,
+    view or without rows or columns), with the cursor's row and column (``marks``) outlined and, where ``colorbar``,
     the colour scale beside it."""
     fig.clear()
     fig.set_facecolor(bg)
-    if view is None:
+    if view is None or 0 in view.matrix.shape:  # no words on a side: nothing to draw
         return
     ax = fig.add_subplot(111)
     ax.set_facecolor(bg)
