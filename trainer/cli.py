@@ -139,6 +139,11 @@ def _add_finetune(sub) -> None:
     )
     ft.add_argument("--name", help="name of the new model")
     ft.add_argument(
+        "--data-origin",
+        help="what the pairs came from, in the model card's words (default: the --data "
+        "files' names)",
+    )
+    ft.add_argument(
         "--valid", type=Path, help="validation pairs (default: hold out part of --data)"
     )
     ft.add_argument(

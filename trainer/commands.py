@@ -215,8 +215,17 @@ def cmd_average(args) -> int:
 
 
 # -------------------------------------------------------------------------- export
-def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
-    """A trained or fine-tuned model's card (the template: core/engine/model_card.py)."""
+def model_card(
+    name: str,
+    cfg: ModelConfig,
+    ckpt: dict,
+    n_params: int,
+    heldout: dict | None = None,
+    terms: Glossary | None = None,
+) -> str:
+    """A trained or fine-tuned model's card (the template: core/engine/model_card.py);
+    a fine-tune's (``heldout``: its verdict's figures) opens with what its user reads
+    in the app: the scores on their held-out sentences, the data, the terms."""
     info = json.loads(ckpt.get("info", "{}"))
     state = json.loads(ckpt["state"])
     run = json.loads(ckpt.get("run_config", "{}"))
@@ -247,12 +256,76 @@ def model_card(name: str, cfg: ModelConfig, ckpt: dict, n_params: int) -> str:
             f"`translator-train {info.get('command', 'train')}`."
         ],
         [
+            *fine_tune_sections(info, state, heldout, terms),
             ("Architecture", architecture_lines(cfg, n_params)),
             ("Training", training),
             ("Validation (last evaluation during training)", validation),
             ("Configuration", config_block(run.get("model", cfg.to_dict()))),
         ],
     )
+
+
+def fine_tune_sections(
+    info: dict, state: dict, heldout: dict | None, terms: Glossary | None
+) -> list[tuple[str, list[str]]]:
+    """A fine-tune's sections for its user: "Scores on your held-out sentences" (both
+    models, sentence by sentence too), "Training data" and "Glossary" (its terms.tsv);
+    none for a model trained from scratch."""
+    if not heldout:
+        return []
+    base, new = heldout.get("base", {}), heldout.get("finetuned", {})
+    scores = [
+        f"- {heldout.get('pairs', 0)} of your sentence pairs were set aside: the new model "
+        "neither learnt from them nor was chosen by them.",
+        f"- BLEU: the base model {base.get('bleu', 0.0):.1f}, the new model "
+        f"{new.get('bleu', 0.0):.1f}; chrF {base.get('chrf', 0.0):.1f} → "
+        f"{new.get('chrf', 0.0):.1f}.",
+    ]
+    if split := heldout.get("sentences"):
+        scores.append(
+            "- Sentence by sentence: {better} closer to your English, {worse} less close, "
+            "{same} about the same (sign test p = {p}).".format(**split)
+        )
+    if said := heldout.get("summary", ""):
+        scores.append(
+            f"- The new model {said}."
+            if said.startswith("learnt")
+            else f"- {said[:1].upper()}{said[1:]}."
+        )
+    data = [
+        f"- Fine-tuned from: {info.get('base_model', 'n/a')}, effort "
+        f"{info.get('effort', 'n/a')}, {state['step']} steps "
+        f"({state['elapsed_s'] / 60:.1f} min on {info.get('hardware', 'n/a')}).",
+        f"- Your pairs: {_origin(info)}. Of them, {heldout.get('pairs', 0)} were set aside "
+        f"for the scores above and {info.get('valid_pairs', 'n/a')} to choose the "
+        "checkpoint; the model learnt from the rest, with copies of those that hold your "
+        f"terms and everyday pairs mixed in ({info.get('train_pairs', 'n/a')} pairs in all).",
+    ]
+    listed = [f"{t.source} → {t.target}" for t in (terms.terms if terms else ())]
+    glossary = (
+        [
+            f"- {len(listed)} terms, applied to every sentence (terms.tsv in the model's "
+            f"folder), {info.get('taught_terms', 0)} of them learnt from these pairs: "
+            + ", ".join(listed[:TERMS_ON_CARD])
+            + (f" and {len(listed) - TERMS_ON_CARD} more." if len(listed) > TERMS_ON_CARD else ".")
+        ]
+        if listed
+        else []
+    )
+    return [
+        ("Scores on your held-out sentences", scores),
+        ("Training data", data),
+        ("Glossary", glossary),
+    ]
+
+
+TERMS_ON_CARD = 40  # the card lists this many terms; terms.tsv holds them all
+
+
+def _origin(info: dict) -> str:
+    """Where a fine-tune's pairs came from: as its caller said, else its files' names."""
+    files = ", ".join(Path(f).name for f in info.get("data_files", []))
+    return info.get("data_origin") or files or "n/a"
 
 
 def export_checkpoint(ckpt_path: Path, out: Path, **options) -> Path:
@@ -298,7 +371,7 @@ def export_model(
     metrics = {"validation": state.get("last_eval", {}), **(extra_metrics or {})}
     if "averaged_steps" in state:
         metrics["averaged_steps"] = state["averaged_steps"]
-    card = card or model_card(name, cfg, ckpt, model.num_parameters)
+    card = card or model_card(name, cfg, ckpt, model.num_parameters, metrics.get("heldout"), terms)
     if search is None:
         chosen = {"protect": protect, "coverage_penalty": coverage_penalty}
         search = SearchDefaults(**{k: v for k, v in chosen.items() if v is not None})

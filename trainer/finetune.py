@@ -24,6 +24,7 @@ from trainer.distributed import is_main_process
 from trainer.prepare import Prepared, prepare_data
 from trainer.teach_recipe import (
     annotated_copies,
+    compare_sentences,
     find_terms,
     general_verdict,
     plan,
@@ -245,7 +246,11 @@ class Verdict:
         return "; ".join(
             s
             for s in (
-                terms_verdict((before["terms_kept"], before["terms"]), (after["terms_kept"], 0)),
+                terms_verdict(
+                    (before["terms_kept"], before["terms"]),
+                    (after["terms_kept"], after["terms"]),
+                    len(self.terms.terms),
+                ),
                 general_verdict(before["general_bleu"], after["general_bleu"])
                 if self.general
                 else "",
@@ -316,6 +321,7 @@ def finetune_into(args, base, target: Target) -> int:
         "hardware": describe_machine(),
         "effort": args.effort,
         "taught_terms": len(teaching.terms.terms),
+        **({"data_origin": args.data_origin} if args.data_origin else {}),
     }
     best = train(
         cfg,
@@ -340,10 +346,16 @@ def finetune_into(args, base, target: Target) -> int:
     summary = verdict.summary(before, after)
     if summary:
         print(summary)
+    sentences = compare_sentences(before.pop("sentence_chrf"), after.pop("sentence_chrf"))
+    print(
+        "held-out sentences closer to the reference: {better} better, {worse} worse, "
+        "{same} unchanged (sign test p = {p})".format(**sentences)
+    )
     heldout = {
         "pairs": len(verdict.report_pairs),
         "base": before,
         "finetuned": after,
+        "sentences": sentences,
         "summary": summary,
         "terms": [[t.source, t.target] for t in teaching.terms.terms],
     }

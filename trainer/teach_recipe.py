@@ -39,6 +39,8 @@ PATIENCE = 2
 TEACH_DATA = resources_dir() / "teach"  # written by scripts/make_teach_data.py
 REPLAY_FILE = TEACH_DATA / "replay.tsv"
 GENERAL_FILE = TEACH_DATA / "general.tsv"
+# A held-out sentence whose chrF moves less than this between the models is unchanged.
+SAME_CHRF = 1.0
 
 
 @dataclass(frozen=True)
@@ -106,15 +108,17 @@ def find_terms(pairs: Sequence[Pair], translator) -> Glossary:
 def score_model(
     translator, pairs: Sequence[Pair], general: Sequence[Pair], terms: Glossary, **options
 ) -> tuple[dict, list]:
-    """Greedy translations of ``pairs`` scored: BLEU, chrF, and the uses of ``terms``
-    kept (``terms_kept`` of ``terms``); BLEU on ``general`` (``general_bleu``) where
-    given. Returns the scores and the translations (``options``: of ``translate``)."""
+    """Greedy translations of ``pairs`` scored: BLEU, chrF, each sentence's chrF
+    (``sentence_chrf``, for :func:`compare_sentences`), and the uses of ``terms`` kept
+    (``terms_kept`` of ``terms``); BLEU on ``general`` (``general_bleu``) where given.
+    Returns the scores and the translations (``options``: of ``translate``)."""
     from .evaluate import score_translations  # sacrebleu: not for the command line's start
 
     sources, refs = [de for de, _ in pairs], [en for _, en in pairs]
     done = translator.translate(sources, beam=1, **options)
     texts = [t.text for t in done]
     result = score_translations(texts, refs)
+    result["sentence_chrf"] = sentence_chrf(texts, refs)
     result["terms_kept"], result["terms"] = term_use(sources, refs, texts, terms)
     if general:
         everyday = translator.translate([de for de, _ in general], beam=1)
@@ -124,12 +128,50 @@ def score_model(
     return result, done
 
 
-def terms_verdict(before: tuple[int, int], after: tuple[int, int]) -> str:
-    """'uses 9 of your 10 terms (before: 1)', or '' where the pairs held none."""
-    (was, total), (now, _) = before, after
-    if not total:
+def sentence_chrf(hyps: Sequence[str], refs: Sequence[str]) -> list[float]:
+    """sacreBLEU's chrF of each hypothesis against its reference."""
+    from sacrebleu.metrics import CHRF
+
+    metric = CHRF()
+    return [round(metric.sentence_score(h, [r]).score, 2) for h, r in zip(hyps, refs, strict=True)]
+
+
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided sign test: the chance of a split at least as uneven as ``better`` to
+    ``worse`` if either model were as likely to win each sentence. sign_test(9, 1) ≈
+    0.021; sign_test(1, 1) = 1.0."""
+    n, k = better + worse, min(better, worse)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def compare_sentences(before: Sequence[float], after: Sequence[float]) -> dict:
+    """The held-out sentences one by one (their chrF before and after): how many came
+    closer to the user's English (``better``), how many less (``worse``), how many moved
+    less than ``SAME_CHRF`` (``same``), and the sign test's ``p`` of that split."""
+    better = sum(a - b >= SAME_CHRF for b, a in zip(before, after, strict=True))
+    worse = sum(b - a >= SAME_CHRF for b, a in zip(before, after, strict=True))
+    same = len(before) - better - worse
+    return {"better": better, "worse": worse, "same": same, "p": round(sign_test(better, worse), 4)}
+
+
+def terms_verdict(before: tuple[int, int], after: tuple[int, int], taught: int) -> str:
+    """The new model's terms in words: how many it was taught (its terms.tsv holds
+    them) and how many uses of them in the held-out sentences it keeps. terms_verdict(
+    (1, 10), (9, 10), 12): 'learnt 12 terms from your pairs; of their 10 uses in the
+    held-out sentences it keeps 9 (the base model: 1)'; '' without any term."""
+    (was, uses), (now, _) = before, after
+    if not taught and not uses:
         return ""
-    return f"uses {now} of your {total} terms (before: {was})"
+    learnt = f"learnt {taught} term{'s' if taught != 1 else ''} from your pairs"
+    if not uses:
+        return f"{learnt}; none of them comes up in the held-out sentences"
+    return (
+        f"{learnt}; of their {uses} use{'s' if uses != 1 else ''} in the held-out sentences "
+        f"it keeps {now} (the base model: {was})"
+    )
 
 
 def general_verdict(before: float, after: float) -> str:
@@ -146,11 +188,14 @@ __all__ = [
     "REPLAY_FILE",
     "TeachPlan",
     "annotated_copies",
+    "compare_sentences",
     "find_terms",
     "general_verdict",
     "plan",
     "replay_sample",
     "score_model",
+    "sentence_chrf",
+    "sign_test",
     "term_use",
     "terms_verdict",
 ]

@@ -246,6 +246,18 @@ def test_fine_tune_through_the_dialog_adds_a_model(qtbot, open_window, tmp_path)
     assert dialog.scores.item(0, 0).text() == "Base" and dialog.scores.item(1, 0).text() == "New"
     metrics = json.loads((new / "metrics.json").read_text("utf-8"))["heldout"]
     assert dialog.scores.item(1, 1).text() == f"{metrics['finetuned']['bleu']:.2f}"
+    # The held-out sentences one by one; 4 of them cannot tell the models apart.
+    split = metrics["sentences"]
+    assert split["better"] + split["worse"] + split["same"] == metrics["pairs"] == 4
+    assert "too few to tell" in dialog.result_label.text()
+    # The new model's card, as the app shows it, says the same and how it was made.
+    from translator_app.core.engine.model_card import for_users
+
+    card = for_users((new / "MODEL_CARD.md").read_text("utf-8"))
+    assert "## Scores on your held-out sentences" in card and "## Training data" in card
+    assert "4 of your sentence pairs were set aside" in card
+    assert "Sentence by sentence: {better} closer".format(**split) in card
+    assert "tiny_pairs.tsv (40 pairs), your corrections (1 pair)" in card
     assert dialog.base_panel.translation is not None and dialog.new_panel.translation is not None
     # Each sentence comes with its reference, in the held-out order.
     shown = dialog.comparison
@@ -303,8 +315,8 @@ def test_the_result_is_said_plainly():
     assert "fewer epochs" not in verdict(30.0, 20.0)  # the effort chose the steps
     assert "fewer epochs than 3" in verdict(30.0, 20.0, epochs=3)
     # The fine-tune's own words on terms and everyday sentences come first.
-    said = verdict(20.0, 30.0, summary="uses 9 of your 10 terms (before: 1)")
-    assert said.startswith("The new model uses 9 of your 10 terms (before: 1).")
+    said = verdict(20.0, 30.0, summary="learnt 8 terms from your pairs")
+    assert said.startswith("The new model learnt 8 terms from your pairs.")
     assert verdict(20.0, 30.0, summary="everyday sentences unchanged").startswith(
         "Everyday sentences unchanged."
     )
@@ -314,3 +326,22 @@ def test_the_result_is_said_plainly():
     line = progress_text(5, 20, 200)
     assert line.startswith("Learning") and "25 %" in line and "3 min left" in line
     assert "loss" not in line and "step" not in line
+
+
+def test_the_verdict_is_as_strong_as_its_held_out_sentences():
+    """22 pairs held out 2 sentences, and the verdict said "The new model translates your
+    sentences better." though one of the two got worse (issue 89 §2)."""
+    from trainer.teach_recipe import sign_test
+    from translator_app.gui.teach.teach_messages import BETTER, verdict
+
+    def split(better: int, worse: int, same: int = 0) -> dict:
+        return {"better": better, "worse": worse, "same": same, "p": sign_test(better, worse)}
+
+    two = verdict(20.0, 30.0, sentences=split(1, 1))  # BLEU alone would say "better"
+    assert "too few to tell" in two and BETTER not in two and "1 less close" in two
+    assert BETTER in verdict(30.0, 20.0, sentences=split(15, 3, 2))  # the sentences decide
+    assert "1 case in" in verdict(30.0, 20.0, sentences=split(15, 3, 2))
+    assert "translates your sentences worse" in verdict(20.0, 30.0, sentences=split(2, 14))
+    even = verdict(20.0, 30.0, sentences=split(10, 8, 5))
+    assert "no clear difference" in even and BETTER not in even
+    assert BETTER in verdict(20.0, 30.0, sentences=split(8, 0))  # few, but all one way

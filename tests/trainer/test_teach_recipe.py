@@ -5,7 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from trainer.teach_recipe import annotated_copies, general_verdict, plan, terms_verdict
+from trainer.teach_recipe import (
+    annotated_copies,
+    compare_sentences,
+    general_verdict,
+    plan,
+    sign_test,
+    terms_verdict,
+)
 from trainer.term_mining import mine_terms, term_use
 from translator_app.core.data.corpus import read_all
 from translator_app.core.faithful.glossary import Glossary, Term, merged
@@ -79,8 +86,14 @@ def test_the_run_grows_with_the_data_and_the_effort():
 
 
 def test_verdict_words():
-    assert terms_verdict((1, 10), (9, 0)) == "uses 9 of your 10 terms (before: 1)"
-    assert terms_verdict((0, 0), (0, 0)) == ""
+    assert terms_verdict((1, 10), (9, 10), 12) == (
+        "learnt 12 terms from your pairs; of their 10 uses in the held-out sentences it "
+        "keeps 9 (the base model: 1)"
+    )
+    assert terms_verdict((0, 0), (0, 0), 8) == (
+        "learnt 8 terms from your pairs; none of them comes up in the held-out sentences"
+    )
+    assert terms_verdict((0, 0), (0, 0), 0) == ""
     assert general_verdict(30.0, 29.5) == "everyday sentences unchanged"
     assert general_verdict(30.0, 27.0).startswith("everyday sentences worse")
 
@@ -109,3 +122,11 @@ def test_the_dialogs_choices_reach_the_trainer(tmp_path):
     advanced = FinetuneJob(**{**job.__dict__, "epochs": 2, "lr": 3e-5}).arguments()
     assert advanced[advanced.index("--epochs") + 1] == "2"
     assert advanced[advanced.index("--lr") + 1] == "3e-05"
+
+
+def test_the_sign_test_and_the_sentence_split():
+    assert sign_test(0, 0) == 1.0 and sign_test(1, 1) == 1.0
+    assert sign_test(5, 0) == sign_test(0, 5) == 0.0625  # 2 / 2**5
+    assert abs(sign_test(9, 1) - 22 / 1024) < 1e-9  # 2 * (1 + 10) / 2**10
+    split = compare_sentences([50.0, 40.0, 30.0, 20.0], [60.0, 39.5, 10.0, 20.0])
+    assert split == {"better": 1, "worse": 1, "same": 2, "p": 1.0}

@@ -62,6 +62,11 @@ class DataPreview:
             return f"At least {MIN_PAIRS} usable pairs are needed; there are {len(self.pairs)}."
         return ""
 
+    def origin(self) -> str:
+        """Where the pairs came from, in a model card's words: "bakery.tsv (22 pairs),
+        your corrections (3 pairs)"."""
+        return ", ".join(f"{name} ({n} pair{'s' if n != 1 else ''})" for name, n in self.sources)
+
     def summary(self) -> str:
         lines = [f"{name}: {n} pairs read" for name, n in self.sources]
         lines.append(f"Pairs kept: {len(self.pairs)} of {self.read}")
@@ -117,6 +122,7 @@ class FinetuneJob:
     stop_pairs: tuple[Pair, ...] = ()  # choose the checkpoint (default: part of the data)
     epochs: int = 0  # Advanced: this many epochs instead of the effort's steps
     lr: float = 0.0  # Advanced: this learning rate instead of the effort's
+    origin: str = ""  # what the pairs came from, for the model card: "bakery.tsv (22 pairs)"
 
     def arguments(self) -> list[str]:
         return [
@@ -127,6 +133,7 @@ class FinetuneJob:
             "--report", str(self.work / "heldout.tsv"),
             "--out", str(self.out),
             "--name", self.name,
+            *(["--data-origin", self.origin] if self.origin else []),
             "--effort", self.effort,
             *(["--epochs", str(self.epochs)] if self.epochs else []),
             *(["--lr", f"{self.lr:g}"] if self.lr else []),

@@ -294,6 +294,7 @@ class TeachDialog(QDialog):
             train_pairs=tuple(train),
             heldout_pairs=tuple(held),
             stop_pairs=tuple(stop),
+            origin=self.preview.origin() if self.preview else "",
         )
         self.run = FinetuneProcess(job, self)
         self.run.progress.connect(self._on_progress)
@@ -417,6 +418,7 @@ class TeachDialog(QDialog):
                 held.get("finetuned", {}).get("bleu"),
                 self.epochs.value(),
                 held.get("summary", ""),
+                held.get("sentences"),
             )
         )
         self.rename_edit.setText(self.new_path.name)
