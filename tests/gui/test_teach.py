@@ -345,3 +345,38 @@ def test_the_verdict_is_as_strong_as_its_held_out_sentences():
     even = verdict(20.0, 30.0, sentences=split(10, 8, 5))
     assert "no clear difference" in even and BETTER not in even
     assert BETTER in verdict(20.0, 30.0, sentences=split(8, 0))  # few, but all one way
+
+
+def test_pairs_can_be_pasted_from_a_spreadsheet_or_typed(qtbot, open_window):
+    """Pairs could only be given as a file (issue 89 §2): two columns copied from a
+    spreadsheet are pasted into the dialog's table, a row is typed, and a row with one
+    side only is named and left out."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QTableWidgetItem
+
+    from translator_app.gui.teach.typed_pairs import parse_pasted
+
+    assert parse_pasted("Brot\tbread\r\nKuchen\tcake\r\n") == [
+        ["Brot", "bread"],
+        ["Kuchen", "cake"],
+    ]
+    w = open_window()
+    dialog = w.dialogs.teach_dialog()
+    table = dialog.typed.table
+    rows = [f"Wir backen {n} Brote.\tWe bake {n} loaves." for n in range(2, 13)]
+    QGuiApplication.clipboard().setText("\n".join(rows) + "\nDer Kuchen ist frisch.\n")
+    table.setCurrentCell(0, 0)
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):
+        qtbot.keyClick(table, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert table.rowCount() == 13  # 12 pasted and an empty one to type into
+    text = dialog.summary.toPlainText()
+    assert "pairs typed here: 11 pairs read" in text
+    assert "Typed row 12: no English (left out)" in text
+    assert dialog.start_button.isEnabled()  # 11 pairs: enough
+    with qtbot.waitSignal(dialog.preview_ready, timeout=20_000):
+        table.setItem(11, 1, QTableWidgetItem("The cake is fresh."))
+    assert "pairs typed here: 12 pairs read" in dialog.summary.toPlainText()
+    assert ("Der Kuchen ist frisch.", "The cake is fresh.") in dialog.preview.pairs
+    assert dialog.preview.origin() == "pairs typed here (12 pairs)"
+    dialog.close()

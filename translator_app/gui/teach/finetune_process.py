@@ -68,16 +68,19 @@ class DataPreview:
         return ", ".join(f"{name} ({n} pair{'s' if n != 1 else ''})" for name, n in self.sources)
 
     def summary(self) -> str:
-        lines = [f"{name}: {n} pairs read" for name, n in self.sources]
+        lines = [f"{name}: {n} pair{'s' if n != 1 else ''} read" for name, n in self.sources]
         lines.append(f"Pairs kept: {len(self.pairs)} of {self.read}")
         lines += [f"  dropped {n}: {why}" for why, n in self.dropped]
         lines += [f"Error: {e}" for e in self.errors]
         return "\n".join(lines)
 
 
-def preview_data(paths: list[str], corrections: list[Pair]) -> DataPreview:
-    """Read every file (TSV, ``.de`` with its ``.en``, TMX) and the corrections, and
-    filter them as the trainer will. A file with an error contributes nothing."""
+def preview_data(
+    paths: list[str], corrections: list[Pair], typed: list[Pair] | None = None
+) -> DataPreview:
+    """Read every file (TSV, ``.de`` with its ``.en``, TMX), add the corrections and the
+    pairs ``typed`` in the dialog, and filter them as the trainer will. A file with an
+    error contributes nothing."""
     given = {Path(p) for p in paths}
     collected: list[Pair] = []
     errors: list[str] = []
@@ -92,9 +95,10 @@ def preview_data(paths: list[str], corrections: list[Pair]) -> DataPreview:
             continue
         collected += pairs
         sources.append((p.name, len(pairs)))
-    if corrections:
-        collected += corrections
-        sources.append(("your corrections", len(corrections)))
+    for name, given_pairs in (("your corrections", corrections), ("pairs typed here", typed)):
+        if given_pairs:
+            collected += given_pairs
+            sources.append((name, len(given_pairs)))
     report = FilterReport()
     kept = filter_pairs(collected, report=report)
     return DataPreview(

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -38,9 +37,7 @@ from PySide6.QtWidgets import (
 from translator_app.core.data.corpus import finetune_split, heldout_size
 from translator_app.core.data.corrections import CorrectionsStore
 from translator_app.core.ipc.progress_lines import StepProgress
-from translator_app.core.platform.hardware import DEVICES
 from translator_app.core.platform.paths import safe_name, user_cache_dir, user_models_dir
-from translator_app.gui.shared.model_list import discover
 from translator_app.gui.shared.places import documents_dir
 from translator_app.gui.shared.screen import fit_resize, scrolling_page
 from translator_app.gui.teach.finetune_process import (
@@ -51,7 +48,9 @@ from translator_app.gui.teach.finetune_process import (
     remove_leftovers,
     rename_bundle,
 )
-from translator_app.gui.teach.teach_messages import free_name, progress_text, verdict
+from translator_app.gui.teach.teach_messages import progress_text, verdict
+from translator_app.gui.teach.teach_options import TeachOptions
+from translator_app.gui.teach.typed_pairs import TypedPairs
 from translator_app.gui.views.alignment import AlignmentPanel
 
 DATA_FILTER = "Parallel text (*.tsv *.de *.tmx *.gz *.xz);;All files (*)"
@@ -104,6 +103,8 @@ class TeachDialog(QDialog):
         self.use_corrections.setChecked(bool(self.corrections.pairs))
         self.use_corrections.setEnabled(bool(self.corrections.pairs))
         self.use_corrections.toggled.connect(lambda _: self.refresh_preview())
+        self.typed = TypedPairs()
+        self.typed.changed.connect(self.refresh_preview)
         self.summary = QPlainTextEdit()
         self.summary.setReadOnly(True)
         self.summary.setAccessibleName("What was read")
@@ -130,8 +131,9 @@ class TeachDialog(QDialog):
         )
         intro.setWordWrap(True)  # one long line forced the dialog wider than a screen
         layout.addWidget(intro)
-        layout.addWidget(self.files)
+        layout.addWidget(self.files, 1)
         layout.addLayout(buttons)
+        layout.addWidget(self.typed, 2)
         layout.addWidget(self.use_corrections)
         layout.addWidget(QLabel("What was read:"))
         layout.addWidget(self.summary, 1)
@@ -139,57 +141,14 @@ class TeachDialog(QDialog):
         return scrolling_page(page, layout, bottom)
 
     def _options_form(self, base_name: str) -> QFormLayout:
-        """Where teaching starts, the new model's name, how hard it tries (and the
-        advanced epochs and learning rate), and the device."""
-        # Where teaching starts: the bundled base model unless the user picks another (a
-        # run never silently starts from whichever model happens to be selected).
-        self.start_box = QComboBox()
-        self.start_box.setAccessibleName("Start from")
-        self.start_box.setToolTip("The model the new one starts from")
-        for entry in discover():
-            self.start_box.addItem(entry.label, entry.path)
-        if self.start_box.findData(self.base) < 0:
-            self.start_box.addItem(base_name, self.base)
-        self.start_box.setCurrentIndex(0)
+        """The options (teach_options.py), their widgets kept as the dialog's own."""
+        form = TeachOptions(self.base, base_name)
+        self.start_box, self.name_edit, self.effort = form.start_box, form.name_edit, form.effort
+        self.epochs, self.learning_rate, self.device = form.epochs, form.learning_rate, form.device
         self.start_box.currentIndexChanged.connect(
             lambda _: setattr(self, "base", self.start_box.currentData())
         )
         self.base = self.start_box.currentData()
-        self.name_edit = QLineEdit(free_name("taught"))
-        self.name_edit.setAccessibleName("New model name")
-        self.name_edit.setToolTip("A short name of your choice; you can rename it later")
-        # How hard it tries, not epochs and learning rates (trainer/teach_recipe.py sizes the
-        # run to the data); Advanced keeps a fixed number of epochs for those who want it.
-        self.effort = QComboBox()
-        self.effort.setAccessibleName("How hard it tries")
-        self.effort.addItem("Quick (about a minute for 100 pairs)", "quick")
-        self.effort.addItem("Thorough (longer; for thousands of pairs)", "thorough")
-        self.effort.setToolTip(
-            "Quick learns your terms and keeps everyday sentences as they were; "
-            "Thorough trains longer, which pays with more pairs"
-        )
-        self.epochs = QSpinBox()
-        self.epochs.setRange(0, 50)
-        self.epochs.setSpecialValueText("as the effort says")
-        self.epochs.setAccessibleName("Epochs (advanced)")
-        self.epochs.setToolTip("Advanced: passes over your pairs, instead of the effort's")
-        self.learning_rate = QComboBox()
-        self.learning_rate.setAccessibleName("Learning rate (advanced)")
-        self.learning_rate.setToolTip(
-            "Advanced: how far each step moves the model; higher learns faster and forgets more"
-        )
-        self.learning_rate.addItem("as the effort says", 0.0)
-        for rate in (1e-5, 3e-5, 1e-4, 3e-4):
-            self.learning_rate.addItem(f"{rate:g}", rate)
-        self.device = QComboBox()
-        self.device.addItems(list(DEVICES))
-        form = QFormLayout()
-        form.addRow("Start from", self.start_box)
-        form.addRow("New model name", self.name_edit)
-        form.addRow("How hard it tries", self.effort)
-        form.addRow("Epochs (advanced)", self.epochs)
-        form.addRow("Learning rate (advanced)", self.learning_rate)
-        form.addRow("Device", self.device)
         return form
 
     def add_files(self, paths: list[str]) -> None:
@@ -218,7 +177,7 @@ class TeachDialog(QDialog):
         self.preview = None
         self.start_button.setEnabled(False)
         self.summary.setPlainText("Reading your files…")
-        future = self._reader.submit(preview_data, paths, list(corrections))
+        future = self._reader.submit(preview_data, paths, list(corrections), self.typed.pairs())
         future.add_done_callback(lambda f: self._hand_over(request, f))
 
     def _hand_over(self, request: int, future: Future) -> None:
@@ -238,8 +197,9 @@ class TeachDialog(QDialog):
             self.preview_ready.emit()
             return
         self.preview = result
+        notes = "".join(f"\nTyped {p}" for p in self.typed.problems())
         problem = result.problem
-        self.summary.setPlainText(result.summary() + (f"\n\n{problem}" if problem else ""))
+        self.summary.setPlainText(result.summary() + notes + (f"\n\n{problem}" if problem else ""))
         self.start_button.setEnabled(not problem)
         self.preview_ready.emit()
 
