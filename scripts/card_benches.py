@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from card_sections import fmt, hardware_text, p95_20w
+from card_sections import ROOT, fmt, hardware_text, load, p95_20w
 
 # How the translator used its annotations in the faithfulness bench (its protect mode).
 _PROTECT_TEXT = {
@@ -187,3 +187,31 @@ def engines_section(engines: dict, metrics: dict) -> list[str]:
             + ".",
         ]
     return lines
+
+
+ENGLISH_VARIANT = ROOT / "docs" / "figures" / "english_variant.json"
+
+
+def english_paragraph(figures: dict) -> str:
+    """Which English the model writes, from bench/bench_english_variant.py's figures:
+    its spellings and titles, British against American, on the sets it translated."""
+    count = {"british": 0, "american": 0}
+    for s in figures["model"].values():
+        for kind in ("spelling", "title", "date"):
+            for variant in count:
+                count[variant] += s["forms"][kind][variant]
+    sets = " and ".join(
+        f"{s['sentences']} {name} sentences" for name, s in figures["model"].items()
+    )
+    return (
+        f"Its English mixes British and American: of the words, titles and dates written one "
+        f"way in each, its translations of {sets} hold {count['american']} American and "
+        f"{count['british']} British forms. Settings → English (or `translator-app translate "
+        "--english`) writes one of them throughout."
+    )
+
+
+def english_lines() -> list[str]:
+    """The paragraph on the model's English, closing "Limitations" (where measured)."""
+    figures = load(ENGLISH_VARIANT)
+    return ["", english_paragraph(figures)] if figures else []

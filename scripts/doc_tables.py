@@ -316,8 +316,70 @@ def language_id_table() -> str:
     )
 
 
+CARD = ROOT / "resources" / "model" / "MODEL_CARD.md"
+CARD_ENGLISH = "Its English mixes"
+
+
+def card_with_english(text: str) -> str:
+    """The bundled model's card with the paragraph on its English (the one
+    scripts/card_sections.py writes at the end of "Limitations") as the figures say:
+    the card itself is written from reports that live outside the repository."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from card_benches import english_paragraph
+
+    paragraph = english_paragraph(
+        json.loads((ROOT / "docs" / "figures" / "english_variant.json").read_text("utf-8"))
+    )
+    kept = [p for p in text.rstrip("\n").split("\n\n") if not p.startswith(CARD_ENGLISH)]
+    return "\n\n".join([*kept, paragraph]) + "\n"
+
+
+def english_variant_table() -> str:
+    """docs/postedit.md's figures of the steps british and american, from
+    bench/bench_english_variant.py."""
+    r = json.loads((ROOT / "docs" / "figures" / "english_variant.json").read_text("utf-8"))
+    model = [
+        f"| {name} | {s['sentences']} | "
+        + " | ".join(
+            f"{s['forms'][k]['american']} / {s['forms'][k]['british']}"
+            for k in ("spelling", "title", "date")
+        )
+        + " |"
+        for name, s in r["model"].items()
+    ]
+    refs = [
+        f"| {name} ({s['variant']}) | {s['sentences']} | {s['words']:,} | {s['edits']} "
+        f"({s['edits_per_1000_words']} per 1,000 words) | "
+        + (", ".join(f"{e} ×{n}" for e, n in s["edited"][:5]) or "none")
+        + " | "
+        + (", ".join(f"{w} ×{n}" for w, n in s["round_trip_lost"][:3]) or "none")
+        + " |"
+        for name, s in r["references"].items()
+    ]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}).",
+            "",
+            "The bundled model's own English (forms American / British):",
+            "",
+            "| set | sentences | spellings | titles | dates |",
+            "|---|---:|---:|---:|---:|",
+            *model,
+            "",
+            "English already written in one variant, made into that variant (each edit changes "
+            "a text already so written: an upper bound of false alarms), and made into the "
+            "other and back (what does not come back):",
+            "",
+            "| reference | lines | words | edits | what | lost in the round trip |",
+            "|---|---:|---:|---:|---|---|",
+            *refs,
+        ]
+    )
+
+
 TABLES = {
     "language-id": (ROOT / "docs" / "postedit.md", language_id_table),
+    "english-variant": (ROOT / "docs" / "postedit.md", english_variant_table),
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
     "amounts": (ROOT / "docs" / "postedit.md", amounts_table),
@@ -350,6 +412,11 @@ def stale_docs(write: bool) -> list[str]:
             stale.append(f"{doc.relative_to(ROOT)} ({name})")
             if write:
                 doc.write_text(new, "utf-8")
+    text = CARD.read_text("utf-8")
+    if (new := card_with_english(text)) != text:
+        stale.append(f"{CARD.relative_to(ROOT)} (english)")
+        if write:
+            CARD.write_text(new, "utf-8")
     return stale
 
 

@@ -22,7 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the card_* modules beside it
 
-from card_benches import engines_section, faithful_section, glossary_section, speed_section  # noqa: E402
+from card_benches import (
+    engines_section,
+    english_lines,
+    faithful_section,
+    glossary_section,
+    speed_section,
+)  # noqa: E402
 from card_sections import (  # noqa: E402
     ROOT,
     cells_section,
@@ -111,6 +117,7 @@ def main(argv=None) -> int:
         lines += cells_section(ROOT / "docs" / "compare" / "cells" / "compare.json")
     corpora = trained_corpora(data, trained_files)
     lines += limitations_section(metrics["training"]["minutes"], trained_on, corpora)
+    lines += english_lines()
     write_atomic(args.model / "MODEL_CARD.md", "\n".join(lines) + "\n")
     write_atomic(args.model / "metrics.json", json.dumps(metrics, indent=2) + "\n")
     write_atomic(args.history, json.dumps(history, indent=1) + "\n")

@@ -188,7 +188,9 @@ def measure(args) -> dict:
         "sets": {},
     }
     print(report["cpu"], translator.engine_name, file=sys.stderr)
-    choices = {"all": "all", "none": "none"} | {s.name: f"all,-{s.name}" for s in STEPS}
+    choices = {"all": "all", "none": "none"} | {
+        s.name: f"all,-{s.name}" for s in STEPS if s.default
+    }
     for name, (path, kind) in SETS.items():
         if not path.is_file():
             print(f"{path}: not there, skipped", file=sys.stderr)

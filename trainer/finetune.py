@@ -258,6 +258,26 @@ class Verdict:
             if s
         )
 
+    def heldout(self, before: dict, after: dict) -> dict:
+        """What the new model's metrics and the app keep of the verdict (printed too):
+        both models' scores, the sentences one by one, the words, the terms taught."""
+        summary = self.summary(before, after)
+        if summary:
+            print(summary)
+        sentences = compare_sentences(before.pop("sentence_chrf"), after.pop("sentence_chrf"))
+        print(
+            "held-out sentences closer to the reference: {better} better, {worse} worse, "
+            "{same} unchanged (sign test p = {p})".format(**sentences)
+        )
+        return {
+            "pairs": len(self.report_pairs),
+            "base": before,
+            "finetuned": after,
+            "sentences": sentences,
+            "summary": summary,
+            "terms": [[t.source, t.target] for t in self.terms.terms],
+        }
+
 
 def verdict_for(args, data: Prepared, terms: Glossary, arch: str) -> Verdict:
     """The verdict's pairs: --report, or else those held out of --data; neither is
@@ -343,22 +363,7 @@ def finetune_into(args, base, target: Target) -> int:
     taught = merged(base.terms, teaching.terms)
     after, tuned_shown = verdict.of(scoring_translator(tuned, base, taught))
     print(verdict.describe_machine(after, "fine-tuned model"))
-    summary = verdict.summary(before, after)
-    if summary:
-        print(summary)
-    sentences = compare_sentences(before.pop("sentence_chrf"), after.pop("sentence_chrf"))
-    print(
-        "held-out sentences closer to the reference: {better} better, {worse} worse, "
-        "{same} unchanged (sign test p = {p})".format(**sentences)
-    )
-    heldout = {
-        "pairs": len(verdict.report_pairs),
-        "base": before,
-        "finetuned": after,
-        "sentences": sentences,
-        "summary": summary,
-        "terms": [[t.source, t.target] for t in teaching.terms.terms],
-    }
+    heldout = verdict.heldout(before, after)
     bundle = export_model(
         ckpt,
         tuned,

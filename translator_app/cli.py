@@ -208,10 +208,12 @@ def _load(args):
         check_search(beam=args.beam, nbest=args.nbest)
     except ValueError as e:
         raise CliError(f"--{e}") from None
-    from translator_app.core.postedit.pipeline import parse_steps
+    from translator_app.core.postedit.pipeline import parse_steps, with_english
 
     try:
         steps = parse_steps(args.steps)
+        if args.english:
+            steps = parse_steps(with_english(args.steps, args.english))
     except ValueError as e:
         raise CliError(f"--steps: {e}") from None
     try:

@@ -18,6 +18,13 @@ def add_steps_argument(parser: argparse.ArgumentParser) -> None:
         "(umlauts,first-capital) or all less some (all,-judge); `translator-app steps` "
         "lists them",
     )
+    parser.add_argument(
+        "--english",
+        choices=("british", "american"),
+        help="write British or American English: spellings, titles and dates ('colour', "
+        "'Ms Kowalczyk', '14 June' or 'color', 'Ms. Kowalczyk', 'June 14'); default: as the "
+        "model writes (the steps british and american)",
+    )
 
 
 def add_steps(sub) -> None:

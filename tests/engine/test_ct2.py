@@ -186,6 +186,9 @@ def test_no_alternatives_for_text_the_ids_do_not_make(tokenizer):
     restored = replace(t, nbest=(replace(t.best, text="Frau Bäumer"),))  # a placeholder's
     assert ct2_t.alternatives(restored, 0) == ()
     assert ct2_t.alternatives(t, len(t.best.target_ids)) == ()  # past the end
+    # at the end marker: CTranslate2 ended the process there (SIGFPE)
+    assert t.best.target_ids[-1] == tokenizer.eos_id
+    assert ct2_t.alternatives(t, len(t.best.target_ids) - 1) == ()
 
 
 def test_int8_conversion_leaves_the_pytorch_weights_alone(tokenizer):

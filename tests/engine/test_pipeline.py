@@ -49,7 +49,7 @@ def test_no_module_outside_the_pipeline_calls_a_step():
     nothing else can order them or run one on the side."""
     step_modules = {
         f"translator_app.core.postedit.{m}"
-        for m in ("facts", "dictionary_words", "term_articles", "first_capital")
+        for m in ("facts", "dictionary_words", "term_articles", "first_capital", "english_variant")
     }
     importers = []
     for path in sorted((ROOT / "translator_app").rglob("*.py")):
@@ -67,6 +67,17 @@ def test_the_command_line_lists_the_steps_and_refuses_an_unknown_one(capsys):
     assert listed == [s.name for s in STEPS]
     assert cli_main(["translate", "--steps", "all,-nothing", "Hallo"]) != 0
     assert "unknown post-editing step 'nothing'" in capsys.readouterr().err
+
+
+def test_the_command_line_writes_the_english_asked_for(capsys):
+    from translator_app.core.language.variants import AMERICAN, BRITISH, edits
+
+    german = "Liebe Nachbarn, die Farbe im Zentrum ist grau."
+    for variant, other in ((BRITISH, AMERICAN), (AMERICAN, BRITISH)):
+        assert cli_main(["translate", "--english", variant, german]) == 0
+        english = capsys.readouterr().out.strip()
+        assert english and edits(english, variant) == [], english
+        assert edits(english, other)  # it has words the other variant spells otherwise
 
 
 def _lower_case(source: str) -> list[Written]:

@@ -89,7 +89,11 @@ def check_dropped(translator, translations: Sequence[Translation]) -> list[Trans
 
 
 def alternatives(
-    translator, translation: Translation, piece: int, k: int = ALTERNATIVES
+    translator,
+    translation: Translation,
+    piece: int,
+    k: int = ALTERNATIVES,
+    steps: frozenset[str] | None = None,
 ) -> tuple[Candidate, ...]:
     """Up to ``k`` other translations of ``translation``'s sentence that keep its best
     candidate up to target position ``piece`` and choose another piece there, each
@@ -102,12 +106,15 @@ def alternatives(
     sentence (the choice that drops words) are not offered. Empty where the sentence
     was translated in parts or its best text is not the decode of its ids (written back
     from placeholders): alternatives of another text mislead."""
+    steps = translator.steps if steps is None else steps
     best = translation.best
     src = list(translation.source_ids)
-    tail, runs = _symbols(translation.source) if "symbols" in translator.steps else ("", ())
+    tail, runs = _symbols(translation.source) if "symbols" in steps else ("", ())
     if (
         best is None
         or not 0 <= piece < len(best.target_ids)
+        # at the end marker: CTranslate2 ends the process there (SIGFPE)
+        or best.target_ids[piece] == translator.tokenizer.eos_id
         or not src
         or len(src) > translator.max_source_tokens
         or tail_added(text_of(translator.tokenizer, best.target_ids), tail)
@@ -130,7 +137,7 @@ def alternatives(
         found = candidate(translator.tokenizer, h)
         found = without_stop(translator.tokenizer, found) if stopped else found
         # offered as the translation shows it (core/postedit/pipeline.py)
-        found = rewritten(translator.tokenizer, translation, found, translator.steps)
+        found = rewritten(translator.tokenizer, translation, found, steps)
         found = with_tail(found, tail) if tail else found
         found = with_runs(found, runs, translation.source_spans)
         if (

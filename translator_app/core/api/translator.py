@@ -382,12 +382,18 @@ class Translator:
 
     # ----------------------------------------------------------------- word choices
     def alternatives(
-        self, translation: Translation, piece: int, k: int = followups.ALTERNATIVES
+        self,
+        translation: Translation,
+        piece: int,
+        k: int = followups.ALTERNATIVES,
+        steps: str | Iterable[str] | None = None,
     ) -> tuple[Candidate, ...]:
         """Up to ``k`` other translations of ``translation``'s sentence that keep its best
         candidate up to target position ``piece`` and choose another piece there: the
-        word menu's alternatives, likeliest piece first (core/api/followups.py)."""
-        return followups.alternatives(self, translation, piece, k)
+        word menu's alternatives, likeliest piece first, post-edited as ``steps`` ask
+        (this translator's :attr:`steps` where None; core/api/followups.py)."""
+        chosen = self.steps if steps is None else pipeline.parse_steps(steps)
+        return followups.alternatives(self, translation, piece, k, chosen)
 
     def fact_fix(self, translation: Translation, fact) -> Translation | None:
         """``translation``'s sentence with the English of ``fact``, a fact it lost,

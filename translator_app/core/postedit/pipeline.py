@@ -28,6 +28,7 @@ from translator_app.core.postedit.dictionary_words import (
     with_measures_mended,
     with_openers_lowered,
 )
+from translator_app.core.postedit.english_variant import american_rewrite, british_rewrite
 from translator_app.core.postedit.facts import first_decode, retry_lost_facts, with_placeholders
 from translator_app.core.postedit.first_capital import capital_rewrite
 from translator_app.core.postedit.numbers_written import words_rewrite
@@ -61,6 +62,9 @@ class Step:
     run: Run | None = None
     rewrite: Rewrite | None = None
     needs: str = ""
+    # False: a preference, not a fix, asked for by name only ("all,british"): the
+    # English variants, one at a time.
+    default: bool = True
 
     def applies(self, request: PostEditRequest) -> bool:
         """Whether this step runs on ``request``: asked for, with what it needs."""
@@ -189,17 +193,38 @@ STEPS: tuple[Step, ...] = (
         "its capital (postedit/first_capital.py)",
         rewrite=capital_rewrite,
     ),
+    Step(
+        "british",
+        REWRITE,
+        "asked for by name (Settings → English: British): American spellings, titles "
+        "and dates written the British way ('neighbours', 'Ms Kowalczyk', '14 June "
+        "2025'; language/variants.py, breame's tables)",
+        rewrite=british_rewrite,
+        default=False,
+    ),
+    Step(
+        "american",
+        REWRITE,
+        "asked for by name (Settings → English: American): British spellings, titles "
+        "and dates written the American way ('neighbors', 'Ms. Kowalczyk', 'June 14, "
+        "2025')",
+        rewrite=american_rewrite,
+        default=False,
+    ),
 )
 STEP_NAMES: tuple[str, ...] = tuple(s.name for s in STEPS)
-ALL: frozenset[str] = frozenset(STEP_NAMES)
+# "all": every step but those asked for by name only (OPT_IN).
+ALL: frozenset[str] = frozenset(s.name for s in STEPS if s.default)
+OPT_IN: tuple[str, ...] = tuple(s.name for s in STEPS if not s.default)
 NONE: frozenset[str] = frozenset()
 
 
 def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
-    """The step names a request asks for: None or "all" (every step), "none" (the
-    model's own search), a comma-separated list of names ("umlauts,first-capital"), or
-    "all" less some ("all,-judge,-facts"); an iterable of names as they are. An unknown
-    name, or a text that names nothing, is a ValueError that lists the known ones.
+    """The step names a request asks for: None or "all" (every step but those asked for
+    by name only: "all,british"), "none" (the model's own search), a comma-separated list
+    of names ("umlauts,first-capital"), or "all" less some ("all,-judge,-facts"); an
+    iterable of names as they are. An unknown name, a text that names nothing, or both
+    English variants, is a ValueError that says why.
 
     >>> sorted(parse_steps("all,-judge")) == sorted(ALL - {"judge"})
     True
@@ -213,7 +238,7 @@ def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
     chosen: set[str] = set()
     for word in words:
         name = word[1:] if word.startswith("-") else word
-        if name not in ("all", "none") and name not in ALL:
+        if name not in ("all", "none") and name not in STEP_NAMES:
             raise ValueError(
                 f"unknown post-editing step {name!r}; the steps are: {', '.join(STEP_NAMES)} "
                 "(or 'all', 'none', 'all,-STEP')"
@@ -226,6 +251,8 @@ def parse_steps(spec: str | Iterable[str] | None) -> frozenset[str]:
             chosen.discard(name)
         else:
             chosen.add(name)
+    if len(chosen & set(OPT_IN)) > 1:
+        raise ValueError(f"choose one English: {' or '.join(OPT_IN)}, not both")
     return frozenset(chosen)
 
 
@@ -237,7 +264,26 @@ def with_step(spec: str, name: str, on: bool) -> str:
     'all,-other-languages'
     """
     chosen = parse_steps(spec) | {name} if on else parse_steps(spec) - {name}
-    return ",".join(["all", *(f"-{s}" for s in STEP_NAMES if s not in chosen)])
+    return ",".join(
+        ["all", *(f"-{s}" for s in ALL if s not in chosen), *(s for s in OPT_IN if s in chosen)]
+    )
+
+
+def with_english(spec: str, variant: str) -> str:
+    """The steps of ``spec`` with the English ``variant`` ("british", "american", or ""
+    for the model's own) in place of the one it asked for.
+
+    >>> with_english("all,-judge,american", "british")
+    'all,-judge,british'
+    """
+    for name in OPT_IN:
+        spec = with_step(spec, name, False)
+    return with_step(spec, variant, True) if variant else spec
+
+
+def english_of(steps: frozenset[str]) -> str:
+    """The English variant ``steps`` ask for ("" for none)."""
+    return next((name for name in OPT_IN if name in steps), "")
 
 
 def asked(steps: frozenset[str], name: str) -> bool:

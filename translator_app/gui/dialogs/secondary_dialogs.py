@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from translator_app.core.engine.model_card import for_users
 from translator_app.core.engine.model_features import features_markdown
-from translator_app.core.postedit.pipeline import parse_steps, with_step
+from translator_app.core.postedit.pipeline import english_of, parse_steps, with_english, with_step
 from translator_app.gui.dialogs.history import History
 from translator_app.gui.shared.screen import close_buttons, fit_resize
 from translator_app.gui.shared.settings import (
@@ -89,6 +89,19 @@ class SettingsDialog(QDialog):
         )
         self.other_languages.setAccessibleName("Keep other languages")
         self.other_languages.setChecked("other-languages" in parse_steps(settings.steps))
+        self.english = QComboBox()
+        self.english.setAccessibleName("English spelling")
+        self.english.setToolTip(
+            "Spellings, titles and dates: 'colour', 'Ms Kowalczyk', '14 June' (British) or "
+            "'color', 'Ms. Kowalczyk', 'June 14' (American); the model writes a mix of both"
+        )
+        for label, variant in (
+            ("as the model writes", ""),
+            ("British", "british"),
+            ("American", "american"),
+        ):
+            self.english.addItem(label, variant)
+        self.english.setCurrentIndex(self.english.findData(english_of(parse_steps(settings.steps))))
         self.history = QCheckBox("Keep a history of translations")
         self.history.setAccessibleName("Keep history")
         self.history.setChecked(settings.history_enabled)
@@ -99,6 +112,7 @@ class SettingsDialog(QDialog):
         form.addRow("Layout", self.layout_box)
         form.addRow("Appearance", self.theme_box)
         form.addRow("Font size", self.font_size)
+        form.addRow("English", self.english)
         form.addRow(self.coverage)
         form.addRow(self.other_languages)
         form.addRow(self.history)
@@ -118,9 +132,8 @@ class SettingsDialog(QDialog):
         settings.font_size = self.font_size.value()
         settings.coverage_hint = self.coverage.isChecked()
         settings.history_enabled = self.history.isChecked()
-        settings.steps = with_step(
-            settings.steps, "other-languages", self.other_languages.isChecked()
-        )
+        steps = with_step(settings.steps, "other-languages", self.other_languages.isChecked())
+        settings.steps = with_english(steps, self.english.currentData())
 
 
 def _model_or_spin(value: int | None, model: int | None, name: str) -> QSpinBox:

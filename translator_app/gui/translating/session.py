@@ -353,7 +353,9 @@ class TranslationSession(QObject):
         ``translation``'s best candidate, and with ``fixes`` the fix of each fact it
         lost; ``alternatives_found`` brings them."""
         if self.model_info is not None:
-            request = AlternativesRequest(self._new_id("alternatives"), translation, piece, fixes)
+            request = AlternativesRequest(
+                self._new_id("alternatives"), translation, piece, fixes, self.steps
+            )
             self.worker.alternatives(request)
 
     def _on_alternatives(self, result: AlternativesResult) -> None:

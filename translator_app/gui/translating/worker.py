@@ -336,7 +336,7 @@ class TranslationWorker(QObject):
         translator = self._translator
         if translator is None:
             raise RuntimeError("no model is loaded")
-        found = translator.alternatives(job.translation, job.piece)
+        found = translator.alternatives(job.translation, job.piece, steps=job.steps)
         fixes = ()
         if job.fixes:
             fixes = tuple(

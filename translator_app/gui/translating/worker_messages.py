@@ -92,6 +92,7 @@ class AlternativesRequest:
     # also the fix of each fact the translation lost (core/api/followups.fact_fix): the
     # word menu asks once per translation
     fixes: bool = False
+    steps: str = "all"  # post-edited as the translation was (Settings.steps)
 
 
 @dataclass(frozen=True)
