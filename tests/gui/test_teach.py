@@ -94,9 +94,9 @@ def test_a_correction_keeps_only_the_lines_the_user_edited(qtbot, open_window):
     lines = output.split("\n")
     assert len(lines) == 3
     w.begin_correction()
-    assert "nothing edited yet" in w.correction_label.text()
+    assert "edit the English, then Ctrl+Shift+S keeps it" in w.correction_label.text()
     w.output_edit.setPlainText("\n".join([lines[0], "I own a dog.", lines[2]]))
-    assert "keeps 1 edited pair(s)" in w.correction_label.text()
+    assert "Ctrl+Shift+S keeps 1 edited pair: “Ich habe" in w.correction_label.text()
     assert w.correction.save() == 1
     assert CorrectionsStore(w.corrections.path).pairs == [("Ich habe einen Hund.", "I own a dog.")]
 
@@ -380,3 +380,26 @@ def test_pairs_can_be_pasted_from_a_spreadsheet_or_typed(qtbot, open_window):
     assert ("Der Kuchen ist frisch.", "The cake is fresh.") in dialog.preview.pairs
     assert dialog.preview.origin() == "pairs typed here (12 pairs)"
     dialog.close()
+
+
+def test_the_german_keeps_its_marks_while_the_english_is_corrected(qtbot, open_window):
+    """All marks vanished in correction mode (issue 89 §5), the German's too: what may be
+    missing is what a correction mends. The English's go (its text is the user's now)."""
+    from translator_app.gui.views.highlighter import FACT_BACKGROUND
+
+    def marks(edit) -> int:
+        return sum(
+            s.format.background().color() == QColor(FACT_BACKGROUND) for s in edit.extraSelections()
+        )
+
+    from PySide6.QtGui import QColor
+
+    w = open_window()
+    translate(qtbot, w, "Guten Morgen! Ich habe 37 Hunde und 12 Katzen.")
+    qtbot.waitUntil(lambda: marks(w.source_edit) > 0, timeout=20_000)
+    before = marks(w.source_edit)
+    w.begin_correction()
+    assert w.correction.active
+    assert marks(w.source_edit) == before and marks(w.output_edit) == 0
+    w.correction.discard()
+    qtbot.waitUntil(lambda: marks(w.source_edit) == before)

@@ -57,7 +57,7 @@ def describe_pairs(pairs: list[Pair], limit: int = 3) -> str:
         return "nothing edited yet"
     shown = "; ".join(f"“{de}” → “{en}”" for de, en in pairs[:limit])
     more = f" and {len(pairs) - limit} more" if len(pairs) > limit else ""
-    return f"keeps {len(pairs)} edited pair(s): {shown}{more}"
+    return f"keeps {len(pairs)} edited pair{'s' if len(pairs) != 1 else ''}: {shown}{more}"
 
 
 class CorrectionsStore:

@@ -72,8 +72,12 @@ class CorrectionController(QObject):
     def _on_edited(self) -> None:
         """While correcting, the status bar says which pairs a save would keep."""
         if self.active:
+            pairs = self.edited_pairs()
             self.label.setText(
-                f"Correcting: Ctrl+Shift+S {describe_pairs(self.edited_pairs())}; Esc discards"
+                f"Correcting: Ctrl+Shift+S {describe_pairs(pairs)}; Esc discards"
+                if pairs
+                else "Correcting the translation: edit the English, then Ctrl+Shift+S keeps "
+                "it for the next fine-tune; Esc discards"
             )
 
     def save(self) -> int:

@@ -86,8 +86,13 @@ class LinkHighlighter(QObject):
         self.clear()
 
     def pause(self) -> None:
+        """The user corrects the English: no links, and no marks on the English (its
+        text is the user's now); the German keeps its marks, what the correction may
+        mend ("12 Uhr" not kept, a term not used)."""
         self.paused = True
         self.clear()
+        if self.shown is not None and not self.stale:
+            self._apply(None, output=False)
 
     def resume(self, reshow: bool) -> None:
         """End a pause; ``reshow`` puts the translation back into the output box."""
@@ -189,7 +194,7 @@ class LinkHighlighter(QObject):
         else:
             self.panel.show_translation(None)
 
-    def _apply(self, link: Link | None) -> None:
+    def _apply(self, link: Link | None, output: bool = True) -> None:
         base = self.output.palette().color(QPalette.ColorRole.Highlight)
         d = self.shown
         src_sel, out_sel = [], []
@@ -226,7 +231,7 @@ class LinkHighlighter(QObject):
         for start, end in used:
             out_sel.append(_selection(self.output, d.output, start, end, wavy=TERM_MARK))
         self.source.setExtraSelections(src_sel)
-        self.output.setExtraSelections(out_sel)
+        self.output.setExtraSelections(out_sel if output else [])
 
     def clear(self) -> None:
         if self._shown_link is None:
