@@ -679,3 +679,31 @@ def test_a_settings_file_naming_an_unknown_step_falls_back_to_all(app_env):
     Settings.path().parent.mkdir(parents=True, exist_ok=True)
     Settings.path().write_text(json.dumps({"steps": "all,-no-such-step"}), "utf-8")
     assert Settings.load().steps == "all"
+
+
+def test_the_shortcut_list_names_each_menu_and_can_be_searched(qtbot, open_window):
+    """The list was narrow and could not be searched (issue 89 §5)."""
+    from translator_app.gui.dialogs.secondary_dialogs import ShortcutsDialog
+
+    w = open_window()
+    dialog = ShortcutsDialog(w.menus.all_actions, w)
+    qtbot.addWidget(dialog)
+    table = dialog.table
+
+    def shown() -> list[tuple[str, ...]]:
+        return [
+            tuple(table.item(r, c).text() for c in range(3))
+            for r in range(table.rowCount())
+            if not table.isRowHidden(r)
+        ]
+
+    everything = shown()
+    assert ("Edit", "Undo", "Ctrl+Z") in everything
+    assert ("View", "Alignment panel", "F9") in everything
+    dialog.search.setText("ctrl+d")
+    assert shown() == [("Edit", "Word details and alternatives", "Ctrl+D")]
+    dialog.search.setText("VIEW")
+    assert shown() and all(menu == "View" for menu, _, _ in shown())
+    dialog.search.setText("")
+    assert shown() == everything
+    assert dialog.width() >= 560 or dialog.width() == w.screen().availableGeometry().width()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -227,27 +228,55 @@ class HistoryDialog(QDialog):
 
 
 class ShortcutsDialog(QDialog):
+    """Every menu entry with a shortcut: its menu, its name and its keys, in the menus'
+    order; the field above filters by any of the three ("undo", "Ctrl+D", "view")."""
+
     def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
         self.setAccessibleName("Keyboard shortcuts")
-        rows = [(a.text().replace("&", ""), a.shortcut().toString()) for a in actions]
-        rows = [r for r in rows if r[1]]
-        table = QTableWidget(len(rows), 2)
+        rows = [
+            (_menu_of(a), a.text().replace("&", "").rstrip("…"), a.shortcut().toString())
+            for a in actions
+        ]
+        rows = [r for r in rows if r[2]]
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Find a command, a key or a menu…")
+        self.search.setAccessibleName("Find a shortcut")
+        table = QTableWidget(len(rows), 3)
         table.setAccessibleName("Shortcut list")
-        table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        table.setHorizontalHeaderLabels(["Menu", "Command", "Shortcut"])
         table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        for r, (name, keys) in enumerate(rows):
-            table.setItem(r, 0, QTableWidgetItem(name.rstrip("…")))
-            table.setItem(r, 1, QTableWidgetItem(keys))
-        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
-        table.resizeColumnToContents(1)
+        table.verticalHeader().hide()
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                table.setItem(r, c, QTableWidgetItem(text))
+        table.resizeColumnToContents(0)
+        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
+        table.resizeColumnToContents(2)
         self.table = table
+        self.search.textChanged.connect(self._filter)
         close = close_buttons(self)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
         layout.addWidget(table)
         layout.addWidget(close)
-        fit_resize(self, 420, 480)
+        fit_resize(self, 600, 560)
+
+    def _filter(self, text: str) -> None:
+        """Rows whose menu, command or keys hold ``text`` (any case); all where empty."""
+        wanted = text.strip().casefold()
+        for r in range(self.table.rowCount()):
+            cells = " ".join(self.table.item(r, c).text() for c in range(3)).casefold()
+            self.table.setRowHidden(r, bool(wanted) and wanted not in cells)
+
+
+def _menu_of(action: QAction) -> str:
+    """The title of the menu that holds ``action`` ('' where none does)."""
+    for obj in action.associatedObjects():
+        if isinstance(obj, QMenu) and obj.title():
+            return obj.title().replace("&", "")
+    return ""
 
 
 class ModelCardDialog(QDialog):
