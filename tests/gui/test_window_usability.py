@@ -707,3 +707,28 @@ def test_the_shortcut_list_names_each_menu_and_can_be_searched(qtbot, open_windo
     dialog.search.setText("")
     assert shown() == everything
     assert dialog.width() >= 560 or dialog.width() == w.screen().availableGeometry().width()
+
+
+def test_history_keeps_no_near_copies_and_marks_the_search_hit(qtbot, tmp_path):
+    """History kept near-duplicate rows and did not mark the search's hit (issue 89 §5)."""
+    from translator_app.gui.dialogs.history import History
+    from translator_app.gui.dialogs.secondary_dialogs import HistoryDialog
+
+    h = History(tmp_path / "history.sqlite3", merge_seconds=10)
+    h.record("Guten Morgen", "Good morning", "base", now=0)
+    h.record("Guten Morgen, wie geht's?", "Good morning, how are you?", "base", now=60)
+    h.record("Das Haus", "The house", "base", now=100)
+    h.record("Das Hausboot", "The houseboat", "base", now=200)  # another word: another text
+    h.record("Guten Morgen, wie geht's", "good morning, how are you", "base", now=300)
+    assert sorted(e.source for e in h.search()) == [
+        "Das Haus",
+        "Das Hausboot",
+        "Guten Morgen, wie geht's",
+    ]
+    dialog = HistoryDialog(h)
+    qtbot.addWidget(dialog)
+    dialog.search.setText("MORGEN")
+    assert [e.source for e in dialog.entries] == ["Guten Morgen, wie geht's"]
+    marked = dialog.hits.html_for(dialog.table.item(0, 1).text())
+    assert marked is not None and ">Morgen</b>" in marked
+    assert dialog.hits.html_for("The house") is None

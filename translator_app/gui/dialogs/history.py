@@ -81,6 +81,7 @@ class History:
         # with Python's Unicode folding instead.
         db.create_function("fold", 1, _fold, deterministic=True)
         db.create_function("squash", 1, _squash, deterministic=True)
+        db.create_function("near", 1, _near, deterministic=True)
         try:
             try:
                 db.executescript(SCHEMA)
@@ -129,19 +130,24 @@ class History:
         if self.db is None or not source or not output:
             return self._last_id or 0
         # The same text being edited, or the same text again with another English by the
-        # same model (a word alternative chosen, then undone): one entry, the final one.
+        # same model (a word alternative chosen, then undone), or the last text carried on
+        # or cut short after a pause: one entry, the final one.
+        last = self._last_source
         continuing = self._last_id is not None and (
-            (now - self._last_time < self.merge_seconds and _related(self._last_source, source))
-            or (_squash(self._last_source) == _squash(source) and model == self._last_model)
+            (now - self._last_time < self.merge_seconds and _related(last, source))
+            or (
+                model == self._last_model
+                and (_near(last) == _near(source) or _extends(last, source))
+            )
         )
         with self.db:
             # One entry per (source, output, model): a model reload or a forced
             # re-decode that gives the same result moves the entry up, not a copy.
-            # Texts that differ only in spacing are the same entry.
+            # Texts that differ only in spacing, case or a closing stop are the same entry.
             same = self.db.execute(
-                "SELECT id FROM history WHERE squash(source)=? AND squash(output)=? "
+                "SELECT id, source, output FROM history WHERE near(source)=? AND near(output)=? "
                 "AND model=? AND id!=?",
-                (_squash(source), _squash(output), model, self._last_id if continuing else -1),
+                (_near(source), _near(output), model, self._last_id if continuing else -1),
             ).fetchone()
             if continuing and same is not None:
                 self.db.execute("DELETE FROM history WHERE id=?", (same[0],))
@@ -150,8 +156,13 @@ class History:
                     "UPDATE history SET created=?, source=?, output=?, model=? WHERE id=?",
                     (now, source, output, model, self._last_id),
                 )
-            elif same is not None:
-                self.db.execute("UPDATE history SET created=? WHERE id=?", (now, same[0]))
+            elif same is not None:  # moved up, in its newest writing but for spacing
+                if _squash(same[1]) == _squash(source) and _squash(same[2]) == _squash(output):
+                    source, output = same[1], same[2]
+                self.db.execute(
+                    "UPDATE history SET created=?, source=?, output=? WHERE id=?",
+                    (now, source, output, same[0]),
+                )
                 self._last_id = same[0]
             else:
                 cur = self.db.execute(
@@ -235,3 +246,17 @@ def _fold(value) -> str:
 
 def _squash(value) -> str:
     return " ".join(_text(value).split())
+
+
+def _near(value) -> str:
+    """A text as an entry is told apart: its spacing, case and closing stops aside
+    („Guten Morgen!“ and „guten morgen“ are one entry)."""
+    return _fold(_squash(value)).rstrip(" .!?…")
+
+
+def _extends(previous: str, current: str) -> bool:
+    """``current`` carries ``previous`` on, or cuts it short, by whole words: the same
+    text after a pause („Guten Morgen“ → „Guten Morgen, wie geht's?“)."""
+    a, b = _squash(previous), _squash(current)
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return bool(short) and long.startswith(short) and long[len(short) : len(short) + 1] in " ,.!?;:"

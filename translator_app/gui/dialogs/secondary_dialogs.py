@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 import time
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -22,6 +25,9 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSpinBox,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
@@ -153,6 +159,54 @@ def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
     return box
 
 
+class HitDelegate(QStyledItemDelegate):
+    """Draws a cell with the search's hit in it marked (bold, on the highlight's colour
+    made light); cells without a hit as usual."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wanted = ""
+
+    def html_for(self, text: str) -> str | None:
+        """``text`` as HTML with each hit of :attr:`wanted` (any case) marked; None
+        where there is none."""
+        if not self.wanted or not text:
+            return None
+        parts = re.split(f"({re.escape(self.wanted)})", text, flags=re.IGNORECASE)
+        if len(parts) == 1:
+            return None
+        return "".join(
+            f"<b style='background-color:{HIT_BACKGROUND}; color:#000'>{html.escape(p)}</b>"
+            if i % 2
+            else html.escape(p)
+            for i, p in enumerate(parts)
+        )
+
+    def paint(self, painter, option, index) -> None:
+        marked = self.html_for(str(index.data() or ""))
+        if marked is None:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        doc = QTextDocument()
+        doc.setDefaultFont(opt.font)
+        doc.setDocumentMargin(2)
+        doc.setHtml(f"<span style='color:{opt.palette.text().color().name()}'>{marked}</span>")
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        painter.save()
+        painter.translate(rect.topLeft())
+        painter.setClipRect(rect.translated(-rect.topLeft()))
+        doc.drawContents(painter)
+        painter.restore()
+
+
+HIT_BACKGROUND = "#ffe37a"  # a search hit, readable in light and dark rows alike
+
+
 class HistoryDialog(QDialog):
     """Search, reuse and delete past translations."""
 
@@ -176,6 +230,8 @@ class HistoryDialog(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.Stretch)
         header.setSectionResizeMode(2, QHeaderView.Stretch)
+        self.hits = HitDelegate(self.table)
+        self.table.setItemDelegate(self.hits)
         self.table.doubleClicked.connect(lambda _: self._reuse())
         buttons = QHBoxLayout()
         for text, name, slot in (
@@ -200,6 +256,7 @@ class HistoryDialog(QDialog):
         self.refresh()
 
     def refresh(self) -> None:
+        self.hits.wanted = self.search.text().strip()
         self.entries = self.history.search(self.search.text())
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(self.entries):
