@@ -732,3 +732,29 @@ def test_history_keeps_no_near_copies_and_marks_the_search_hit(qtbot, tmp_path):
     marked = dialog.hits.html_for(dialog.table.item(0, 1).text())
     assert marked is not None and ">Morgen</b>" in marked
     assert dialog.hits.html_for("The house") is None
+
+
+def test_add_term_opens_the_new_row_for_typing(qtbot, open_window):
+    """Add term opens the new row's German cell for typing, after a click on the button
+    (issue 89 §5 saw typing go to the button under a window manager; offscreen and bare
+    Xvfb never did)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    from translator_app.core.faithful.glossary import Glossary
+    from translator_app.gui.dialogs.glossary_dialog import GlossaryDialog
+
+    w = open_window()
+    dialog = GlossaryDialog(Glossary(), False, w)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    add = next(b for b in dialog.findChildren(QPushButton) if b.text() == "&Add term")
+    add.setFocus()
+    qtbot.mouseClick(add, Qt.MouseButton.LeftButton)
+    editor = dialog.focusWidget()
+    assert editor is not None and dialog.table.isAncestorOf(editor)
+    qtbot.keyClicks(editor, "Angebot")
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    assert dialog.table.item(0, 0).text() == "Angebot"

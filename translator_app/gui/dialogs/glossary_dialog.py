@@ -111,6 +111,10 @@ class GlossaryDialog(QDialog):
         for c in range(2):
             self.table.setItem(r, c, QTableWidgetItem(""))
         self.table.setCurrentCell(r, 0)
+        self.table.scrollToItem(self.table.item(r, 0))
+        # The table takes the focus from the button first: under a user's window manager
+        # typing went to the button, not to the new row (not seen without one).
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
         self.table.editItem(self.table.item(r, 0))
 
     def remove_selected(self) -> None:
