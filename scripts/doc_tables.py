@@ -377,6 +377,29 @@ def english_variant_table() -> str:
     )
 
 
+def made_up_words_table() -> str:
+    """docs/benchmarks.md's figures of the word menu's check for made-up words, from
+    bench/bench_made_up_words.py."""
+    r = json.loads((ROOT / "docs" / "figures" / "made_up_words.json").read_text("utf-8"))
+    rows = [
+        f"| {name} | {s['sentences']} | {s['alternatives_offered_without_the_check']} "
+        f"| {s['dropped']} | {s['dropped_words_english_writes']} "
+        f"| {', '.join(s['other_dropped_words'][:6])} "
+        f"| {s['ms_per_call_without']:.1f} → {s['ms_per_call_with']:.1f} |"
+        for name, s in r["sets"].items()
+    ]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}).",
+            "",
+            "| set | sentences | alternatives offered | left out | of them words English "
+            "writes | some left out | ms a call, without → with |",
+            "|---|---:|---:|---:|---:|---|---|",
+            *rows,
+        ]
+    )
+
+
 TABLES = {
     "language-id": (ROOT / "docs" / "postedit.md", language_id_table),
     "english-variant": (ROOT / "docs" / "postedit.md", english_variant_table),
@@ -386,6 +409,7 @@ TABLES = {
     "fact-set": (ROOT / "docs" / "postedit.md", fact_set_table),
     "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
+    "made-up-words": (ROOT / "docs" / "benchmarks.md", made_up_words_table),
     "models": (ROOT / "README.md", models_table),
     "features": (ROOT / "README.md", features_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),

@@ -186,7 +186,7 @@ def test_a_long_check_yields_to_a_word_menu(qtbot):
             events.append(("checked", len(translations)))
             return [replace(t, not_carried=()) for t in translations]
 
-        def alternatives(self, translation, piece):
+        def alternatives(self, translation, piece, **_options):
             events.append(("alternatives", piece))
             return ()
 
@@ -236,7 +236,7 @@ def test_the_check_waits_for_a_lazy_model_built_on_its_own_thread(qtbot):
             events.append(("checked", translations[0].source))
             return [replace(t, not_carried=()) for t in translations]
 
-        def alternatives(self, translation, piece):
+        def alternatives(self, translation, piece, **_options):
             events.append(("alternatives", self.model_ready))
             return ()
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.engine.batching import frozen_array
 from translator_app.core.engine.candidates import candidate, text_of
 from translator_app.core.engine.closing_stop import as_read, stop_added, without_stop
@@ -128,6 +129,7 @@ def alternatives(
         piece + 2,
     )
     hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
+    made_up = _made_up_words(translator, translation.source)
     out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
     texts = {best.text}
     stopped = stop_added(translation)
@@ -144,11 +146,46 @@ def alternatives(
             len(found.target_ids) > piece
             and found.target_ids[piece] not in seen
             and found.text not in texts
+            and not made_up(found, piece)
         ):
             seen.add(found.target_ids[piece])
             texts.add(found.text)
             out.append(found)
     return tuple(out[:k])
+
+
+def _made_up_words(translator, source: str):
+    """``made_up(cand, piece)``: whether the word that ``cand``'s piece ``piece`` is part
+    of is no English word the dictionary knows (nor inflects) and not in ``source``
+    either (a name the English copies): "landingter" for "landlady", "scrooms" for
+    "screws", the model's choice of a piece inside a word. Never where the dictionary is
+    not ready (the model's alternatives as they are). bench/bench_made_up_words.py."""
+    dictionary = translator.dictionary
+    try:
+        usable = dictionary is not None and dictionary.ready(wait=False)
+    except DictionaryError:
+        usable = False
+    if not usable:
+        return lambda cand, piece: False
+    folded = source.casefold()
+
+    def made_up(cand: Candidate, piece: int) -> bool:
+        start, end = cand.target_spans[piece]
+        while start < end and cand.text[start].isspace():  # a word's first piece
+            start += 1
+        while start > 0 and cand.text[start - 1].isalpha():
+            start -= 1
+        while end < len(cand.text) and cand.text[end].isalpha():
+            end += 1
+        word = cand.text[start:end].strip()
+        if len(word) < 3 or not word.isalpha() or word.casefold() in folded:
+            return False
+        try:
+            return not dictionary.is_english_form(word)
+        except DictionaryError:
+            return False
+
+    return made_up
 
 
 def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
