@@ -377,6 +377,28 @@ def english_variant_table() -> str:
     )
 
 
+def spelling_table() -> str:
+    """docs/postedit.md's figures of the spelling check, from bench/bench_spelling.py."""
+    r = json.loads((ROOT / "docs" / "figures" / "spelling.json").read_text("utf-8"))
+    rows = [
+        f"| {name} | {s['sentences']} | {s['marked']} ({s['marked_per_1000_words']} per "
+        f"1,000 words) | {', '.join(m for m, _ in s['most_marked'][:4])} "
+        f"| {s['slips_marked']} of {s['slips_made']} | {s['meant_word_first']} "
+        f"| {s['meant_word_in_three']} | {s['ms_per_sentence']:.2f} |"
+        for name, s in r["sets"].items()
+    ]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}); the list loads in {r['load_seconds']} s.",
+            "",
+            "| set | sentences | words marked as written | most marked | slips marked "
+            "| word meant first | among three | ms a sentence |",
+            "|---|---:|---|---|---:|---:|---:|---:|",
+            *rows,
+        ]
+    )
+
+
 def made_up_words_table() -> str:
     """docs/benchmarks.md's figures of the word menu's check for made-up words, from
     bench/bench_made_up_words.py."""
@@ -403,6 +425,7 @@ def made_up_words_table() -> str:
 TABLES = {
     "language-id": (ROOT / "docs" / "postedit.md", language_id_table),
     "english-variant": (ROOT / "docs" / "postedit.md", english_variant_table),
+    "spelling": (ROOT / "docs" / "postedit.md", spelling_table),
     "steps": (ROOT / "docs" / "postedit.md", steps_table),
     "number-words": (ROOT / "docs" / "postedit.md", number_words_table),
     "amounts": (ROOT / "docs" / "postedit.md", amounts_table),

@@ -119,3 +119,30 @@ def test_a_form_goes_into_the_glossary_as_its_headword():
     assert glossary_pair(sense) == ("Rechnung", "invoice")
     head = Sense("Rechnung; Faktura", "invoice (for an amount); bill", ("f",), (), "", ())
     assert glossary_pair(head) == ("Rechnung", "invoice")
+
+
+def test_a_word_typed_wrong_is_marked_and_corrected_from_its_menu(real_window, qtbot):
+    """„Bis morgn …“ lost its misspelt word without a sign (issue 89 §3): the word gets
+    a red wavy line whose tooltip names the word meant; the menu corrects it, and the
+    corrected sentence is translated."""
+    from translator_app.core.language import spelling
+
+    w = real_window
+    qtbot.waitUntil(spelling.loaded, timeout=20_000)
+    german = "Bis morgn, ich komme um acht."
+    translate_in(qtbot, w, german, timeout=60_000)
+    at = german.index("morgn") + 2
+    qtbot.waitUntil(lambda: w.highlighter.fact_tip("source", at).startswith("Typed wrong"))
+    assert "„morgen“" in w.highlighter.fact_tip("source", at)
+    menu = w.dictionary.context_menu_at(_point_of(w.source_edit, "morgn"))
+    first = menu.actions()[0]
+    assert first.text() == "Correct to „morgen“"
+    assert any(a.text() == "Look up „morgn“ in the dictionary" for a in menu.actions())
+    with qtbot.waitSignal(w.translation_shown, timeout=60_000) as shown:
+        first.trigger()
+    assert w.source_edit.toPlainText() == "Bis morgen, ich komme um acht."
+    assert "tomorrow" in shown.args[0].lower()
+    at = german.index("morgn") + 2
+    assert not w.highlighter.fact_tip("source", at).startswith("Typed wrong")
+    w.source_edit.undo()  # one step back: the word as it was typed
+    assert w.source_edit.toPlainText() == german

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,7 +27,9 @@ from PySide6.QtWidgets import (
 from translator_app.core.dictionary.ding import WORD, forms, plain
 from translator_app.core.dictionary.index import DictionaryError
 from translator_app.core.dictionary.lookup import ATTRIBUTION, Dictionary, LookupResult, Sense
+from translator_app.core.language import spelling
 from translator_app.gui.shared.screen import close_buttons
+from translator_app.gui.views.positions import from_qt, to_qt
 
 
 class DictionaryLookups(QObject):
@@ -202,7 +205,9 @@ def word_in(text: str, pos: int) -> str:
 class DictionaryController(QObject):
     """Opens the dictionary from the German box: its context menu ("Look up „word“"),
     Ctrl+click on a word, and :meth:`look_up_at_cursor` (Edit → Look up, Ctrl+K). One
-    dialog, reused; ``add_term(german, english)`` puts a sense into the glossary."""
+    dialog, reused; ``add_term(german, english)`` puts a sense into the glossary. The
+    same menu corrects a word that looks typed wrong (core/language/spelling.py), with
+    the dictionary's words as the check's other vocabulary (:meth:`known_word`)."""
 
     def __init__(
         self,
@@ -217,6 +222,7 @@ class DictionaryController(QObject):
         self.dialog = DictionaryDialog(add_term, parent)
         self.lookups.found.connect(self._on_found)
         self.lookups.failed.connect(self._on_failed)
+        spelling.preload_in_background()  # the German word list, beside the model
         source_edit.setContextMenuPolicy(Qt.CustomContextMenu)
         source_edit.customContextMenuRequested.connect(self._context_menu)
         source_edit.viewport().installEventFilter(self)
@@ -244,17 +250,49 @@ class DictionaryController(QObject):
         return word_in(self.edit.toPlainText(), pos)
 
     def context_menu_at(self, point):
-        """The German box's usual menu with "Look up „word“" first."""
+        """The German box's usual menu with "Look up „word“" first, and before it the
+        corrections of a word that looks typed wrong ("Correct to „morgen“")."""
         menu = self.edit.createStandardContextMenu(point)
         word = self.word_at_point(point)
+        first = menu.actions()[0] if menu.actions() else None
         if word:
             action = menu.addAction(f"Look up „{word}“ in the dictionary")
             action.triggered.connect(lambda: self.look_up(word))
             menu.removeAction(action)
-            first = menu.actions()[0] if menu.actions() else None
             menu.insertAction(first, action)
             menu.insertSeparator(first)
+        text = self.edit.toPlainText()
+        pos = from_qt(text, self.edit.cursorForPosition(point).position())
+        slip = spelling.misspelling_at(text, pos, self.known_word)
+        if slip is not None:
+            top = menu.actions()[0]
+            for meant in slip.suggestions:
+                fix = QAction(f"Correct to „{meant}“", menu)
+                fix.triggered.connect(lambda _=False, m=meant: self.correct(slip, m))
+                menu.insertAction(top, fix)
+            menu.insertSeparator(top)
         return menu
+
+    def correct(self, slip: spelling.Misspelling, meant: str) -> None:
+        """Write ``meant`` in place of ``slip`` in the German box (one undo step); the
+        sentence is translated again as any edit is."""
+        text = self.edit.toPlainText()
+        if text[slip.start : slip.end] != slip.word:
+            return  # the text changed under the menu
+        cursor = QTextCursor(self.edit.document())
+        cursor.setPosition(to_qt(text, slip.start))
+        cursor.setPosition(to_qt(text, slip.end), QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(meant)
+
+    def known_word(self, word: str) -> bool:
+        """Whether the dictionary holds ``word``, German or English, once it answers
+        without waiting (False while its index is built): the spelling check's other
+        vocabulary."""
+        dictionary = Dictionary.bundled()
+        try:
+            return dictionary.ready(wait=False) and spelling.known_by(dictionary)(word)
+        except (DictionaryError, OSError):
+            return False
 
     def _context_menu(self, point) -> None:
         menu = self.context_menu_at(point)

@@ -20,6 +20,7 @@ from translator_app.gui.views.linking import (
     fact_marks,
     link_from_output,
     link_from_source,
+    spelling_marks,
     weak_coverage,
 )
 from translator_app.gui.views.positions import from_qt, to_qt
@@ -51,6 +52,9 @@ class LinkHighlighter(QObject):
         self._shown_link: tuple | None = None
         self._coverage: tuple[DocumentTranslation | None, list] = (None, [])
         self._facts: tuple[DocumentTranslation | None, list[FactMark]] = (None, [])
+        # Words another vocabulary holds, for the spelling check (the window gives the
+        # dictionary's, once it answers): word -> bool, or None.
+        self.spelling_known = None
         self._setting_output = False
         # The two boxes scroll together; the program's own scrolls move one box only.
         self.scroll_sync = ScrollSync(source, output)
@@ -219,7 +223,7 @@ class LinkHighlighter(QObject):
         # limit) is marked on both sides, in its own style (not a spelling mark), and
         # hovering either tells what may be lost.
         if self._facts[0] is not d:
-            self._facts = (d, fact_marks(d))
+            self._facts = (d, fact_marks(d) + spelling_marks(d, self.spelling_known))
         for mark in self._facts[1]:
             src_sel.append(_selection(self.source, d.source, *mark.source, fact=mark.kind))
             if mark.output is not None:
@@ -302,6 +306,8 @@ DICTIONARY_UNDERLINE = "#1f5fa0"
 LANGUAGE_BACKGROUND = "#e4e4e4"
 LANGUAGE_UNDERLINE = "#5a5a5a"
 MARK_TEXT = "#1a1a1a"
+# A German word that looks typed wrong (issue 89 §3): a red wavy line, as spell checkers.
+SPELLING_UNDERLINE = "#e0201b"
 CHECK_STYLES = {
     "fact": (FACT_BACKGROUND, FACT_UNDERLINE),
     "dropped": (DROPPED_BACKGROUND, DROPPED_UNDERLINE),
@@ -330,7 +336,10 @@ def _selection(
     if wavy:
         fmt.setUnderlineStyle(QTextCharFormat.WaveUnderline)
         fmt.setUnderlineColor(QColor(wavy if isinstance(wavy, str) else "#d08000"))
-    if fact:
+    if fact == "spelling":  # as spelling checkers mark a word: no background
+        fmt.setUnderlineStyle(QTextCharFormat.SpellCheckUnderline)
+        fmt.setUnderlineColor(QColor(SPELLING_UNDERLINE))
+    elif fact:
         back, under = CHECK_STYLES[fact]
         fmt.setBackground(QColor(back))
         fmt.setForeground(QColor(MARK_TEXT))  # a pale mark keeps dark text in a dark theme

@@ -16,6 +16,7 @@ from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe_fact
 from translator_app.core.faithful.glossary import TermUse
+from translator_app.core.language import spelling
 from translator_app.core.language.identify import language_name
 from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
@@ -336,6 +337,27 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
     for source, output, language in rendered.kept_languages():
         marks.append(FactMark(source, output, language_message(language), kind="language"))
     return marks
+
+
+def spelling_marks(rendered: DocumentTranslation, known=None) -> list[FactMark]:
+    """A mark on every German word that looks typed wrong (core/language/spelling.py;
+    ``known``: words another vocabulary holds), not inside a sentence kept as written
+    because it is in another language."""
+    kept = [source for source, _, _ in rendered.kept_languages()]
+    return [
+        FactMark((m.start, m.end), None, spelling_message(m), kind="spelling")
+        for m in spelling.misspellings(rendered.source, known=known)
+        if not any(s <= m.start < e for s, e in kept)
+    ]
+
+
+def spelling_message(m: spelling.Misspelling) -> str:
+    """What a mark on a slip says: "Typed wrong? … did you mean „morgen“ …"."""
+    meant = " or ".join(f"„{s}“" for s in m.suggestions)
+    return (
+        f"Typed wrong? „{m.word}“ is no German word the app knows: did you mean {meant}? "
+        "(right-click the word to correct it)"
+    )
 
 
 def shown_message(doc: DocumentTranslation) -> str | None:

@@ -223,6 +223,7 @@ class MainWindow(QMainWindow):
             self.source_edit, self.dialogs.add_glossary_term, parent=self
         )
         self.alignment.word_lookup.connect(self.dictionary.look_up)
+        self.highlighter.spelling_known = self.dictionary.known_word
         self.correction.error.connect(self.messages.error)
         self.correction.ended.connect(self._on_correction_ended)
         self.files = DocumentFiles(
