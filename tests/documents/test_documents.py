@@ -325,3 +325,18 @@ def test_plain_text_file(tmp_path):
     (tmp_path / "bad.txt").write_bytes(b"Gr\xfcn")
     with pytest.raises(DocumentError, match=r"bad\.txt: not UTF-8 text \(byte 2\)"):
         translate_file(tmp_path / "bad.txt", tmp_path / "o.txt", fake_translate_text)
+
+
+def test_the_closing_mark_keeps_the_germans_style():
+    """„Das ist **sehr wichtig**.“: bold is the stretch's main style, and the English's
+    full stop took it (issue 89 §5: a bold run and the mark after it); it is plain as
+    in the German, and a mark the German closes with in bold stays bold."""
+    bold, plain = 1, 0
+    stretches = [
+        Stretch.of([("Das ist ", plain), ("sehr wichtig", bold), (".", plain)]),
+        Stretch.of([("Das ist ", plain), ("sehr wichtig!", bold)]),
+    ]
+    english = styled_english(stretches, fake_translate_text(stretches_text(stretches)))
+    # (the space before a word in the stretch's main style takes that style)
+    assert english[0] == [("This is", plain), (" very important", bold), (".", plain)]
+    assert english[1] == [("This is", plain), (" very important!", bold)]

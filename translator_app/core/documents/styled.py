@@ -214,15 +214,32 @@ def _word_styles(
         styled.append((a, b, best.most_common(1)[0][0] if best else main))
     # A punctuation mark's attention is no guide (the comma of "Frau Schneider, bitte"
     # looks at "bitte"): it takes the style of the words on both sides where they agree.
+    # The marks that close the English take the style of the same marks closing the
+    # German („… **spülmaschinenfest**.“: the full stop is plain, though bold is the
+    # stretch's main style).
     known = [(n, s) for n, (_, _, s) in enumerate(styled) if s is not None]
+    closing = _closing_styles(stretch)
+    last_word = known[-1][0] if known else -1
     resolved = []
     for n, (a, b, style) in enumerate(styled):
+        if style is None and n > last_word and text[a:b] in closing:
+            style = closing[text[a:b]]
         if style is None:
             before = next((s for m, s in reversed(known) if m < n), main)
             after = next((s for m, s in known if m > n), main)
             style = before if before == after else main
         resolved.append((a, b, style))
     return resolved
+
+
+def _closing_styles(stretch: Stretch) -> dict[str, int]:
+    """The marks after the German's last word or number („.“, „!“, „)“), each with its
+    style."""
+    text = stretch.text.rstrip()
+    start = len(text)
+    while start > 0 and not text[start - 1].isalnum():
+        start -= 1
+    return {text[i]: stretch.style_at(i) for i in range(start, len(text)) if not text[i].isspace()}
 
 
 def _join_parts(
