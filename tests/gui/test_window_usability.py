@@ -758,3 +758,27 @@ def test_add_term_opens_the_new_row_for_typing(qtbot, open_window):
     qtbot.keyClicks(editor, "Angebot")
     qtbot.keyClick(editor, Qt.Key.Key_Tab)
     assert dialog.table.item(0, 0).text() == "Angebot"
+
+
+def test_about_names_every_part_the_app_is_built_from():
+    """Help → About lists each runtime dependency with its licence (py3langid, text2num,
+    breame and pyspellchecker came without a line)."""
+    import re
+    from pathlib import Path
+
+    from translator_app.gui.dialogs.secondary_dialogs import COMPONENTS
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))
+    wanted = [re.split(r"[<>=;\[ ]", d, maxsplit=1)[0] for d in project["project"]["dependencies"]]
+    alias = {"torch": "pytorch", "tomli": None}  # tomli: Python < 3.11 only
+
+    def norm(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    listed = " ".join(norm(name) for name, _ in COMPONENTS)
+    missing = [
+        d for d in wanted if alias.get(d, d) is not None and norm(alias.get(d, d)) not in listed
+    ]
+    assert missing == []

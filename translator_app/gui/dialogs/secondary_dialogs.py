@@ -376,6 +376,13 @@ COMPONENTS = (
     ("PyYAML", "MIT"),
     ("sacrebleu", "Apache-2.0"),
     ("simplemma (German lemmas for the dictionary)", "MIT"),
+    ("text2num (German numbers in words)", "MIT"),
+    ("num2words (English numbers in words)", "LGPL-2.1"),
+    ("py3langid (which language a sentence is in)", "BSD-3-Clause"),
+    ("pyspellchecker and its German word list from OpenSubtitles (words typed wrong)", "MIT"),
+    ("breame (British and American spellings)", "Apache-2.0"),
+    ("requests (Model → Get models)", "Apache-2.0"),
+    ("protobuf", "BSD-3-Clause"),
     ("Ding German-English dictionary 1.9, Frank Richter, TU Chemnitz (data)", "GPL-2.0-or-later"),
 )
 
