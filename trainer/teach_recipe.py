@@ -101,8 +101,35 @@ def known_to(translator):
 
 
 def find_terms(pairs: Sequence[Pair], translator) -> Glossary:
-    """The user's terms in ``pairs`` that ``translator`` (the base) does not yet use."""
-    return Glossary(tuple(mine_terms(pairs, known=known_to(translator))))
+    """The user's terms in ``pairs`` that ``translator`` (the base) does not yet use,
+    less the words its dictionary knows only as verbs (a term names a thing, a product,
+    a property: „kostet“ → "costs" and „hält“ → "keeps" forced into every sentence were
+    listed in a bakery's terms, issue 89 §2)."""
+    mined = mine_terms(pairs, known=known_to(translator))
+    dictionary = getattr(translator, "dictionary", None)
+    return Glossary(tuple(t for t in mined if not only_a_verb(dictionary, t.source)))
+
+
+VERB_TAGS = ("v", "vi", "vt", "vr")  # Ding's word classes of a verb
+
+
+def only_a_verb(dictionary, word: str) -> bool:
+    """Whether ``dictionary`` (Ding) knows ``word`` only as a verb or a verb's form
+    („hält“, „gebacken“: every sense a verb's, by its word class or by its headword's
+    English "to …"); False where it does not know the word, or has no dictionary."""
+    if dictionary is None:
+        return False
+    try:
+        senses = dictionary.lookup(word).senses
+    except Exception:  # noqa: BLE001 - no dictionary to ask: the word stays a term
+        return False
+
+    def verb(sense) -> bool:
+        if sense.tags:
+            return all(t in VERB_TAGS for t in sense.tags)
+        return sense.headword_english.startswith("to ")
+
+    return bool(senses) and all(verb(s) for s in senses)
 
 
 def score_model(

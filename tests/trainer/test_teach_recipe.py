@@ -130,3 +130,25 @@ def test_the_sign_test_and_the_sentence_split():
     assert abs(sign_test(9, 1) - 22 / 1024) < 1e-9  # 2 * (1 + 10) / 2**10
     split = compare_sentences([50.0, 40.0, 30.0, 20.0], [60.0, 39.5, 10.0, 20.0])
     assert split == {"better": 1, "worse": 1, "same": 2, "p": 1.0}
+
+
+def test_a_word_the_dictionary_knows_only_as_a_verb_is_no_term(monkeypatch):
+    """A bakery's terms.tsv listed „kostet“ → "costs" and „gebacken“ → "baked" (issue
+    89 §2): the dictionary's word classes tell a verb's forms from a thing's name."""
+    from types import SimpleNamespace
+
+    from trainer import teach_recipe
+    from translator_app.core.dictionary.lookup import Dictionary
+    from translator_app.core.faithful.glossary import Term
+
+    ding = Dictionary.shipped()
+    ding.ready(wait=True)
+    for word in ("hält", "kostet", "gebacken"):
+        assert teach_recipe.only_a_verb(ding, word), word
+    for word in ("Prise", "spülmaschinenfest", "Schälen", "Zauberpfanne"):
+        assert not teach_recipe.only_a_verb(ding, word), word  # unknown: kept
+    assert not teach_recipe.only_a_verb(None, "kostet")  # no dictionary: kept
+    mined = [Term("kostet", "costs"), Term("Prise", "pinch"), Term("gebacken", "baked")]
+    monkeypatch.setattr(teach_recipe, "mine_terms", lambda pairs, known: mined)
+    found = teach_recipe.find_terms([], SimpleNamespace(dictionary=ding))
+    assert [(t.source, t.target) for t in found.terms] == [("Prise", "pinch")]
