@@ -112,6 +112,12 @@ def main() -> int:
     drop = before["general_bleu"] - after["general_bleu"]
     print(f"  general BLEU change {-drop:+.2f} (floor: down by at most 1.0)")
     print(f"  the dialog's verdict: {verdict.get('summary', '')}")
+    if split := verdict.get("sentences"):
+        print(
+            "  held-out sentences: {better} better, {worse} worse, {same} the same, p {p}".format(
+                **split
+            )
+        )
     for text in after["samples"]:
         print(f"    {text}")
     if args.json:
@@ -125,6 +131,7 @@ def main() -> int:
                     "before": before,
                     "after": after,
                     "verdict": verdict.get("summary", ""),
+                    "sentences": verdict.get("sentences", {}),
                 },
                 indent=2,
             )

@@ -399,6 +399,33 @@ def spelling_table() -> str:
     )
 
 
+def teach_table() -> str:
+    """docs/benchmarks.md's Teach figures, from bench/bench_teach.py's JSON (one file
+    per effort in docs/figures)."""
+    rows, cpu = [], ""
+    for effort in ("quick", "thorough"):
+        r = json.loads((ROOT / "docs" / "figures" / f"teach-{effort}.json").read_text("utf-8"))
+        b, a, s = r["before"], r["after"], r.get("sentences") or {}
+        split = "{better} better, {worse} worse, {same} the same (p {p})".format(**s) if s else ""
+        rows.append(
+            f"| {effort} | {r['minutes']:.1f} | {b['term_use']} → {a['term_use']} % "
+            f"| {b['heldout_bleu']} → {a['heldout_bleu']} "
+            f"| {b['general_bleu']} → {a['general_bleu']} | {split} | {r['verdict']} |"
+        )
+        cpu = r["cpu"]
+    return "\n".join(
+        [
+            f"`python bench/bench_teach.py --effort quick|thorough --json "
+            f"docs/figures/teach-EFFORT.json` (bundle in resources/model; {cpu}).",
+            "",
+            "| effort | minutes | term use | held-out BLEU | general BLEU | held-out "
+            "sentences | the dialog's words on terms |",
+            "|---|---:|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
 def made_up_words_table() -> str:
     """docs/benchmarks.md's figures of the word menu's check for made-up words, from
     bench/bench_made_up_words.py."""
@@ -433,6 +460,7 @@ TABLES = {
     "price": (ROOT / "docs" / "postedit.md", price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "made-up-words": (ROOT / "docs" / "benchmarks.md", made_up_words_table),
+    "teach": (ROOT / "docs" / "benchmarks.md", teach_table),
     "models": (ROOT / "README.md", models_table),
     "features": (ROOT / "README.md", features_table),
     "layers": (ROOT / "docs" / "architecture.md", layers_table),
