@@ -56,6 +56,21 @@ def measure(bundle_path: Path, heldout, general, terms) -> dict:
     }
 
 
+def write_json(args, minutes: float, cpu: str, before: dict, after: dict, verdict: dict):
+    """The figures as docs/figures/teach-EFFORT.json holds them (scripts/doc_tables.py)."""
+    figures = {
+        "effort": args.effort,
+        "extra": args.extra,
+        "minutes": round(minutes, 2),
+        "cpu": cpu,
+        "before": before,
+        "after": after,
+        "verdict": verdict.get("summary", ""),
+        "sentences": verdict.get("sentences", {}),
+    }
+    args.json.write_text(json.dumps(figures, indent=2) + "\n", "utf-8")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "resources" / "model")
@@ -121,23 +136,7 @@ def main() -> int:
     for text in after["samples"]:
         print(f"    {text}")
     if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "effort": args.effort,
-                    "extra": args.extra,
-                    "minutes": round(minutes, 2),
-                    "cpu": cpu,
-                    "before": before,
-                    "after": after,
-                    "verdict": verdict.get("summary", ""),
-                    "sentences": verdict.get("sentences", {}),
-                },
-                indent=2,
-            )
-            + "\n",
-            "utf-8",
-        )
+        write_json(args, minutes, cpu, before, after, verdict)
     return 0
 
 

@@ -53,6 +53,9 @@ def test_the_bundled_models_alternatives_are_english_words(translator):
     translator.dictionary.ready(wait=True)
     t = translator.translate([german])[0]
     made_up = _made_up_words(translator, german)
-    for piece in range(len(t.best.target_ids) - 1):
+    inside = [  # the pieces that carry a word on, where the model made words up
+        k for k, p in enumerate(t.best.target_pieces[:-1]) if not p.startswith("▁") and p.isalpha()
+    ]
+    for piece in inside or range(len(t.best.target_ids) - 1):
         for c in translator.alternatives(t, piece):
             assert not made_up(c, piece), c.text

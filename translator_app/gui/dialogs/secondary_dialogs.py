@@ -18,12 +18,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QStyle,
     QStyledItemDelegate,
@@ -414,9 +416,14 @@ class AboutDialog(QDialog):
         # At the top: a label centres itself in spare height, which left an empty band
         # above the title.
         self.text.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        # Scrolled: the list of parts is longer than a small screen is high.
+        scroll = QScrollArea()
+        scroll.setAccessibleName("About the translator and its parts")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.text)
         close = close_buttons(self)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.text)
-        layout.addStretch(1)
+        layout.addWidget(scroll, 1)
         layout.addWidget(close)
-        fit_resize(self, 480, 520)
+        fit_resize(self, 520, 560)
