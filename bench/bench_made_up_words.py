@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from translator_app.core.api.followups import word_around  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
@@ -45,17 +46,6 @@ def english_vocabulary() -> set[str]:
         for _, (_, en) in read_pairs(path):
             counts.update(w.casefold() for w in _WORD.findall(en))
     return {w for w, n in counts.items() if n >= 2}
-
-
-def _word(text: str, span: tuple[int, int]) -> str:
-    start, end = span
-    while start < end and text[start].isspace():
-        start += 1
-    while start > 0 and text[start - 1].isalpha():
-        start -= 1
-    while end < len(text) and text[end].isalpha():
-        end += 1
-    return text[start:end].strip()
 
 
 def measure(sentences: int) -> dict:
@@ -87,7 +77,7 @@ def measure(sentences: int) -> dict:
                     if c.text in kept:
                         continue
                     dropped += 1
-                    word = _word(c.text, c.target_spans[piece])
+                    word = word_around(c.text, c.target_spans[piece])
                     if word.casefold() in vocabulary:
                         alarms[word] += 1
                     elif len(examples) < 12:

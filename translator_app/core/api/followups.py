@@ -154,6 +154,19 @@ def alternatives(
     return tuple(out[:k])
 
 
+def word_around(text: str, span: tuple[int, int]) -> str:
+    """The run of letters that ``text[span]`` (a piece, maybe with the space before its
+    word) is part of: word_around("The landlady", (3, 8)) -> "landlady"."""
+    start, end = span
+    while start < end and text[start].isspace():  # a word's first piece
+        start += 1
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    return text[start:end].strip()
+
+
 def _made_up_words(translator, source: str):
     """``made_up(cand, piece)``: whether the word that ``cand``'s piece ``piece`` is part
     of is no English word the dictionary knows (nor inflects) and not in ``source``
@@ -170,14 +183,7 @@ def _made_up_words(translator, source: str):
     folded = source.casefold()
 
     def made_up(cand: Candidate, piece: int) -> bool:
-        start, end = cand.target_spans[piece]
-        while start < end and cand.text[start].isspace():  # a word's first piece
-            start += 1
-        while start > 0 and cand.text[start - 1].isalpha():
-            start -= 1
-        while end < len(cand.text) and cand.text[end].isalpha():
-            end += 1
-        word = cand.text[start:end].strip()
+        word = word_around(cand.text, cand.target_spans[piece])
         if len(word) < 3 or not word.isalpha() or word.casefold() in folded:
             return False
         try:
