@@ -6,7 +6,9 @@ no trained model is needed.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,6 +33,7 @@ os.environ.setdefault("CT2_USE_MKL", "0")
 # The windows with the real model share it too (the bundle's conversion and the
 # dictionary's index, about 12 s each on two cores, made once per run).
 SHARED_CACHE = tempfile.mkdtemp(prefix="translator-tests-cache-")
+atexit.register(shutil.rmtree, SHARED_CACHE, True)  # a converted model is ~10 MB a run
 os.environ["TRANSLATOR_CACHE_DIR"] = SHARED_CACHE
 
 DATA = Path(__file__).parent / "data"

@@ -47,8 +47,7 @@ def _swap_pieces(model: Path, a: str, b: str) -> None:
     _record(model, "spm.model")
 
 
-def test_a_changed_tokenizer_is_converted_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
+def test_a_changed_tokenizer_is_converted_again(tmp_path):
     model = _copy(tmp_path)
     before = Translator.load(model, precision="auto").translate([SENTENCE])[0].text
     assert "dog" in before and "cat" in before, before
@@ -63,12 +62,11 @@ def test_a_changed_tokenizer_is_converted_again(tmp_path, monkeypatch):
     assert fast.translate([SENTENCE])[0].text == swapped
 
 
-def test_weights_changed_after_the_load_are_refused_not_mixed(tmp_path, monkeypatch):
+def test_weights_changed_after_the_load_are_refused_not_mixed(tmp_path):
     from safetensors.numpy import load_file, save_file
 
-    monkeypatch.setenv("TRANSLATOR_CACHE_DIR", str(tmp_path / "cache"))
     model = _copy(tmp_path)
-    Translator.load(model, precision="auto")  # converts once: the next load is lazy
+    Translator.load(model, precision="auto")  # converts, if not in the run's cache yet
     translator = Translator.load(model, precision="auto")
     (out,) = translator.translate([SENTENCE])
     tensors = load_file(str(model / "model.safetensors"))

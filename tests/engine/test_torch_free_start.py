@@ -6,7 +6,6 @@ dropped-words check, Teach)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,26 +33,26 @@ sys.exit(code)
 """
 
 
-def _run(code: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, TRANSLATOR_CACHE_DIR=str(cache))
+def _run(code: str, *args: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh Python, with the test run's cache (TRANSLATOR_CACHE_DIR)."""
     return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300
     )
 
 
-def test_the_first_translation_imports_no_pytorch(tmp_path):
-    first = _run(FIRST_TRANSLATION, tmp_path, str(BUNDLE))  # converts into the cache
-    assert first.returncode == 0, first.stderr
-    assert json.loads(first.stdout)["torch_first"]  # converting needs the PyTorch model
-    warm = _run(FIRST_TRANSLATION, tmp_path, str(BUNDLE))
-    assert warm.returncode == 0, warm.stderr
-    got = json.loads(warm.stdout)
+def test_the_first_translation_imports_no_pytorch():
+    from translator_app.core import Translator
+
+    Translator.load(BUNDLE, precision="auto")  # converted into the run's cache, if not yet
+    got_run = _run(FIRST_TRANSLATION, str(BUNDLE))
+    assert got_run.returncode == 0, got_run.stderr
+    got = json.loads(got_run.stdout)
     # „Rechnung“ is an invoice or a bill (v18 writes "bill"): a translation, not a guess.
     assert got["engine"] == "CTranslate2 int8"
     assert "invoice" in got["text"] or "bill" in got["text"], got["text"]
     assert got["torch_first"] is False and got["torch_after"] is True
     assert got["layers"][1:3] == [4, 4]  # [tokens, layers, heads, source]
-    cli = _run(CLI, tmp_path)
+    cli = _run(CLI)
     assert cli.returncode == 0 and "morning" in cli.stdout.lower(), cli.stderr
     assert "NO TORCH" in cli.stderr
 

@@ -4,11 +4,15 @@ heat-map; the latest request wins; a damaged model folder is said in its pane.""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
+
+import shiboken6  # noqa: E402
 
 from conftest import translate_in  # noqa: E402
 from translator_app.core.platform.paths import bundled_rnn_model_dir  # noqa: E402
@@ -170,3 +174,41 @@ def test_compare_models_fits_a_small_screen(qtbot, real_window, monkeypatch, scr
     side_by_side = dialog.panes[0].y() == dialog.panes[1].y()
     assert side_by_side == (screen[0] >= 1024)
     dialog.close()
+
+
+def test_closing_the_dialog_while_a_model_loads_does_not_freeze_the_window(
+    qtbot, open_window, monkeypatch
+):
+    """A model's first load can take seconds (a conversion, the dictionary's index): the
+    dialog closes at once, its thread ends after that load on its own, and the window's
+    close still waits for it (no thread is destroyed while running)."""
+    import threading
+
+    from translator_app.gui.dialogs import compare_dialog
+
+    loading, release = threading.Event(), threading.Event()
+    calls = []
+
+    def slow_load(worker, path, sentence):
+        calls.append(path)
+        loading.set()
+        release.wait(10)
+        return compare_dialog.ModelResult(path, "", "", None, 0.0, "stand-in")
+
+    monkeypatch.setattr(compare_dialog.CompareWorker, "_one", slow_load)
+    w = open_window()
+    w.source_edit.setPlainText("Guten Morgen.")
+    _menu_action(w, "Compare models…").trigger()
+    first = w.dialogs.compare
+    assert loading.wait(10)
+    started = time.perf_counter()
+    first.close()
+    assert time.perf_counter() - started < 1.0  # was: blocked until the load ended
+    assert first.thread.isRunning()
+    _menu_action(w, "Compare models…").trigger()  # a new dialog; the old one goes later
+    assert w.dialogs.compare is not first
+    release.set()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(first), timeout=10_000)
+    assert len(calls) == 3  # the closed dialog's other model was not loaded
+    w.dialogs.shutdown()
+    assert not w.dialogs.compare.thread.isRunning()

@@ -41,8 +41,9 @@ def hover(edit, x: float, y: float) -> None:
 def test_soak_hover_and_a_large_paste_lose_no_reference_to_none(qtbot, open_window):
     """PySide6 6.12.0 on CPython 3.11 dropped a reference to None per void Qt call, and
     the window aborted (none_dealloc) after ~4,000 mouse moves or a large paste with the
-    coverage hint on. 20,000 cursor and hover updates plus a large paste, then the
-    refcount of None must not have fallen and the window must still translate."""
+    coverage hint on. 6,000 cursor and hover updates plus a large paste (a reference lost
+    per call would be thousands; 50 are allowed), then the refcount of None must not
+    have fallen and the window must still translate."""
     w = open_window()
     w.settings.coverage_hint = True
     w.menus.coverage_action.setChecked(True)
@@ -53,11 +54,11 @@ def test_soak_hover_and_a_large_paste_lose_no_reference_to_none(qtbot, open_wind
     before = sys.getrefcount(None)
     edit = w.source_edit
     width, height = edit.viewport().width(), edit.viewport().height()
-    for i in range(10_000):  # hover over every place, again and again
+    for i in range(3_000):  # hover over every place, again and again
         hover(edit, 2 + (i * 7) % max(1, width - 4), 2 + (i * 3) % min(60, height))
     cursor = edit.textCursor()
     n = len(edit.toPlainText())
-    for i in range(10_000):  # the text cursor walking back and forth
+    for i in range(3_000):  # the text cursor walking back and forth
         cursor.setPosition(i % (n + 1))
         edit.setTextCursor(cursor)
     big = "Das ist ein langer Satz, den ich hier einfüge. " * 640  # ~30,000 characters

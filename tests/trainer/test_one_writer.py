@@ -46,33 +46,36 @@ def test_a_claimed_empty_folder_takes_the_bundle_and_a_second_claim_is_refused(
     assert load_bundle(out, "cpu").name == "mine"
 
 
-def _export(out: str, spm_bytes: bytes, seed: int, start, results) -> None:
+def _export(outs: list[str], spm_bytes: bytes, seed: int, start, results) -> None:
+    """Export a model into each folder of ``outs`` in turn, at the same instant as the
+    other process (``start``, a barrier); put "ok" or the refusal for each."""
     from translator_app.core.text.tokenizer import Tokenizer
 
     model = tiny_model(Tokenizer(spm_bytes), seed=seed)
-    start.wait()
-    try:
-        _save(Path(out), model, spm_bytes, f"writer-{seed}")
-        results.put("ok")
-    except BundleError as e:
-        results.put(str(e))
+    for out in outs:
+        start.wait()
+        try:
+            _save(Path(out), model, spm_bytes, f"writer-{seed}")
+            results.put((out, "ok"))
+        except BundleError as e:
+            results.put((out, str(e)))
 
 
 @pytest.mark.slow
 def test_two_processes_exporting_into_one_folder_one_wins(tmp_path, spm_bytes):
     ctx = multiprocessing.get_context("spawn")
-    for trial in range(3):
-        out = tmp_path / f"model-{trial}"
-        start, results = ctx.Barrier(2), ctx.Queue()
-        procs = [
-            ctx.Process(target=_export, args=(str(out), spm_bytes, seed, start, results))
-            for seed in (1, 2)
-        ]
-        for p in procs:
-            p.start()
-        outcomes = sorted(results.get(timeout=120) for _ in procs)
-        for p in procs:
-            p.join(timeout=60)
+    outs = [str(tmp_path / f"model-{trial}") for trial in range(3)]
+    start, results = ctx.Barrier(2), ctx.Queue()
+    procs = [
+        ctx.Process(target=_export, args=(outs, spm_bytes, seed, start, results)) for seed in (1, 2)
+    ]
+    for p in procs:
+        p.start()
+    answers = [results.get(timeout=120) for _ in range(2 * len(outs))]
+    for p in procs:
+        p.join(timeout=60)
+    for out in outs:
+        outcomes = sorted(said for folder, said in answers if folder == out)
         assert outcomes[-1] == "ok" and "already exists" in outcomes[0], outcomes
         assert load_bundle(out, "cpu").name.startswith("writer-")
 

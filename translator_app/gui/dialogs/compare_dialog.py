@@ -255,13 +255,23 @@ class CompareDialog(QDialog):
             "each English word."
         )
 
-    def stop(self) -> None:
-        """End the dialog's thread (after the sentence it is translating, if any): on
-        closing the dialog, and from the main window's close."""
+    def stop(self, wait: bool = True) -> None:
+        """End the dialog's thread after the model it is loading or translating with, if
+        any; no answer is shown after this. ``wait``: block until it has ended (the main
+        window's close), else return at once (closing the dialog: a first load of a
+        model can take seconds, and the window must not freeze for it)."""
+        self.worker.latest = -1  # a queued request, or the other model, returns at once
         if self.thread.isRunning():
             self.thread.quit()
-            self.thread.wait()
+            if wait:
+                self.thread.wait()
+
+    def dispose(self) -> None:
+        """Delete the closed dialog once its thread has ended (at once where it has)."""
+        self.thread.finished.connect(self.deleteLater)
+        if not self.thread.isRunning():
+            self.deleteLater()  # safe to call twice
 
     def done(self, result: int) -> None:  # Qt's: closing the dialog
-        self.stop()
+        self.stop(wait=False)
         super().done(result)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -66,6 +67,7 @@ class WindowDialogs:
         self.commands = commands
         self.teach: TeachDialog | None = None  # modeless: one at a time
         self.compare: CompareDialog | None = None  # likewise
+        self._closed_compares: list[CompareDialog] = []  # closed, their thread still busy
 
     @property
     def model_info(self) -> ModelInfo | None:
@@ -150,8 +152,9 @@ class WindowDialogs:
             self.compare.set_sentence(sentence)
             self.compare.raise_()
             return self.compare
-        if self.compare is not None:
-            self.compare.deleteLater()  # closed before: its thread has ended
+        if self.compare is not None:  # closed before
+            self.compare.dispose()
+            self._closed_compares.append(self.compare)
         entries = discover(self.settings.extra_models)
         self.compare = CompareDialog(sentence, entries, self.settings.device, self.parent)
         self.compare.show()
@@ -159,8 +162,9 @@ class WindowDialogs:
 
     def shutdown(self) -> None:
         """The window closes: end the threads of the dialogs that have them."""
-        if self.compare is not None:
-            self.compare.stop()
+        for dialog in [*self._closed_compares, self.compare]:
+            if dialog is not None and shiboken6.isValid(dialog):  # not deleted yet
+                dialog.stop()
 
     # ------------------------------------------------------------------ teach
     def teach_dialog(self) -> TeachDialog | None:
