@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "docs" / "figures"
 
 
 CARD = ROOT / "resources" / "model" / "MODEL_CARD.md"
@@ -141,5 +142,41 @@ def made_up_words_table() -> str:
             "writes | some left out | ms a call, without → with |",
             "|---|---:|---:|---:|---:|---|---|",
             *rows,
+        ]
+    )
+
+
+def how_often_table() -> str:
+    """docs/postedit.md's figures of the frequency, factor and ordinal-day readers, from
+    bench/bench_how_often.py."""
+    r = json.loads((FIGURES / "how_often.json").read_text("utf-8"))
+    rows = [
+        f"| {kind} | {k['facts']} | {k.get('kept', 0)} | {k.get('marked', 0)} "
+        f"| {k.get('silent', 0)} | {k.get('references_marked', 0)} |"
+        for kind, k in r["kinds"].items()
+    ]
+    unread = [
+        f"| {name.split('/')[0]} | "
+        + " | ".join(
+            f"{k.get(kind, {}).get('references_marked', 0)} of {k.get(kind, {}).get('facts', 0)}"
+            for kind in ("factor", "frequency", "ordinal day")
+        )
+        + " |"
+        for name, k in r["unread_references"].items()
+    ]
+    return "\n".join(
+        [
+            f"`{r['command']}` ({r['cpu']}): {r['sentences']} sentences of the held-out sets "
+            f"hold one, translated in {r['seconds']:.1f} s.",
+            "",
+            "| kind | facts | kept | marked | lost without a mark | references marked |",
+            "|---|---:|---:|---:|---:|---:|",
+            *rows,
+            "",
+            "References marked (false alarms) on corpora not read for these readers:",
+            "",
+            "| corpus | factor | frequency | ordinal day |",
+            "|---|---:|---:|---:|",
+            *unread,
         ]
     )

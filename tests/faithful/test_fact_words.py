@@ -154,6 +154,36 @@ import bench_trust  # noqa: E402
             "The room costs 80 euros a week.",
             ["Nacht"],
         ),
+        (  # how often (calendar.tsv kind frequency)
+            "Der Laden öffnet werktags um acht.",
+            "The shop opens at eight on weekdays.",
+            "The shop opens at 8.",
+            ["werktags"],
+        ),
+        (
+            "Täglich kommen neue Gäste.",
+            "New guests come every day.",
+            "New guests come.",
+            ["Täglich"],
+        ),
+        (  # a factor (language/multiples.py), kept by the factor or by its number
+            "Der Preis hat sich verdreifacht.",
+            "The price has tripled.",
+            "The price has made up.",
+            ["verdreifacht"],
+        ),
+        (
+            "Wegfall der Testpflicht für dreifach Geimpfte",
+            "The test requirement ends for people with three vaccinations",
+            "The test requirement ends for the vaccinated",
+            ["dreifach"],
+        ),
+        (  # a day as an ordinal in words, kept by an English ordinal in words too
+            "Tom starb am zwanzigsten Oktober.",
+            "Tom died on October twentieth.",
+            "Tom died in October.",
+            ["zwanzigsten Oktober"],
+        ),
     ],
 )
 def test_a_fact_kept_or_lost(de, right, wrong, lost):
@@ -170,6 +200,8 @@ def test_a_fact_kept_or_lost(de, right, wrong, lost):
         "Ab und zu gehen wir essen.",
         "Innerhalb der Stadt ist es ruhig.",  # „halb“ inside a word
         "Das ist deshalb wichtig.",
+        "Es liegt am Wochentag und des Wochentags wegen.",  # a noun
+        "Das ist einfach und vielfach erprobt.",  # no factor
     ],
 )
 def test_words_that_look_like_facts_are_not(de):

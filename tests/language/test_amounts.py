@@ -98,6 +98,45 @@ def test_a_date_without_a_year_is_read_with_its_month(day, month, padded, opener
     _spans_hold(text)
 
 
+@settings(max_examples=600, deadline=None)
+@given(
+    st.integers(1, 31),
+    st.integers(1, 12),
+    st.sampled_from(("am", "Am", "bis zum", "vom", "ab dem", "zum", "den", "der")),
+)
+def test_a_day_as_an_ordinal_in_words_before_a_month_is_read_in_digits(day, month, opener):
+    word = num2words(day, lang="de", to="ordinal")  # „dritte“: the writer's form
+    word += "" if opener == "der" else "n"  # „am dritten“, „der dritte“
+    text = f"Wir kommen {opener} {word} {MONTHS_DE[month - 1]}."
+    assert in_figures(text)[0] == f"Wir kommen {opener} {day}. {MONTHS_DE[month - 1]}."
+    _spans_hold(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 31), st.sampled_from(("am", "Am", "zum", "bis zum", "vom")))
+def test_a_day_said_as_a_noun_after_am_or_zum_is_read_in_digits(day, opener):
+    word = num2words(day, lang="de", to="ordinal").capitalize() + "n"  # „zum Zwanzigsten“
+    text = f"Die Miete ist {opener} {word} fällig."
+    assert in_figures(text)[0] == f"Die Miete ist {opener} {day}. fällig."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Er sprach vom Zweiten Weltkrieg.",  # a noun after it: an ordinal, not a day
+        "Zum ersten Mal war ich dort.",
+        "Am zweiten Tag regnete es.",
+        "Sie ist die Zweite.",  # not after „am“, „zum“, „vom“
+        "Der dritte Mann kam.",
+        "Wir sehen uns am letzten Mai-Wochenende.",
+        "Wir achten auf den Mai.",  # a verb, and no ordinal before the month
+        "Am Zweiunddreißigsten ist nichts.",  # no such day
+    ],
+)
+def test_an_ordinal_that_is_no_day_is_left_alone(text):
+    assert in_figures(text) == (text, None)
+
+
 @pytest.mark.parametrize(
     "text, figures",
     [

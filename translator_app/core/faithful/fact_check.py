@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from text_to_num import alpha2digit
+
 from translator_app.core.faithful.fact_words import NEGATION_DE, target_word_keys, word_facts
 from translator_app.core.faithful.number_check import (
     Fact,
@@ -90,6 +92,9 @@ def english_keys(translation: str) -> Counter:
     amounts in words that the German is read with in figures ("nineteen euros
     ninety-nine": 19.99; language/amounts.py)."""
     keys = target_keys(translation) + target_word_keys(translation)
+    if _ORDINAL_EN.search(translation):  # "on October twentieth": the date 20.10
+        in_digits = target_keys(alpha2digit(translation, "en"))
+        keys += Counter({k: n for k, n in in_digits.items() if k[0] == "d" and k not in keys})
     for _, _, figures in english_amounts(translation):
         whole, _, dec = figures.partition(".")
         keys[number_key(whole, dec, ",")] += 1
@@ -97,6 +102,8 @@ def english_keys(translation: str) -> Counter:
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+# An English ordinal in words ("fourth", "twentieth", "first"), read by text2num.
+_ORDINAL_EN = re.compile(r"[a-z](?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 def _values(text: str) -> Counter:

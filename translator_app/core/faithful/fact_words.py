@@ -38,9 +38,11 @@ from translator_app.core.faithful.number_words import (
     german_numbers,
     value_key,
 )
+from translator_app.core.language.multiples import english_factor, english_factors, german_multiples
 from translator_app.core.language.words import (
     alternation,
     english_words,
+    frequencies,
     german_number_words,
     german_words,
     relative_days,
@@ -67,7 +69,8 @@ UNIT_NAMES = {u.key: u.name for u in units()}
 # ------------------------------------------------------------------ days and times
 # (key, German, English that keeps it, as a fact says it): calendar.tsv; lower-case
 # „morgen“ only (word_facts): „Morgen“ is also "morning"
-RELATIVE_DAYS = [(de, de, alternation(en), en[0]) for de, en in relative_days()]
+_FREQUENCY_KEYS = frozenset(f"r:{de}" for de, _ in frequencies())
+RELATIVE_DAYS = [(de, de, alternation(en), en[0]) for de, en in relative_days() + frequencies()]
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
 
 # ------------------------------------------------------------------ negation and limits
@@ -349,6 +352,8 @@ def word_facts(text: str) -> list[Fact]:
             start, end = m.span(group)
             if "r:morgen" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
+            if rule.keys & _FREQUENCY_KEYS and text[start].isupper() and text[:start].strip():
+                continue  # „des Wochentags“: a noun, not „wochentags“
             if (
                 "l:until" in rule.keys
                 and _FAREWELL.match(text, start)
@@ -358,8 +363,25 @@ def word_facts(text: str) -> list[Fact]:
             if "u:year" in rule.keys and _AGE_BEFORE.search(text, 0, start):
                 continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
-    facts += score_facts(text) + number_word_facts(text)
+    facts += score_facts(text) + number_word_facts(text) + multiple_facts(text)
     return sorted(facts, key=lambda f: (f.start, f.end))
+
+
+def multiple_facts(text: str) -> list[Fact]:
+    """Factors („verdreifacht“, „das Doppelte“): kept by an English that says the same
+    factor ("tripled", "three times", "threefold") or its number („dreifach Geimpfte“:
+    "people with three vaccinations")."""
+    return [
+        Fact(
+            text[a:b],
+            a,
+            b,
+            frozenset({f"times{n}", f"n{n}"}),
+            english_factor(n, verb),
+            "number word",
+        )
+        for a, b, n, verb in german_multiples(text)
+    ]
 
 
 def number_word_facts(text: str) -> list[Fact]:
@@ -392,6 +414,7 @@ def target_word_keys(text: str) -> Counter:
                 if key == "u:workday":  # "ten working days" also says days
                     keys["u:day"] += 1
     keys += english_number_keys(text) + english_counted_keys(text)
+    keys.update({f"times{n}": k for n, k in english_factors(text).items()})
     for m in _SCORE_EN.finditer(text):
         keys[
             f"s{_score_value(m['a'], _SCORE_EN_VALUES)}:{_score_value(m['b'], _SCORE_EN_VALUES)}"

@@ -20,13 +20,16 @@ characters stands in ``text``; None where nothing changed):
 - a weekday and a time of day as one adverb („dienstagvormittags“): jeden
   Dienstagvormittag;
 - „kaum“ before an indefinite pronoun („kaum einer“, „kaum jemand“): fast keiner,
-  fast niemand.
+  fast niemand;
+- a day as an ordinal in words, before a month or as a noun after „am“, „zum“, „vom“
+  („am dritten Mai“, „zum Zwanzigsten“): am 3. Mai, zum 20.
 
 Numbers in words are read by text2num (language/numbers.py). The model, given these,
 keeps them ("45 minutes", "1.5 litres", "8:30 p.m.", "€19.99", "3 to 5 working days",
 "24 December", "every Tuesday morning"); given the words, it wrote "a 3-year-old", "some
 milk", "8 p.m. thirty", "nineteen euros ninety-nine", "3 working days", "24 December.",
-"onday morning", "As soon as one understood" (the bundled model, v23).
+"onday morning", "As soon as one understood", "on the third May", "due to the
+tenancy" (the bundled model, v23).
 
 >>> in_figures("Wir brauchen anderthalb Liter Milch.")[0]
 'Wir brauchen 1,5 Liter Milch.'
@@ -40,7 +43,7 @@ from functools import lru_cache
 
 from text_to_num import text2num
 
-from translator_app.core.language.numbers import cardinal
+from translator_app.core.language.numbers import cardinal, ordinal
 from translator_app.core.language.words import (
     daytimes,
     german_function_words,
@@ -143,6 +146,22 @@ def _date(m: re.Match) -> str | None:
     return f"{day}. {months()[month - 1][0]}" + ("." if closes else "")
 
 
+def _ordinal_day(m: re.Match) -> str | None:
+    """An ordinal in words before a month („am dritten Mai“), or one said as a noun
+    after „am“, „zum“ or „vom“ with no noun after it („zum Zwanzigsten“, not „vom
+    Zweiten Weltkrieg“): the day in digits."""
+    day = ordinal(m.group(1))
+    if day is None or not 1 <= day <= 31:
+        return None
+    if m.group(1)[0].isupper():  # a noun: a date only after these, and with no noun next
+        before = _WORD_BEFORE.search(m.string, 0, m.start())
+        if before is None or before.group(1).lower() not in {"am", "zum", "vom"}:
+            return None
+        if _NOUN_AHEAD.match(m.string, m.end()):
+            return None
+    return f"{day}."
+
+
 # „kaum“ before an indefinite pronoun is „fast“ before its negative: „kaum einer“ is
 # „fast keiner“ (hardly anyone: almost no one).
 _NEGATIVE = {"einer": "keiner", "eine": "keine", "eines": "keines", "jemand": "niemand",
@@ -164,6 +183,7 @@ def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
     measures = "|".join(sorted(german_measures(), key=len, reverse=True))
     days = "|".join(de for de, _ in weekdays())
     times = "|".join(sorted(_daytime_article(), key=len, reverse=True))
+    month_names = "|".join(de for de, _ in months())
     return (
         (re.compile(r"(?<![\w-])(anderthalb|[^\W\d_]*einhalb)(?![\w-])", re.IGNORECASE), _halves),
         (
@@ -190,6 +210,13 @@ def _rules() -> tuple[tuple[re.Pattern, Callable[[re.Match], str | None]], ...]:
         ),  # fmt: skip
         (re.compile(r"(?<![\w.,:/+-])([0-3]?\d)\.([01]?\d)\.(?!\d|\s*\d)"), _date),
         (re.compile(rf"(?<![\w-])({days})({times})s(?![\w-])", re.IGNORECASE), _weekly),
+        (
+            re.compile(
+                rf"(?<![\w-])([a-zäöüß]{{2,}}(?:te|ten|ter|tes)(?=\s+(?:{month_names})(?![\w-]))"
+                r"|[A-ZÄÖÜ][a-zäöüß]{2,}(?:te|ten))(?![\w-])"
+            ),
+            _ordinal_day,
+        ),
         (re.compile(rf"(?<![\w-])([Kk])aum\s+({'|'.join(_NEGATIVE)})(?![\w-])"), _hardly_any),
     )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from text_to_num import text2num
+from text_to_num import alpha2digit, text2num
 
 from translator_app.core.text.clean import replaced
 
@@ -41,6 +41,18 @@ def cardinal(word: str) -> int | None:
     except ValueError:
         return None
     return value if word[:1].islower() or value < 1_000_000 else None
+
+
+_ORDINAL_READ = re.compile(r"([1-9]\d*)\.")
+
+
+@lru_cache(maxsize=4096)
+def ordinal(word: str) -> int | None:
+    """The value of ``word`` where it is a German ordinal in words, in any of its forms
+    (text2num): „dritten“ 3, „Zwanzigsten“ 20, „einunddreißigste“ 31; else None
+    („letzten“, „siebzehn“)."""
+    read = _ORDINAL_READ.fullmatch(alpha2digit(word, "de", threshold=0))
+    return int(read.group(1)) if read and " " not in word else None
 
 
 def cardinals_in(text: str) -> list[tuple[int, int, int]]:

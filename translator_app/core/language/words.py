@@ -58,6 +58,12 @@ def relative_days() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((de, tuple(_forms(en))) for de, en in _calendar("relative-day"))
 
 
+def frequencies() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(German, its English forms) of each adverb of how often, the form a fact's English
+    says first: ("werktags", ("on working days", …)), ("täglich", ("every day", …))."""
+    return tuple((de, tuple(_forms(en))) for de, en in _calendar("frequency"))
+
+
 @cache
 def german_number_words(*kinds: str) -> dict[str, int | Fraction]:
     """German number word -> value, of ``kinds`` (german-numbers.tsv: unit, alone,
