@@ -1,4 +1,4 @@
-"""Web and e-mail addresses are written as the German writes them (issue 86 §1): „Melden
+"""Web and e-mail addresses, handles, tags and file paths are written as the German writes them (issue 86 §1): „Melden
 Sie sich unter support@example.com.“ came out "Get under support@package.com.", „…
 auf https://example.org/anleitung.pdf.“ "… at https://.org/ instructions.", with no
 mark. Addresses are protected like names (core/faithful/protect.py): annotated, and
@@ -22,9 +22,17 @@ from translator_app.core.faithful.protect import address_uses
         ("Mail: a.b-c+d@sub.firma-mueller.de!", ["a.b-c+d@sub.firma-mueller.de"]),
         ("(siehe http://x.de/a?b=1&c=2)", ["http://x.de/a?b=1&c=2"]),
         ("„https://example.org“ ist die Seite.", ["https://example.org"]),
-        # no address: a bare domain word, an @ alone, a version, a mention
+        # handles, tags and file paths (issue 86 §1), without their closing mark
+        ("Frag @anna oder schreib an Beispiel.de", ["@anna"]),
+        ("Folgt @beispielshop und nutzt #Sommerfest2026.", ["@beispielshop", "#Sommerfest2026"]),
+        (r"Die Datei liegt unter C:\Users\anna\bericht.docx.", [r"C:\Users\anna\bericht.docx"]),
+        (
+            "Öffne /home/anna/bericht.txt oder ~/notizen/a.md.",
+            ["/home/anna/bericht.txt", "~/notizen/a.md"],
+        ),
+        # no address: a bare domain word, an @ alone, a version, a number, slashes in words
         ("Das kostet 3 @ 5 €, Version 2.0.1 von Python.", []),
-        ("Frag @anna oder schreib an Beispiel.de", []),
+        ("Platz #1, und/oder 50 km/h, 1/2 Liter, 5 €/kg, C# und F#.", []),
     ],
 )
 def test_web_and_e_mail_addresses_are_found_without_their_closing_punctuation(text, found):
@@ -40,6 +48,8 @@ def test_web_and_e_mail_addresses_are_found_without_their_closing_punctuation(te
             "Die Anleitung finden Sie auf https://example.org/anleitung.pdf.",
             "https://example.org/anleitung.pdf",
         ),
+        ("Öffne /home/example/bericht.txt im Editor.", "/home/example/bericht.txt"),
+        ("Folgt uns auf @exampleshop.", "@exampleshop"),
     ],
 )
 def test_an_address_the_model_changes_is_written_as_the_german_writes_it(german, address):

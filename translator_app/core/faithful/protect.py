@@ -97,12 +97,17 @@ def _facts(text: str) -> list[TermUse]:
     return uses
 
 
-# Addresses the English writes as the German does: web and e-mail addresses (a scheme or
-# "www." and what follows up to a space, or local@domain.tld), without a closing stop,
-# comma, bracket or quotation mark.
+# Addresses the English writes as the German does, without a closing stop, comma,
+# bracket or quotation mark: web and e-mail addresses (a scheme or "www." and what
+# follows up to a space, or local@domain.tld), @handles and #tags (a letter first: not
+# "#1"), and file paths (a drive and a backslash, or a slash, "~/" or "./" first, then
+# at least two parts: "/home/anna/bericht.txt", not "und/oder" or "km/h").
 _ADDRESS = re.compile(
-    r"(?<![\w@./-])(?P<name>(?:(?:https?|ftp)://|www\.)[^\s<>\"„“”]+"
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,})"
+    r"(?<![\w@./~\\-])(?P<name>(?:(?:https?|ftp)://|www\.)[^\s<>\"„“”]+"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}"
+    r"|[@#][^\W\d_]\w*(?:[.-]\w+)*"
+    r"|[A-Za-z]:\\[^\s<>\"„“”]+"
+    r"|(?:~|\.{1,2})?/[\w.-]*[^\W\d_][\w.-]*(?:/[\w.-]+)+/?)"
 )
 _ADDRESS_TAIL = ".,;:!?)]}'\"’”“"
 
