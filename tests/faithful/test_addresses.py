@@ -63,3 +63,34 @@ def test_an_address_the_model_changes_is_written_as_the_german_writes_it(german,
     translator = scripted_translator(script)
     (t,) = translator.translate([german])
     assert address in t.text and garbled not in t.text, t.text
+
+
+@pytest.mark.parametrize(
+    ("german", "changed", "kept"),
+    [
+        (
+            "Melden Sie sich unter support@example.com.",
+            "Get under support@package.com.",
+            "Sign up at support@example.com.",
+        ),
+        (
+            "Lies https://example.org/v2/2024-05-01.pdf bis 5 Uhr.",
+            "Read https://.org/ by 5 a.m.",
+            "Read https://example.org/v2/2024-05-01.pdf by 5 a.m.",
+        ),
+        (
+            "Öffne /home/anna/bericht.txt im Editor.",
+            "Open /home/anna/ Report.debian editor.",
+            "Open /home/anna/bericht.txt in the editor.",
+        ),
+    ],
+)
+def test_an_address_the_english_changes_is_a_lost_fact_said_once(german, changed, kept):
+    """Marked where the English changes it, with the address as the English it needs
+    (the fix forces it in); the numbers inside it are no facts of their own."""
+    from translator_app.core.faithful.fact_check import missing_facts
+
+    (address,) = [u.source for u in address_uses(german)]
+    lost = missing_facts(german, changed)
+    assert [(f.text, f.kind, f.english) for f in lost] == [(address, "address", address)]
+    assert missing_facts(german, kept) == []

@@ -24,6 +24,7 @@ from translator_app.core.faithful.number_check import (
     target_keys,
     unmatched,
 )
+from translator_app.core.faithful.protect import address_uses
 from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
 from translator_app.core.language.numbers import with_digits
 from translator_app.core.language.words import alternation, english_words, german_words
@@ -36,7 +37,12 @@ def all_facts(source: str) -> list[Fact]:
     time, „um acht Uhr“ one time, not also the number eight. Numbers in words from
     thirteen up are read as the model is given them, in digits (language/numbers.py, by
     text2num): „um siebzehn Uhr“ is the time 17:00, as „um 17 Uhr“."""
-    digits = _digit_facts(source)
+    addresses = address_facts(source)
+    digits = addresses + [
+        d
+        for d in _digit_facts(source)
+        if not any(a.start <= d.start and d.end <= a.end for a in addresses)
+    ]
     words = word_facts(source)
     kept: list[Fact] = []
     for f in words:
@@ -52,6 +58,16 @@ def all_facts(source: str) -> list[Fact]:
         if not inside_digits and not inside_longer:
             kept.append(f)
     return sorted(digits + kept, key=lambda f: (f.start, f.end))
+
+
+def address_facts(source: str) -> list[Fact]:
+    """The addresses, handles, tags and file paths of ``source``
+    (protect.address_uses): each kept only where the English writes it as it stands; the
+    numbers inside it are no facts of their own."""
+    return [
+        Fact(u.source, u.start, u.end, frozenset({f"a:{u.source}"}), u.source, "address")
+        for u in address_uses(source)
+    ]
 
 
 def _digit_facts(source: str) -> list[Fact]:
@@ -92,6 +108,7 @@ def english_keys(translation: str) -> Counter:
     amounts in words that the German is read with in figures ("nineteen euros
     ninety-nine": 19.99; language/amounts.py)."""
     keys = target_keys(translation) + target_word_keys(translation)
+    keys.update(f"a:{u.source}" for u in address_uses(translation))
     if _ORDINAL_EN.search(translation):  # "on October twentieth": the date 20.10
         in_digits = target_keys(alpha2digit(translation, "en"))
         keys += Counter({k: n for k, n in in_digits.items() if k[0] == "d" and k not in keys})
