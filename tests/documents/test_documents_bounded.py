@@ -45,6 +45,32 @@ def test_millions_of_empty_paragraphs_are_refused_quickly_in_little_memory(tmp_p
     assert grown_kb < 200_000  # python-docx never built the tree
 
 
+def test_one_huge_tag_is_refused_at_once_not_parsed_again_and_again(tmp_path):
+    """expat parses an unfinished tag again from its start as each block arrives: one
+    attribute of 150 MB (a 180 KB file) kept the check busy for minutes."""
+    import time
+
+    huge = (BODY + f'<w:p w:rsidR="{"A" * 30_000_000}"/></w:body></w:document>').encode()
+    path = _repack(_letter(tmp_path), tmp_path / "tag.docx", {"word/document.xml": huge})
+    started = time.perf_counter()
+    with pytest.raises(DocumentError, match=r"tag\.docx: word/document\.xml holds a tag longer"):
+        open_document(path)
+    assert time.perf_counter() - started < 10  # was: 30 MB took about a minute
+
+
+def test_the_paragraph_limit_is_the_documents_not_each_parts(tmp_path, monkeypatch):
+    monkeypatch.setattr(package, "MAX_PARAGRAPHS", 1_000)
+    header = (
+        '<w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+        + "<w:p/>" * 400
+        + "</w:hdr>"
+    ).encode()
+    parts = [(f"word/header{i}.xml", header) for i in range(3)]  # 1,200 with the body's
+    path = _repack(_letter(tmp_path), tmp_path / "heads.docx", {}, parts)
+    with pytest.raises(DocumentError, match="paragraphs \\(with the parts before\\)"):
+        open_document(path)
+
+
 def test_deep_nesting_is_refused(tmp_path):
     deep = (BODY + "<w:p>" * 1000 + "</w:p>" * 1000 + "</w:body></w:document>").encode()
     path = _repack(_letter(tmp_path), tmp_path / "deep.docx", {"word/document.xml": deep})

@@ -53,6 +53,10 @@ def base_suffix(path: Path) -> str:
 # broken. It is refused while streaming, so a 2 GiB line is never held in memory.
 MAX_LINE_BYTES = 4 * MAX_LINE_CHARS
 _CHUNK_BYTES = 1 << 20
+# XML elements a TMX may hold in one translation unit, or between two: a unit has its
+# variants and some inline markup; a file with 90,000 empty elements after each unit
+# took minutes and gigabytes to read.
+MAX_TMX_ELEMENTS = 10_000
 
 
 class _Position:
@@ -146,26 +150,38 @@ def read_tmx(path: Path) -> Iterator[tuple[int, Pair]]:
         with open_binary(path) as f:
             parser = ET.XMLPullParser(events=("start", "end"))
             unit_bytes = 0
+            open_elements = []  # from the root to the element being read
+            units_open = elements = 0  # elements: since the last unit began
             # Lines, or 1 MB parts of a longer line: line numbers stay exact.
             while chunk := f.readline(_CHUNK_BYTES):
                 parser.feed(chunk)
                 unit_bytes += len(chunk)
                 line = pos.line + 1
                 for event, elem in parser.read_events():
-                    if elem.tag != "tu":
-                        continue
                     if event == "start":
-                        unit_bytes = 0
+                        open_elements.append(elem)
+                        elements = 0 if elem.tag == "tu" else elements + 1
+                        if elements > MAX_TMX_ELEMENTS:
+                            raise DataError(
+                                path,
+                                line,
+                                f"more than {MAX_TMX_ELEMENTS:,} XML elements in or between "
+                                "translation units; refused",
+                            )
+                        if elem.tag == "tu":
+                            units_open += 1
+                            unit_bytes = 0
                         continue
-                    texts = {}
-                    for tuv in elem.iter("tuv"):
-                        lang = (tuv.get(_XML_LANG) or tuv.get("lang") or "").lower()[:2]
-                        seg = tuv.find("seg")
-                        if seg is not None and lang in ("de", "en"):
-                            texts[lang] = "".join(seg.itertext())
-                    elem.clear()
-                    if "de" in texts and "en" in texts:
-                        yield line, (texts["de"], texts["en"])
+                    open_elements.pop()
+                    if elem.tag == "tu":
+                        units_open -= 1
+                        texts = _unit_texts(elem)
+                        if "de" in texts and "en" in texts:
+                            yield line, (texts["de"], texts["en"])
+                    if not units_open and open_elements:
+                        # Nothing is kept outside a unit: a body of millions of empty
+                        # elements between units took gigabytes (issue 86 §3).
+                        open_elements[-1].remove(elem)
                 if unit_bytes > MAX_LINE_BYTES:
                     raise DataError(
                         path,
@@ -179,6 +195,17 @@ def read_tmx(path: Path) -> Iterator[tuple[int, Pair]]:
         raise DataError(path, line, f"malformed TMX ({str(e).split(':')[0]})") from None
     except (OSError, EOFError, lzma.LZMAError) as e:
         raise _read_error(path, pos, e) from None
+
+
+def _unit_texts(unit: ET.Element) -> dict[str, str]:
+    """The German and English segments of a TMX translation unit, by language."""
+    texts = {}
+    for tuv in unit.iter("tuv"):
+        lang = (tuv.get(_XML_LANG) or tuv.get("lang") or "").lower()[:2]
+        seg = tuv.find("seg")
+        if seg is not None and lang in ("de", "en"):
+            texts[lang] = "".join(seg.itertext())
+    return texts
 
 
 def partner(path: Path, lang_suffix: str) -> Path:

@@ -24,8 +24,12 @@ MAX_UNPACKED_BYTES = 200_000_000
 # document is built: a 500-page report holds some 20,000 paragraphs and a few hundred
 # thousand elements; 31 million empty paragraphs fit in 200 MB and would take gigabytes.
 MAX_XML_ELEMENTS = 1_500_000
-MAX_PARAGRAPHS = 100_000
+MAX_PARAGRAPHS = 100_000  # in the whole document: its body, headers, footers, notes
 MAX_XML_DEPTH = 256
+# The longest stretch of XML with no tag, end tag or text in it: one tag with its
+# attributes. Word writes tags of a few hundred bytes; expat (2.5) parses again from the
+# start of an unfinished tag each time more arrives, so one tag of 150 MB took minutes.
+MAX_TAG_BYTES = 4_000_000
 _PARAGRAPH_TAGS = ("w:p", "text:p", "text:h")
 _CONTENT_TYPES = "[Content_Types].xml"
 
@@ -74,8 +78,9 @@ def check_package(path: Path) -> None:
         raise DocumentError(f"{path}: holds {twice[0]} twice; refused (which copy is real?)")
     try:
         with zipfile.ZipFile(path) as z:
+            counts = Counter()  # elements and paragraphs of every part so far
             for name in _xml_parts(path, names, z):
-                _scan_xml(path, name, z)
+                _scan_xml(path, name, z, counts)
     except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as e:
         raise DocumentError(f"{path}: not a readable package ({reason(e)})") from None
 
@@ -92,7 +97,7 @@ def _xml_parts(path: Path, names: list[str], z: zipfile.ZipFile) -> list[str]:
     by_name = [n for n in names if n.lower().endswith((".xml", ".rels"))]
     if _CONTENT_TYPES not in names:
         return by_name
-    _scan_xml(path, _CONTENT_TYPES, z)
+    _scan_xml(path, _CONTENT_TYPES, z, Counter())
     defaults, overrides = _content_types(z.read(_CONTENT_TYPES))
     declared = []
     for name in names:
@@ -126,38 +131,51 @@ class _Refused(Exception):
     pass
 
 
-def _scan_xml(path: Path, name: str, z: zipfile.ZipFile) -> None:
-    """Count one XML part's elements, paragraphs and nesting with a streaming parser, and
-    refuse a part over the limits, or one with a document type declaration (Word and
-    LibreOffice never write one; entities are how XML bombs and file reads get in)."""
-    elements = paragraphs = depth = 0
+def _scan_xml(path: Path, name: str, z: zipfile.ZipFile, counts: Counter) -> None:
+    """Count one XML part's elements, paragraphs and nesting with a streaming parser, on
+    top of ``counts`` (the parts read before: the limits are the document's), and refuse
+    a part that goes over them, holds a tag longer than :data:`MAX_TAG_BYTES`, or has a
+    document type declaration (Word and LibreOffice never write one; entities are how
+    XML bombs and file reads get in)."""
+    depth = 0
+    unread = 0  # bytes given to the parser since it last reported anything
 
     def start(tag, _attrs):
-        nonlocal elements, paragraphs, depth
-        elements += 1
+        nonlocal depth, unread
+        unread = 0
+        counts["elements"] += 1
         depth += 1
         if tag in _PARAGRAPH_TAGS:
-            paragraphs += 1
-            if paragraphs > MAX_PARAGRAPHS:
-                raise _Refused(f"more than {MAX_PARAGRAPHS:,} paragraphs")
-        if elements > MAX_XML_ELEMENTS:
-            raise _Refused(f"more than {MAX_XML_ELEMENTS:,} XML elements")
+            counts["paragraphs"] += 1
+            if counts["paragraphs"] > MAX_PARAGRAPHS:
+                raise _Refused(f"more than {MAX_PARAGRAPHS:,} paragraphs (with the parts before)")
+        if counts["elements"] > MAX_XML_ELEMENTS:
+            raise _Refused(f"more than {MAX_XML_ELEMENTS:,} XML elements (with the parts before)")
         if depth > MAX_XML_DEPTH:
             raise _Refused(f"XML nested deeper than {MAX_XML_DEPTH} levels")
 
     def end(_tag):
-        nonlocal depth
+        nonlocal depth, unread
         depth -= 1
+        unread = 0
+
+    def text(_data):
+        nonlocal unread
+        unread = 0
 
     def doctype(*_args):
         raise _Refused("a document type declaration (DTD), which Word and LibreOffice never write")
 
     parser = expat.ParserCreate()  # no namespace processing: tags keep their prefixes
     parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = text
     parser.StartDoctypeDeclHandler = doctype
     try:
         with z.open(name) as part:
             while block := part.read(1 << 16):
+                unread += len(block)
+                if unread > MAX_TAG_BYTES:
+                    raise _Refused(f"a tag longer than {MAX_TAG_BYTES // 1_000_000} MB")
                 parser.Parse(block, False)
             parser.Parse(b"", True)
     except _Refused as e:
