@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -84,10 +85,11 @@ def load(run_dir: Path, key: str) -> Prepared | None:
     return Prepared(encoded["train"], encoded["valid"], pairs, text["info"], report)
 
 
-def _rows(z, name: str) -> list[list[int]]:
+def _rows(z, name: str) -> list[array]:
     flat, lengths = z[name], z[f"{name}_lengths"]
     ends = np.cumsum(lengths, dtype=np.int64)
     if len(ends) and ends[-1] != len(flat):
         raise ValueError(f"{name}: the row lengths do not add up")
     starts = ends - lengths
-    return [flat[a:b].tolist() for a, b in zip(starts, ends, strict=True)]
+    flat = flat.astype(np.int32)
+    return [array("i", flat[a:b].tobytes()) for a, b in zip(starts, ends, strict=True)]

@@ -8,6 +8,7 @@ what makes an interrupted and resumed run identical to an uninterrupted one.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,36 +20,46 @@ from translator_app.core.engine.batching import length_batches, pad_rows
 
 @dataclass
 class Encoded:
-    """Token ids of a parallel corpus; targets end with EOS, sources too."""
+    """Token ids of a parallel corpus; targets end with EOS, sources too. Each row is an
+    ``array("i")`` (4 bytes an id; a list of ints took about 36, and a million pairs
+    ran out of memory while being encoded), shared between equal texts: never changed."""
 
-    src: list[list[int]]
-    tgt: list[list[int]]
+    src: list[Sequence[int]]
+    tgt: list[Sequence[int]]
 
     def __len__(self) -> int:
         return len(self.src)
 
 
-def _encode_once(tokenizer, texts: list[str], side: str) -> list[list[int]]:
-    """Each distinct text encoded once (``[data] repeat`` makes most of a mix copies);
-    equal texts share one id list, which callers copy before changing."""
+_ENCODE_AT_ONCE = 20_000  # texts encoded in one call (SentencePiece's threads)
+
+
+def _encode_once(tokenizer, texts: list[str], side: str, eos: int) -> list[array]:
+    """Each distinct text encoded once, with EOS, as one compact row (``[data] repeat``
+    makes most of a mix copies): equal texts share it."""
     distinct = list(dict.fromkeys(texts))
-    ids = dict(zip(distinct, tokenizer.encode_ids(distinct, side=side), strict=True))
-    return [ids[t] for t in texts]
+    rows = {}
+    for start in range(0, len(distinct), _ENCODE_AT_ONCE):  # lists of ints: a part at once
+        part = distinct[start : start + _ENCODE_AT_ONCE]
+        encoded = tokenizer.encode_ids(part, side=side)
+        rows.update((t, array("i", [*ids, eos])) for t, ids in zip(part, encoded, strict=True))
+    return [rows[t] for t in texts]
 
 
 def encode_pairs(pairs: Sequence[Pair], tokenizer, max_tokens: int) -> tuple[Encoded, int]:
     """Encode both sides (batch encoding in SentencePiece's C++ threads); pairs with a
-    side longer than ``max_tokens`` are dropped. Returns the data and the number dropped."""
+    side longer than ``max_tokens`` (EOS included) are dropped. Returns the data and the
+    number dropped."""
     eos = tokenizer.eos_id
-    src_ids = _encode_once(tokenizer, [de for de, _ in pairs], "source")
-    tgt_ids = _encode_once(tokenizer, [en for _, en in pairs], "target")
+    src_ids = _encode_once(tokenizer, [de for de, _ in pairs], "source", eos)
+    tgt_ids = _encode_once(tokenizer, [en for _, en in pairs], "target", eos)
     src, tgt, dropped = [], [], 0
     for s, t in zip(src_ids, tgt_ids, strict=True):
-        if len(s) + 1 > max_tokens or len(t) + 1 > max_tokens:
+        if len(s) > max_tokens or len(t) > max_tokens:
             dropped += 1
             continue
-        src.append(s + [eos])
-        tgt.append(t + [eos])
+        src.append(s)
+        tgt.append(t)
     return Encoded(src, tgt), dropped
 
 
