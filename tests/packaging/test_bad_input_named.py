@@ -122,3 +122,20 @@ def test_a_fine_tune_is_refused_before_training_on_a_full_disk(
     assert cli.main([*args, "--out", str(tmp_path / "out"), "--steps", "1"]) != 0
     assert "MB free and needs" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_running_out_of_memory_is_said_in_words_not_as_an_empty_error(capsys):
+    """A MemoryError carries no message: the command said "error: MemoryError: "."""
+    import argparse
+
+    from translator_app.core.cli_common import run_main
+
+    parser = argparse.ArgumentParser(prog="translator-train")
+    parser.add_argument("command")
+
+    def exhausted(_args):
+        raise MemoryError
+
+    assert run_main(parser, {"finetune": exhausted}, ["finetune"], (ValueError,)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: out of memory: the input is too large") and "MemoryError" not in err

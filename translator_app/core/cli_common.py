@@ -46,6 +46,12 @@ def run_main(
         # The reader went away (``| head``); nothing left to say.
         sys.stderr.close()
         return 0
+    except MemoryError:  # its message is empty: say what happened and what helps
+        print(
+            "error: out of memory: the input is too large for this machine's memory "
+            "(give it in smaller parts, or close other programs)",
+            file=sys.stderr,
+        )
     except Exception as e:  # last resort
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
     return EXIT_ERROR
