@@ -203,6 +203,15 @@ def yaml_bomb_vocab(tmp: Path) -> Path:
     return rel
 
 
+def huge_vocab(tmp: Path) -> Path:
+    """A 60 MB vocabulary (three million made-up pieces): YAML took 46 s and 3.4 GB to
+    parse it before the import refused it."""
+    rel = tiny_release(tmp / "rel")
+    with open(rel / VOCAB_YML, "a", encoding="utf-8") as f:
+        f.writelines(f"piece{i:07d}: {100 + i}\n" for i in range(3_000_000))
+    return rel
+
+
 def _zero_member(z: zipfile.ZipFile, name: str, header: bytes, size: int) -> None:
     """A member of ``size`` zero bytes after ``header``, deflated as it is written."""
     with z.open(zipfile.ZipInfo(name), "w", force_zip64=True) as f:
@@ -339,6 +348,7 @@ CASES: dict[str, Callable[[Path], Path]] = {
     "YAML alias bomb in decoder.yml": yaml_bomb_decoder,
     "YAML alias bomb in special:model.yml": yaml_bomb_model,
     "YAML alias bomb in the vocabulary": yaml_bomb_vocab,
+    "60 MB vocabulary": huge_vocab,
     "npz decompression bomb (4 GiB)": npz_bomb,
     "zip decompression bomb (4 GiB)": zip_bomb,
     "NaN weight in the npz": nan_npz,

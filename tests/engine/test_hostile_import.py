@@ -33,6 +33,7 @@ EXPECTED = {
     "YAML alias bomb in decoder.yml": ("decoder.yml", "aliases"),
     "YAML alias bomb in special:model.yml": ("opus.bt.npz", "aliases"),
     "YAML alias bomb in the vocabulary": ("opus.spm.vocab.yml", "aliases"),
+    "60 MB vocabulary": ("opus.spm.vocab.yml", "is larger than 8 MB; refused"),
     "npz decompression bomb (4 GiB)": ("opus.bt.npz", "refused"),
     "zip decompression bomb (4 GiB)": ("release.zip", "opus.spm.vocab.yml unpacks"),
     "NaN weight in the npz": ("opus.bt.npz", "encoder_l1_ffn_W1 holds NaN"),

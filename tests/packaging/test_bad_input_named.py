@@ -138,4 +138,6 @@ def test_running_out_of_memory_is_said_in_words_not_as_an_empty_error(capsys):
 
     assert run_main(parser, {"finetune": exhausted}, ["finetune"], (ValueError,)) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: out of memory: the input is too large") and "MemoryError" not in err
+    assert (
+        err.startswith("error: out of memory: the input is too large") and "MemoryError" not in err
+    )

@@ -37,6 +37,9 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024  # config.json, metrics.json
 MAX_CARD_BYTES = 1024 * 1024  # MODEL_CARD.md
 MAX_SHORTLIST_BYTES = 64 * 1024 * 1024  # vmap.txt.xz, packed and unpacked (the base's: 6 MB)
 MAX_SPM_BYTES = 64 * 1024 * 1024  # spm.model (a 64 k vocabulary is about 1.5 MB)
+# A Marian vocabulary (piece: id per line; opus-mt-de-en's 58 k pieces are about 1 MB):
+# YAML parses at about 1.3 MB/s, so a 60 MB one took 46 s and 3.4 GB before it was refused.
+MAX_VOCAB_YML_BYTES = 8 * 1024 * 1024
 # When the translator annotates a sentence's numbers, dates, names and places
 # (core/faithful/protect.py): never, where the plain decode lost a number, or always.
 PROTECT_MODES = ("off", "retry", "always")

@@ -36,6 +36,7 @@ from translator_app.core.limits import (
     MAX_HEADS,
     MAX_LAYERS,
     MAX_SPM_BYTES,
+    MAX_VOCAB_YML_BYTES,
     MAX_WIDTH,
 )
 from translator_app.core.models.config import ModelConfig
@@ -280,7 +281,7 @@ def _load_npz(path: Path) -> dict[str, np.ndarray]:
 
 def _vocab_json(vocab_yml: Path) -> bytes:
     """Marian's piece -> id YAML, plus <pad> as the last id, as vocab.json bytes."""
-    data = _yaml(read_limited(vocab_yml, MAX_SPM_BYTES), vocab_yml)
+    data = _yaml(read_limited(vocab_yml, MAX_VOCAB_YML_BYTES), vocab_yml)
     if not isinstance(data, dict):
         raise MarianImportError(vocab_yml, "must map pieces to ids")
     vocab = {str(k): v for k, v in data.items()}
