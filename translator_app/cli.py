@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 import unicodedata
 import warnings
 from collections.abc import Iterator
@@ -154,12 +155,14 @@ def _stdin_lines(stream) -> Iterator[list[str]]:
         yield batch
 
 
-def _translate_text(translator, args):
+def _translate_text(translator, args, progress=None):
     """Translator.translate_document with the command line's search and glossary, on the
     text composed (NFC): decomposed letters („u“ + combining diaeresis, from macOS or a
-    PDF) would escape the glossary, the fact checks and the model's vocabulary."""
+    PDF) would escape the glossary, the fact checks and the model's vocabulary;
+    ``progress(done, all)`` after each part of the sentences, where given."""
     return lambda text: translator.translate_document(
         unicodedata.normalize("NFC", text),
+        progress,
         beam=args.beam,
         nbest=args.nbest,
         glossary=args.glossary_terms,
@@ -336,6 +339,27 @@ def _translate_text_file(translator, args) -> int:
     return 1 if empty else 0
 
 
+class _Said:
+    """Progress of a document's sentences on stderr, at most every two seconds."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 2 and done < total:
+            return
+        self.last = now
+        rate = done / max(now - self.start, 1e-6)
+        left = round((total - done) / rate) if rate else 0
+        print(
+            f"translated {done:,} of {total:,} sentences ({rate:.1f}/s, "
+            f"{left // 60}:{left % 60:02d} left)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def _translate_file(translator, args) -> int:
     from translator_app.core.documents import RICH_SUFFIXES, DocumentError, translate_file
     from translator_app.core.documents.streamed import claim_output
@@ -349,7 +373,8 @@ def _translate_file(translator, args) -> int:
     try:
         if args.output.exists() and not args.force:  # written since the check at start
             raise CliError(f"{args.output}: another translation has just written it; add --force")
-        doc = translate_file(args.input, args.output, _translate_text(translator, args))
+        said = _Said()
+        doc = translate_file(args.input, args.output, _translate_text(translator, args, said))
     except DocumentError as e:
         raise CliError(str(e)) from None
     finally:

@@ -73,3 +73,15 @@ def test_the_command_line_writes_every_line_and_names_the_one_it_could_not_trans
     assert code == 0 and out.split("\n")[:3] == ["Good morning!", "Das ist kaputt.", "Thanks."]
     assert "line 2: 'Das ist kaputt.' could not be translated (IndexError" in err
     assert "Traceback" not in err
+
+
+def test_a_long_document_says_how_far_it_is_and_comes_out_the_same():
+    """A .docx of 90,000 paragraphs showed nothing for minutes: the sentences are
+    translated a part at a time, each part reported, and the document is the same."""
+    translator = scripted_translator(lambda source: [Written(f"Line {source[-3:]}", -1.0)])
+    text = "\n".join(f"Das ist Satz {i:03d}" for i in range(150))
+    said = []
+    parted = translator.translate_document(text, lambda done, total: said.append((done, total)))
+    assert said == [(64, 150), (128, 150), (150, 150)]
+    assert parted.output == translator.translate_document(text).output
+    assert len(parted.output.split("\n")) == 150 and all(t for t in parted.translations)

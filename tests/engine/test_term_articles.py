@@ -111,3 +111,21 @@ def test_the_app_writes_were_after_a_plural_term_the_model_wrote_was_after(monke
     with monkeypatch.context() as m:
         m.setattr(term_articles, "verbs_fitted", lambda tok, cand, uses: cand)
         assert _translate(translator, sentence, glossary).text == own
+
+
+@pytest.mark.parametrize(
+    "text, fitted",
+    [
+        ("The dish Washer is broken.", "The dish washer is broken."),  # the model's capital
+        ("dish washer broken.", "Dish washer broken."),  # a sentence opens with it
+        ("It broke. DISH washer too.", "It broke. Dish washer too."),
+        ("THE DISH WASHER IS BROKEN.", "THE DISH WASHER IS BROKEN."),  # a notice in capitals
+        ("The dish washer is broken.", "The dish washer is broken."),
+    ],
+)
+def test_a_term_is_written_with_the_glossarys_capitals(translator, text, fitted):
+    tok = translator.tokenizer
+    uses = (TermUse(4, 16, "Spülmaschine", "dish washer"),)
+    cand = term_articles.terms_cased(tok, spelled_candidate(tok, text), uses)
+    assert cand.text == fitted
+    assert text_of(tok, cand.target_ids) == cand.text

@@ -402,7 +402,10 @@ class Translator:
         return followups.fact_fix(self, translation, fact)
 
     # ----------------------------------------------------------------- documents
-    def translate_document(self, text: str, **kwargs) -> DocumentTranslation:
+    def translate_document(self, text: str, progress=None, **kwargs) -> DocumentTranslation:
         """Split into sentences (keeping line breaks and blank lines), translate each
-        distinct sentence once (``kwargs`` as for :meth:`translate`), and join."""
-        return translate_document(text, lambda sentences: self.translate(sentences, **kwargs))
+        distinct sentence once (``kwargs`` as for :meth:`translate`), and join;
+        ``progress(done, all)`` after each part of the sentences, where given."""
+        return translate_document(
+            text, lambda sentences: self.translate(sentences, **kwargs), progress
+        )

@@ -253,14 +253,25 @@ _REFUSED = (SearchCancelled, ValueError, TypeError)
 
 
 def translate_document(
-    text: str, translate: Callable[[list[str]], list[Translation]]
+    text: str,
+    translate: Callable[[list[str]], list[Translation]],
+    progress: Callable[[int, int], None] | None = None,
+    part: int = 64,
 ) -> DocumentTranslation:
     """Translate every distinct sentence of ``text`` once, with ``translate``, and join:
     a sentence that cannot be translated is given back as it came
-    (:func:`each_or_as_it_came`), every other is translated."""
+    (:func:`each_or_as_it_came`), every other is translated. ``progress(done, all)``:
+    called after each ``part`` sentences (a document of 90,000 paragraphs takes many
+    minutes), the sentences then translated a part at a time."""
     doc = IncrementalDocument()
     missing = doc.set_text(text)
-    return doc.add(zip(missing, each_or_as_it_came(translate, missing), strict=True))
+    if progress is None:
+        return doc.add(zip(missing, each_or_as_it_came(translate, missing), strict=True))
+    for start in range(0, len(missing), part):
+        some = missing[start : start + part]
+        doc.add(zip(some, each_or_as_it_came(translate, some), strict=True))
+        progress(start + len(some), len(missing))
+    return doc.view()
 
 
 def each_or_as_it_came(

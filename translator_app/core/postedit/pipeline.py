@@ -168,7 +168,8 @@ STEPS: tuple[Step, ...] = (
     Step(
         "term-articles",
         REWRITE,
-        "'a' or 'an' before a term is written as the term sounds (postedit/term_articles.py)",
+        "a term is written with the glossary's capitals, and 'a' or 'an' before it as it "
+        "sounds (postedit/term_articles.py)",
         rewrite=article_rewrite,
     ),
     Step(

@@ -75,6 +75,24 @@ def articles_fitted(tokenizer: Tokenizer, cand: Candidate, uses: tuple[TermUse, 
     return cand
 
 
+def terms_cased(tokenizer: Tokenizer, cand: Candidate, uses: tuple[TermUse, ...]) -> Candidate:
+    """``cand`` with each of ``uses``' English written as the glossary writes it where the
+    model changed its capitals ("dish Washer" for "dish washer"); a capital that opens a
+    sentence, and a term in capitals (a notice), are kept."""
+    for english in dict.fromkeys(u.target for u in uses):
+        for m in reversed(list(_term_at(english, cand.text))):  # later ones first: offsets
+            written = m.group()
+            wanted = english
+            if not cand.text[: m.start()].strip() or re.search(
+                r"[.!?:]\s*$", cand.text[: m.start()]
+            ):
+                wanted = english[:1].upper() + english[1:]
+            if written == wanted or (len(written) > 1 and written.isupper()):
+                continue
+            cand = respelled(tokenizer, cand, m.start(), m.end(), wanted)
+    return cand
+
+
 def verbs_fitted(tokenizer: Tokenizer, cand: Candidate, uses: tuple[TermUse, ...]) -> Candidate:
     """``cand`` with a singular verb right after the plural English of one of ``uses``
     whose German is plural written in the plural ("the delivery notes was" -> "were")."""
@@ -95,9 +113,12 @@ def _term_at(english: str, text: str):
 
 
 def article_rewrite(tokenizer: Tokenizer, t: Translation, cand: Candidate) -> Candidate:
-    """The step "term-articles": ``cand`` (a candidate of ``t``) with each "a"/"an"
-    before a term of ``t``'s written as the term sounds (:func:`articles_fitted`)."""
-    return articles_fitted(tokenizer, cand, t.terms) if t.terms else cand
+    """The step "term-articles": ``cand`` (a candidate of ``t``) with each term of ``t``'s
+    written with the glossary's capitals (:func:`terms_cased`) and each "a"/"an" before
+    one written as the term sounds (:func:`articles_fitted`)."""
+    if not t.terms:
+        return cand
+    return articles_fitted(tokenizer, terms_cased(tokenizer, cand, t.terms), t.terms)
 
 
 def verb_rewrite(tokenizer: Tokenizer, t: Translation, cand: Candidate) -> Candidate:
