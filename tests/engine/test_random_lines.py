@@ -65,3 +65,39 @@ def test_the_command_line_writes_one_line_per_random_line(monkeypatch, capsys, t
     out, err = capsys.readouterr()
     assert code in (0, 1) and "Traceback" not in err
     assert len(out.split("\n")) - 1 == len(lines)  # the last line break ends the last
+
+
+# Addresses of every kind the app protects, drawn by Hypothesis (e-mail addresses by its
+# own strategy), in German carrier sentences, with an emoji inside or at the end.
+_NAME = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=2, max_size=10)
+_ADDRESS = st.one_of(
+    st.emails().filter(lambda a: a.isascii() and "." in a.split("@")[-1]),
+    st.builds("https://{}.de/{}".format, _NAME, _NAME),
+    st.builds("www.{}.com".format, _NAME),
+    st.builds("/home/{}/{}.txt".format, _NAME, _NAME),
+    st.builds("@{}".format, _NAME.filter(lambda n: n[0].isalpha())),
+)
+_CARRIERS = (
+    "Schreiben Sie an {} und warten Sie {}",
+    "Die Datei liegt unter {}, bitte lesen {}",
+    "Mehr dazu unter {} {}",
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    address=_ADDRESS,
+    carrier=st.sampled_from(_CARRIERS),
+    emoji=st.sampled_from(["👍", "☀️", "🎉", "❤️", "👍🏽"]),
+)
+def test_an_address_and_an_emoji_come_through_or_are_marked(translator, address, carrier, emoji):
+    """Nothing silently wrong (issue 86 §1): every emoji of the German is in the English,
+    and every address is written as it stands or marked as lost (its mark offers it)."""
+    (t,) = translator.translate([carrier.format(address, emoji)])
+    assert emoji in t.text
+    assert address in t.text or any(f.text == address for f in t.missing_numbers), t.text
