@@ -64,3 +64,45 @@ def test_an_unknown_theme_in_the_settings_file_is_the_systems(tmp_path, monkeypa
     monkeypatch.setenv("TRANSLATOR_CONFIG_DIR", str(tmp_path))
     (tmp_path / "settings.json").write_text('{"theme": "purple"}', encoding="utf-8")
     assert Settings.load().theme == "system"
+
+
+def _frame_contrast(qtbot, style) -> float:
+    """The WCAG contrast of the lightest pixel of an unticked check box's indicator
+    against the window colour, drawn with ``style`` on the dark palette."""
+    from PySide6.QtWidgets import QCheckBox
+
+    from translator_app.gui.shared.theme import palette_for
+
+    box = QCheckBox("Show model pieces")
+    qtbot.addWidget(box)
+    box.setStyle(style)
+    box.setPalette(palette_for("dark", QApplication.instance()))
+    box.resize(box.sizeHint())
+    image = box.grab().toImage()
+    side = image.height()
+    window = box.palette().color(QPalette.ColorRole.Window)
+
+    def luminance(c: QColor) -> float:
+        def channel(v: float) -> float:
+            return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+        return (
+            0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+        )
+
+    lightest = max(
+        (QColor(image.pixel(x, y)) for x in range(side) for y in range(side)), key=luminance
+    )
+    a, b = sorted((luminance(lightest), luminance(window)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_a_check_box_frame_shows_on_the_dark_palette(qtbot):
+    """Issue 89 §5: in dark mode a check box ("Show model pieces") was a dark square on
+    a dark window; WCAG asks 3:1 for the parts of a control that say what it is."""
+    from PySide6.QtWidgets import QStyleFactory
+
+    from translator_app.gui.shared.theme import OutlinedStyle
+
+    assert _frame_contrast(qtbot, QStyleFactory.create("Fusion")) < 3  # as it was
+    assert _frame_contrast(qtbot, OutlinedStyle()) >= 3

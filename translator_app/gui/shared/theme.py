@@ -9,8 +9,9 @@ backgrounds, readable in either theme.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
 
 from translator_app.gui.shared.settings import THEMES
 
@@ -73,3 +74,39 @@ def apply_theme(theme: str) -> None:
     for widget in app.allWidgets():
         if widget.styleSheet():
             widget.setStyleSheet(widget.styleSheet())
+
+
+def _between(palette: QPalette, a: QPalette.ColorRole, b: QPalette.ColorRole) -> QColor:
+    """The colour halfway between two of ``palette``'s roles."""
+    x, y = palette.color(a), palette.color(b)
+    return QColor(
+        (x.red() + y.red()) // 2, (x.green() + y.green()) // 2, (x.blue() + y.blue()) // 2
+    )
+
+
+class OutlinedStyle(QProxyStyle):
+    """Fusion, with the frame of a check box and a radio button made visible on a dark
+    palette (Fusion outlines them in the window colour darkened, nearly invisible on
+    #2b2b2b): a line halfway between the text and the base colour. On a light palette
+    it draws as Fusion."""
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:  # noqa: N802 (Qt's)
+        super().drawPrimitive(element, option, painter, widget)
+        round_ = element == QStyle.PrimitiveElement.PE_IndicatorRadioButton
+        if not (round_ or element == QStyle.PrimitiveElement.PE_IndicatorCheckBox):
+            return
+        if option.palette.color(QPalette.ColorRole.Window).lightnessF() >= 0.5:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, round_)
+        painter.setPen(_between(option.palette, QPalette.ColorRole.Text, QPalette.ColorRole.Base))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        box = QRectF(option.rect).adjusted(0.5, 0.5, -1.5, -1.5)
+        if round_:
+            painter.drawEllipse(box)
+        else:
+            painter.drawRoundedRect(box, 1.5, 1.5)
+        painter.restore()

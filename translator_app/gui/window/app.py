@@ -41,12 +41,15 @@ def run_gui(args: argparse.Namespace) -> int:
 
     from translator_app.core.platform.paths import resources_dir
     from translator_app.gui.shared.settings import Settings
+    from translator_app.gui.shared.theme import OutlinedStyle
     from translator_app.gui.window.window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("translator-app")
     app.setApplicationDisplayName("German → English Translator")
-    app.setStyle("Fusion")  # follows the system light/dark colour scheme on every platform
+    # Fusion follows the system light/dark colour scheme on every platform; its check
+    # boxes and dock buttons are outlined so that they show on a dark palette too.
+    app.setStyle(OutlinedStyle())
     app.setWindowIcon(QIcon(str(resources_dir() / "icon.svg")))
     settings = Settings.load()
     if args.device:
