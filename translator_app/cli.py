@@ -162,7 +162,7 @@ def _translate_text(translator, args, progress=None):
     ``progress(done, all)`` after each part of the sentences, where given."""
     return lambda text: translator.translate_document(
         unicodedata.normalize("NFC", text),
-        progress,
+        progress=progress,
         beam=args.beam,
         nbest=args.nbest,
         glossary=args.glossary_terms,
