@@ -106,3 +106,41 @@ def test_a_check_box_frame_shows_on_the_dark_palette(qtbot):
 
     assert _frame_contrast(qtbot, QStyleFactory.create("Fusion")) < 3  # as it was
     assert _frame_contrast(qtbot, OutlinedStyle()) >= 3
+
+
+def test_the_docks_title_bar_icons_show_on_the_dark_palette(qtbot, open_window):
+    """The alignment panel's float and close icons were dark grey on the dark window:
+    on a dark palette they are drawn in the text colour, and dark again on a light one."""
+    from PySide6.QtWidgets import QStyleFactory
+
+    from translator_app.gui.shared.theme import OutlinedStyle
+
+    app = QApplication.instance()
+    before = app.style().name()
+    app.setStyle(OutlinedStyle())  # the app's style (gui/window/app.py)
+    try:
+        _dock_icons_follow_the_theme(qtbot, open_window())
+    finally:
+        app.setStyle(QStyleFactory.create(before))
+
+
+def _dock_icons_follow_the_theme(qtbot, w) -> None:
+    from PySide6.QtWidgets import QAbstractButton
+
+    button = w.alignment_dock.findChild(QAbstractButton, "qt_dockwidget_closebutton")
+
+    def brightest() -> int:
+        image = button.icon().pixmap(16, 16).toImage()
+        return max(
+            QColor(image.pixel(x, y)).lightness()
+            for x in range(image.width())
+            for y in range(image.height())
+            if QColor.fromRgba(image.pixel(x, y)).alpha() > 128
+        )
+
+    w.settings.theme = "dark"
+    w.apply_settings()
+    qtbot.waitUntil(lambda: brightest() > 180, timeout=2_000)  # was about 100
+    w.settings.theme = "light"
+    w.apply_settings()
+    qtbot.waitUntil(lambda: brightest() < 140, timeout=2_000)

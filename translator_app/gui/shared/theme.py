@@ -9,9 +9,16 @@ backgrounds, readable in either theme.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDockWidget,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+)
 
 from translator_app.gui.shared.settings import THEMES
 
@@ -74,6 +81,18 @@ def apply_theme(theme: str) -> None:
     for widget in app.allWidgets():
         if widget.styleSheet():
             widget.setStyleSheet(widget.styleSheet())
+    # A dock's title-bar buttons took their icons in the palette they were built with;
+    # asked again once every widget has the new palette, they are drawn in its colours.
+    QTimer.singleShot(0, _dock_icons_again)
+
+
+def _dock_icons_again() -> None:
+    for widget in QApplication.allWidgets():
+        if isinstance(widget, QDockWidget):
+            for name, icon in _DOCK_BUTTONS:
+                button = widget.findChild(QAbstractButton, name)
+                if button is not None:
+                    button.setIcon(widget.style().standardIcon(icon, None, widget))
 
 
 def _between(palette: QPalette, a: QPalette.ColorRole, b: QPalette.ColorRole) -> QColor:
@@ -87,8 +106,8 @@ def _between(palette: QPalette, a: QPalette.ColorRole, b: QPalette.ColorRole) ->
 class OutlinedStyle(QProxyStyle):
     """Fusion, with the frame of a check box and a radio button made visible on a dark
     palette (Fusion outlines them in the window colour darkened, nearly invisible on
-    #2b2b2b): a line halfway between the text and the base colour. On a light palette
-    it draws as Fusion."""
+    #2b2b2b): a line halfway between the text and the base colour; and a dock's
+    title-bar icons in the text colour. On a light palette it draws as Fusion."""
 
     def __init__(self) -> None:
         super().__init__(QStyleFactory.create("Fusion"))
@@ -110,3 +129,28 @@ class OutlinedStyle(QProxyStyle):
         else:
             painter.drawRoundedRect(box, 1.5, 1.5)
         painter.restore()
+
+    def standardIcon(self, icon, option=None, widget=None):  # noqa: N802 (Qt's)
+        """A dock's float and close icons (dark grey pictures) in the text colour on a
+        dark palette."""
+        base = super().standardIcon(icon, option, widget)
+        palette = widget.palette() if widget is not None else QApplication.palette()
+        dark = palette.color(QPalette.ColorRole.Window).lightnessF() < 0.5
+        if not dark or icon not in {i for _, i in _DOCK_BUTTONS}:
+            return base
+        tinted = QIcon()
+        for size in base.availableSizes() or [QSize(16, 16)]:
+            image = base.pixmap(size).toImage()
+            painter = QPainter(image)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+            painter.fillRect(image.rect(), palette.color(QPalette.ColorRole.WindowText))
+            painter.end()
+            tinted.addPixmap(QPixmap.fromImage(image))
+        return tinted
+
+
+# Qt's names of a dock's title-bar buttons, and their icons.
+_DOCK_BUTTONS = (
+    ("qt_dockwidget_floatbutton", QStyle.StandardPixmap.SP_TitleBarNormalButton),
+    ("qt_dockwidget_closebutton", QStyle.StandardPixmap.SP_TitleBarCloseButton),
+)
