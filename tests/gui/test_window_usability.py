@@ -782,3 +782,26 @@ def test_about_names_every_part_the_app_is_built_from():
         d for d in wanted if alias.get(d, d) is not None and norm(alias.get(d, d)) not in listed
     ]
     assert missing == []
+
+
+def test_a_long_status_message_ends_in_an_ellipsis_before_the_model_label(qtbot, open_window):
+    """At scale 2 "Check: the English may not keep verdreifacht (triple" ran into
+    "Model: de-en-base": the message is cut with "…" where its room ends, and the whole
+    of it is the status bar's tooltip."""
+    from PySide6.QtWidgets import QWidget
+
+    w = open_window()
+    w.resize(700, 500)
+    qtbot.wait(50)
+    bar = w.statusBar()
+    message = "Check: the English may not keep verdreifacht (tripled) and 3 more: " + "x " * 80
+    w.messages.about_text(message)
+    qtbot.wait(50)
+    shown = bar.shown_message()
+    assert shown.endswith("…") and message.startswith(shown[:-1])
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_room()
+    permanent = [c for c in bar.findChildren(QWidget) if c.isVisible() and c.parent() is bar]
+    assert all(bar.message_room() < c.x() for c in permanent if c.x() > 0)
+    assert bar.toolTip() == message
+    bar.showMessage("Saved.")
+    assert bar.shown_message() == "Saved."

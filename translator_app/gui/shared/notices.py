@@ -4,8 +4,8 @@ files stay in view until dismissed (a status-bar message would be replaced by th
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -52,6 +52,42 @@ class NoticeBar(QFrame):
     def dismiss(self) -> None:
         self.notices.clear()
         self.hide()
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar whose passing message ends in "…" where it would run under the
+    widgets on its right (at scale 2 "… may not keep verdreifacht (triple" ran into
+    "Model: de-en-base"); the whole message is its tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messageChanged.connect(self.setToolTip)
+
+    def message_room(self) -> int:
+        """The width left of the leftmost visible permanent widget, margins taken off."""
+        right = self.width() - 12  # the size grip
+        for widget in self.findChildren(QWidget):
+            if widget.isVisible() and widget.parent() is self and widget.x() > 0:
+                right = min(right, widget.x())
+        return max(0, right - 12)
+
+    def shown_message(self) -> str:
+        """The passing message as it is drawn: whole, or cut to its room with "…"."""
+        return self.fontMetrics().elidedText(
+            self.currentMessage(), Qt.TextElideMode.ElideRight, self.message_room()
+        )
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's)
+        if not self.currentMessage():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(
+            QRect(6, 0, self.message_room(), self.height()),
+            int(Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter),
+            self.shown_message(),
+        )
 
 
 class Messages:

@@ -43,7 +43,7 @@ from translator_app.core.platform.paths import (
 from translator_app.core.text.tokenizer import EOS_ID
 from translator_app.gui.dialogs.glossary_dialog import load_user_glossary
 from translator_app.gui.dialogs.history import History
-from translator_app.gui.shared.notices import Messages, NoticeBar
+from translator_app.gui.shared.notices import ElidingStatusBar, Messages, NoticeBar
 from translator_app.gui.shared.screen import fit_resize, labelled_box
 from translator_app.gui.shared.settings import Settings
 from translator_app.gui.shared.theme import apply_theme
@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.history = History(user_data_dir() / "history.sqlite3")
         self.corrections = CorrectionsStore(user_data_dir() / "corrections.tsv")
         self.notice = NoticeBar()
+        self.setStatusBar(ElidingStatusBar())
         self.messages = Messages(self.statusBar(), self.notice)
 
         self._build_editors()
