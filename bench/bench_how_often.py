@@ -37,11 +37,10 @@ from english_said import HELD_OUT_SETS  # noqa: E402
 from translator_app.core import Translator, bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.faithful.fact_check import all_facts, missing_facts  # noqa: E402
+from translator_app.core.faithful.fact_words import FREQUENCY_KEYS  # noqa: E402
 from translator_app.core.language.amounts import amounts_in  # noqa: E402
-from translator_app.core.language.words import frequencies  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
-_FREQUENCY_KEYS = {f"r:{de}" for de, _ in frequencies()}
 _DAY = re.compile(r"\d+\.")
 
 
@@ -49,7 +48,7 @@ def kind_of(fact, ordinal_days: list[tuple[int, int]]) -> str | None:
     """Which of the three readers found ``fact``, if one did."""
     if any(k.startswith("times") for k in fact.keys):
         return "factor"
-    if fact.keys & _FREQUENCY_KEYS:
+    if fact.keys & FREQUENCY_KEYS:
         return "frequency"
     if any(a <= fact.start < b for a, b in ordinal_days):
         return "ordinal day"

@@ -13,6 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "docs" / "figures"
 
 
+def _figures(name: str) -> dict:
+    """A bench's JSON figures in docs/figures."""
+    return json.loads((FIGURES / name).read_text("utf-8"))
+
+
 CARD = ROOT / "resources" / "model" / "MODEL_CARD.md"
 CARD_ENGLISH = "Its English mixes"
 
@@ -24,9 +29,7 @@ def card_with_english(text: str) -> str:
     sys.path.insert(0, str(ROOT / "scripts"))
     from card_benches import english_paragraph
 
-    paragraph = english_paragraph(
-        json.loads((ROOT / "docs" / "figures" / "english_variant.json").read_text("utf-8"))
-    )
+    paragraph = english_paragraph(_figures("english_variant.json"))
     kept = [p for p in text.rstrip("\n").split("\n\n") if not p.startswith(CARD_ENGLISH)]
     return "\n\n".join([*kept, paragraph]) + "\n"
 
@@ -34,7 +37,7 @@ def card_with_english(text: str) -> str:
 def english_variant_table() -> str:
     """docs/postedit.md's figures of the steps british and american, from
     bench/bench_english_variant.py."""
-    r = json.loads((ROOT / "docs" / "figures" / "english_variant.json").read_text("utf-8"))
+    r = _figures("english_variant.json")
     model = [
         f"| {name} | {s['sentences']} | "
         + " | ".join(
@@ -76,7 +79,7 @@ def english_variant_table() -> str:
 
 def spelling_table() -> str:
     """docs/postedit.md's figures of the spelling check, from bench/bench_spelling.py."""
-    r = json.loads((ROOT / "docs" / "figures" / "spelling.json").read_text("utf-8"))
+    r = _figures("spelling.json")
     rows = [
         f"| {name} | {s['sentences']} | {s['marked']} ({s['marked_per_1000_words']} per "
         f"1,000 words) | {', '.join(m for m, _ in s['most_marked'][:4])} "
@@ -101,7 +104,7 @@ def teach_table() -> str:
     per effort in docs/figures)."""
     rows, cpu = [], ""
     for effort in ("quick", "thorough"):
-        r = json.loads((ROOT / "docs" / "figures" / f"teach-{effort}.json").read_text("utf-8"))
+        r = _figures(f"teach-{effort}.json")
         b, a, s = r["before"], r["after"], r.get("sentences") or {}
         split = "{better} better, {worse} worse, {same} the same (p {p})".format(**s) if s else ""
         rows.append(
@@ -126,7 +129,7 @@ def teach_table() -> str:
 def made_up_words_table() -> str:
     """docs/benchmarks.md's figures of the word menu's check for made-up words, from
     bench/bench_made_up_words.py."""
-    r = json.loads((ROOT / "docs" / "figures" / "made_up_words.json").read_text("utf-8"))
+    r = _figures("made_up_words.json")
     rows = [
         f"| {name} | {s['sentences']} | {s['alternatives_offered_without_the_check']} "
         f"| {s['dropped']} | {s['dropped_words_english_writes']} "
@@ -149,7 +152,7 @@ def made_up_words_table() -> str:
 def how_often_table() -> str:
     """docs/postedit.md's figures of the frequency, factor and ordinal-day readers, from
     bench/bench_how_often.py."""
-    r = json.loads((FIGURES / "how_often.json").read_text("utf-8"))
+    r = _figures("how_often.json")
     rows = [
         f"| {kind} | {k['facts']} | {k.get('kept', 0)} | {k.get('marked', 0)} "
         f"| {k.get('silent', 0)} | {k.get('references_marked', 0)} |"

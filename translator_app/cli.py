@@ -350,14 +350,10 @@ class _Said:
         if now - self.last < 2 and done < total:
             return
         self.last = now
-        rate = done / max(now - self.start, 1e-6)
-        left = round((total - done) / rate) if rate else 0
-        print(
-            f"translated {done:,} of {total:,} sentences ({rate:.1f}/s, "
-            f"{left // 60}:{left % 60:02d} left)",
-            file=sys.stderr,
-            flush=True,
-        )
+        from translator_app.core.documents.streamed import DocumentProgress
+
+        said = DocumentProgress(done, total, now - self.start, "sentences").line()
+        print(f"translated {said}", file=sys.stderr, flush=True)
 
 
 def _translate_file(translator, args) -> int:

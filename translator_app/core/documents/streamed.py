@@ -43,6 +43,7 @@ class DocumentProgress:
     done: int
     total: int
     seconds: float
+    unit: str = "paragraphs"  # what is counted: a rich document's sentences
 
     @property
     def rate(self) -> float:
@@ -51,7 +52,7 @@ class DocumentProgress:
     def line(self) -> str:
         left = (self.total - self.done) / self.rate if self.rate else 0.0
         return (
-            f"{self.done:,} of {self.total:,} paragraphs ({self.rate:.1f}/s, {_clock(left)} left)"
+            f"{self.done:,} of {self.total:,} {self.unit} ({self.rate:.1f}/s, {_clock(left)} left)"
         )
 
 

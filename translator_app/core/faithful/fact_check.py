@@ -27,7 +27,12 @@ from translator_app.core.faithful.number_check import (
 from translator_app.core.faithful.protect import address_uses
 from translator_app.core.language.amounts import amounts_in, english_amounts, in_figures
 from translator_app.core.language.numbers import with_digits
-from translator_app.core.language.words import alternation, english_words, german_words
+from translator_app.core.language.words import (
+    alternation,
+    english_number_words,
+    english_words,
+    german_words,
+)
 from translator_app.core.text.clean import through
 
 
@@ -119,8 +124,12 @@ def english_keys(translation: str) -> Counter:
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-# An English ordinal in words ("fourth", "twentieth", "first"), read by text2num.
-_ORDINAL_EN = re.compile(r"[a-z](?:st|nd|rd|th)\b", re.IGNORECASE)
+# An English ordinal of a day in words ("fourth", "twentieth", "thirty-first"), read by
+# text2num; asked first, so that text2num reads only an English that has one.
+_ORDINAL_EN = re.compile(
+    rf"\b(?:thirtieth|(?:(?:twenty|thirty)[- ]?)?(?:{alternation(english_number_words('ordinal'))}))\b",
+    re.IGNORECASE,
+)
 
 
 def _values(text: str) -> Counter:

@@ -69,7 +69,8 @@ UNIT_NAMES = {u.key: u.name for u in units()}
 # ------------------------------------------------------------------ days and times
 # (key, German, English that keeps it, as a fact says it): calendar.tsv; lower-case
 # „morgen“ only (word_facts): „Morgen“ is also "morning"
-_FREQUENCY_KEYS = frozenset(f"r:{de}" for de, _ in frequencies())
+# The keys of the adverbs of how often („werktags“: r:werktags), among the relative days.
+FREQUENCY_KEYS = frozenset(f"r:{de}" for de, _ in frequencies())
 RELATIVE_DAYS = [(de, de, alternation(en), en[0]) for de, en in relative_days() + frequencies()]
 _EN_HOUR_WORDS = "|".join(CARDINALS[1:13])
 
@@ -352,7 +353,7 @@ def word_facts(text: str) -> list[Fact]:
             start, end = m.span(group)
             if "r:morgen" in rule.keys and text[start].isupper():
                 continue  # „Morgen“ is also "morning"
-            if rule.keys & _FREQUENCY_KEYS and text[start].isupper() and text[:start].strip():
+            if rule.keys & FREQUENCY_KEYS and text[start].isupper() and text[:start].strip():
                 continue  # „des Wochentags“: a noun, not „wochentags“
             if (
                 "l:until" in rule.keys

@@ -154,7 +154,9 @@ class WindowDialogs:
             return self.compare
         if self.compare is not None:  # closed before
             self.compare.dispose()
-            self._closed_compares.append(self.compare)
+            self._closed_compares = [
+                d for d in [*self._closed_compares, self.compare] if shiboken6.isValid(d)
+            ]
         entries = discover(self.settings.extra_models)
         self.compare = CompareDialog(sentence, entries, self.settings.device, self.parent)
         self.compare.show()
