@@ -17,7 +17,12 @@
 # JSON files, and teacher/ with the training log and four parts.
 # CHECKS=0 leaves the checks out (the first lease ran them). DISTILL_MINUTES=M then has
 # the new teacher translate the corpora's German for M minutes (translator-train distill,
-# beam 4, shortest sentences first) into $OUT/distilled.tsv.xz, beside its log.
+# beam 4, shortest sentences first) into $OUT/distilled.tsv.xz, beside its log; the
+# teacher's parts are in $OUT/teacher before it starts. RECIPE= another teacher stage
+# (INIT=BUNDLE warm-starts it: lease_train.sh), DISTILL_DATA= the corpora it translates
+# (default: all), DISTILL_BATCH= its batch in tokens, DISTILL_PRECISION= its precision
+# (default auto: fp32 on CUDA). With CHECKS=0 the teacher has every
+# core.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:?set OUT to the folder whose files come back}"
@@ -33,10 +38,12 @@ pin() {  # pin CORES COMMAND...: run on those cores where taskset is there
         "$@"
     fi
 }
-recipe=recipes/de-en-teacher/01-gpu-teacher.toml
+recipe="${RECIPE:-recipes/de-en-teacher/01-gpu-teacher.toml}"
 run="$("${PYTHON:-python3}" -c 'import sys; from pathlib import Path; from trainer.config import load_config
 print(load_config(Path(sys.argv[1])).train.out_dir)' "$recipe")"  # as lease_train.sh finds it
-OUT="$out/teacher" AVERAGE=4 TRAIN_WALL="$wall" pin "0-$((last_core - 4))" \
+teacher_cores="0-$((last_core - 4))"
+[ "${CHECKS:-1}" = 0 ] && teacher_cores="0-$last_core"
+OUT="$out/teacher" AVERAGE="${AVERAGE:-4}" TRAIN_WALL="$wall" pin "$teacher_cores" \
     bash scripts/lease_train.sh "$recipe" "$minutes" &
 teacher=$!
 if [ "${CHECKS:-1}" != 0 ]; then
@@ -46,8 +53,10 @@ wait "$teacher"
 echo "teacher: exit $?"
 bundle="$run/lease-pack/bundle"
 if [ -n "${DISTILL_MINUTES:-}" ] && [ -d "$bundle" ]; then
-    python3 -m trainer distill --model "$bundle" --data data/prepared/corpora/*.tsv.xz \
-        --out "$run/distilled.tsv" --device cuda --max-minutes "$DISTILL_MINUTES" \
+    # shellcheck disable=SC2086  # DISTILL_DATA is a list of files
+    python3 -m trainer distill --model "$bundle" --data ${DISTILL_DATA:-data/prepared/corpora/*.tsv.xz} \
+        --out "$run/distilled.tsv" --device "${DEVICE:-cuda}" --max-minutes "$DISTILL_MINUTES" \
+        --batch-tokens "${DISTILL_BATCH:-16000}" --precision "${DISTILL_PRECISION:-auto}" \
         >"$out/distill.log" 2>&1
     tail -n 2 "$out/distill.log"
     xz -T0 -6 -c "$run/distilled.tsv" >"$out/distilled.tsv.xz"

@@ -8,9 +8,10 @@
 # AVERAGE=N brings back the mean of the run's last N snapshots ([train] keep_snapshots)
 # instead of the last weights. TRAIN_WALL=S stops the training S seconds after it starts,
 # data preparation included, as Ctrl-C would (the step finishes, a checkpoint is written),
-# so that the export still fits in the command's time.
+# so that the export still fits in the command's time. INIT=BUNDLE warm-starts a new run
+# from that bundle (translator-train train --init; with [train] grow a deeper model).
 #
-#   OUT=dir [DEVICE=cuda] [PYTHON=python3] [AVERAGE=N] bash scripts/lease_train.sh CONFIG TOTAL_MINUTES
+#   OUT=dir [DEVICE=cuda] [PYTHON=python3] [AVERAGE=N] [INIT=BUNDLE] bash scripts/lease_train.sh CONFIG TOTAL_MINUTES
 #   python scripts/lease_join.py FOLDER_OF_PARTS... --out BUNDLE    # here, afterwards
 #
 # What travels must stay under 64 MiB: the tracked tree is about 54 MB, so move
@@ -30,7 +31,11 @@ print(load_config(Path(sys.argv[1])).train.out_dir)' "$config")"
 pack="$run/lease-pack"
 if [ -z "$parts_from" ]; then
     resume=()
-    [ -f "$run/checkpoints/last.pt" ] && resume=(--resume)
+    if [ -f "$run/checkpoints/last.pt" ]; then
+        resume=(--resume)
+    elif [ -n "${INIT:-}" ]; then
+        resume=(--init "$INIT")
+    fi
     status=0
     wall=()
     [ -n "${TRAIN_WALL:-}" ] && wall=(timeout -s INT -k 60 "$TRAIN_WALL")

@@ -92,6 +92,9 @@ def epoch_order(n_batches: int, seed: int, epoch: int) -> list[int]:
 def collate(data: Encoded, indices: Sequence[int], pad: int, bos: int):
     """Tensors for one batch: src [B, S], tgt_in [B, T] (BOS + target), tgt_out [B, T]."""
     src, _ = pad_rows([data.src[i] for i in indices], pad)
-    tgt_in, _ = pad_rows([[bos, *data.tgt[i][:-1]] for i in indices], pad)
-    tgt_out, _ = pad_rows([data.tgt[i] for i in indices], pad)
+    tgt_out, real = pad_rows([data.tgt[i] for i in indices], pad)
+    tgt_in = torch.full_like(tgt_out, pad)
+    tgt_in[:, 0] = bos
+    tgt_in[:, 1:] = tgt_out[:, :-1]
+    tgt_in[~real] = pad  # each row's last token (EOS) is no decoder input
     return src, tgt_in, tgt_out

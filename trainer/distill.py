@@ -5,6 +5,8 @@ model then trains on beside the original pairs.
     translator-train distill --model TEACHER --data FILE... --out distilled.tsv
         [--beam 4] [--device cuda] [--max-minutes M] [--chunk 4096] [--batch-tokens 16000]
 
+The teacher's own beam search writes the English, with no post-editing step (issue 87):
+the student learns the model's translations, and the app post-edits the student's.
 Each distinct German sentence of the files is translated once, shortest first (similar
 lengths share a batch), and written as ``German<TAB>English`` lines, a chunk at a time,
 flushed to disk. A run stopped by its time budget, a kill or Ctrl-C goes on where the file
@@ -76,7 +78,9 @@ def distill(
     with open(out, "a", encoding="utf-8", newline="\n") as f:
         while done < len(sentences):
             some = sentences[done : done + chunk]
-            english = translator.translate(some, beam=beam, nbest=1, batch_tokens=batch_tokens)
+            english = translator.translate(
+                some, beam=beam, nbest=1, batch_tokens=batch_tokens, steps="none"
+            )
             f.writelines(
                 f"{de}\t{' '.join(t.text.split())}\n" for de, t in zip(some, english, strict=True)
             )
