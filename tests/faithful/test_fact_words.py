@@ -30,6 +30,18 @@ import bench_trust  # noqa: E402
             "We'll meet at quarter to three.",
             ["Viertel nach drei"],
         ),
+        (  # a weekday compounded with a time of day (issue 88: "onday morning")
+            "Das Museum ist dienstagvormittags geschlossen.",
+            "The museum is closed on Tuesday mornings.",
+            "The museum is closed onday morning.",
+            ["dienstagvormittags"],
+        ),
+        (
+            "Wir sehen uns am Freitagabend.",
+            "See you on Friday evening.",
+            "See you on the evening.",
+            ["Freitagabend"],
+        ),
         (
             "Der Laden öffnet um acht Uhr.",
             "The shop opens at 8 a.m.",

@@ -41,6 +41,7 @@ from translator_app.core.faithful.number_words import (
 from translator_app.core.language.multiples import english_factor, english_factors, german_multiples
 from translator_app.core.language.words import (
     alternation,
+    daytimes,
     english_words,
     frequencies,
     german_number_words,
@@ -246,6 +247,12 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
     ]
     days += [  # „samstags“: every Saturday, as English says it
         (f"{day.lower()}s", _rule("date", f"on {WEEKDAYS_EN[i]}s", f"w{i}"))
+        for i, day in enumerate(WEEKDAYS_DE)
+    ]
+    # A weekday compounded with a time of day: „am Freitagabend“, „dienstagvormittags“.
+    parts = alternation([de.split()[-1].lower() for de, _ in daytimes()])
+    days += [
+        (rf"(?:{day}|{day.lower()})(?:{parts})s?", _rule("date", WEEKDAYS_EN[i], f"w{i}"))
         for i, day in enumerate(WEEKDAYS_DE)
     ]
     days += [(month, _rule("date", MONTHS_EN[i], f"M{i + 1}")) for i, month in enumerate(MONTHS_DE)]
