@@ -149,9 +149,18 @@ def made_up_words_table() -> str:
     )
 
 
+_HOW_OFTEN_KINDS = (
+    "factor",
+    "frequency",
+    "ordinal day",
+    "weekday and time of day",
+    "open or closed",
+)
+
+
 def how_often_table() -> str:
-    """docs/postedit.md's figures of the frequency, factor and ordinal-day readers, from
-    bench/bench_how_often.py."""
+    """docs/postedit.md's figures of the frequency, factor, ordinal-day, weekday-and-time
+    and open-or-closed readers, from bench/bench_how_often.py."""
     r = _figures("how_often.json")
     rows = [
         f"| {kind} | {k['facts']} | {k.get('kept', 0)} | {k.get('marked', 0)} "
@@ -162,7 +171,7 @@ def how_often_table() -> str:
         f"| {name.split('/')[0]} | "
         + " | ".join(
             f"{k.get(kind, {}).get('references_marked', 0)} of {k.get(kind, {}).get('facts', 0)}"
-            for kind in ("factor", "frequency", "ordinal day")
+            for kind in _HOW_OFTEN_KINDS
         )
         + " |"
         for name, k in r["unread_references"].items()
@@ -176,10 +185,11 @@ def how_often_table() -> str:
             "|---|---:|---:|---:|---:|---:|",
             *rows,
             "",
-            "References marked (false alarms) on corpora not read for these readers:",
+            "References marked (false alarms) on three other corpora (not read for the first"
+            " three readers; read while the last two were written):",
             "",
-            "| corpus | factor | frequency | ordinal day |",
-            "|---|---:|---:|---:|",
+            "| corpus | " + " | ".join(_HOW_OFTEN_KINDS) + " |",
+            "|---|" + "---:|" * len(_HOW_OFTEN_KINDS),
             *unread,
         ]
     )

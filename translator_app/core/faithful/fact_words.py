@@ -39,6 +39,7 @@ from translator_app.core.faithful.number_words import (
     value_key,
 )
 from translator_app.core.language.multiples import english_factor, english_factors, german_multiples
+from translator_app.core.language.opening import english_states, german_states
 from translator_app.core.language.words import (
     alternation,
     daytimes,
@@ -371,7 +372,7 @@ def word_facts(text: str) -> list[Fact]:
             if "u:year" in rule.keys and _AGE_BEFORE.search(text, 0, start):
                 continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
-    facts += score_facts(text) + number_word_facts(text) + multiple_facts(text)
+    facts += score_facts(text) + number_word_facts(text) + multiple_facts(text) + state_facts(text)
     return sorted(facts, key=lambda f: (f.start, f.end))
 
 
@@ -389,6 +390,16 @@ def multiple_facts(text: str) -> list[Fact]:
             "number word",
         )
         for a, b, n, verb in german_multiples(text)
+    ]
+
+
+def state_facts(text: str) -> list[Fact]:
+    """Open or closed („Die Apotheke hat heute zu.“, „hat bis 14 Uhr geöffnet“: the verb
+    bracket read by core/language/opening.py): kept by an English that says the same
+    state ("closed", "shut", "not open"; "open")."""
+    return [
+        Fact(text[a:b], a, b, frozenset({f"state:{s}"}), s, "state")
+        for a, b, s in german_states(text)
     ]
 
 
@@ -423,6 +434,7 @@ def target_word_keys(text: str) -> Counter:
                     keys["u:day"] += 1
     keys += english_number_keys(text) + english_counted_keys(text)
     keys.update({f"times{n}": k for n, k in english_factors(text).items()})
+    keys.update({f"state:{s}": k for s, k in english_states(text).items()})
     for m in _SCORE_EN.finditer(text):
         keys[
             f"s{_score_value(m['a'], _SCORE_EN_VALUES)}:{_score_value(m['b'], _SCORE_EN_VALUES)}"
