@@ -42,6 +42,12 @@ import bench_trust  # noqa: E402
             "See you on the evening.",
             ["Freitagabend"],
         ),
+        (  # the first time of a range shares the second's „Uhr“
+            "Frühstück servieren wir von 6.30 bis 10 Uhr.",
+            "We serve breakfast from 6.30 to 10 a.m.",
+            "We serve breakfast until 10 a.m.",
+            ["6.30"],
+        ),
         (
             "Der Laden öffnet um acht Uhr.",
             "The shop opens at 8 a.m.",

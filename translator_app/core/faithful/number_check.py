@@ -111,11 +111,14 @@ def de_scale(word: str) -> int:
     return DE_SCALES[word.lower().rstrip(".")]
 
 
+# The first time of a range shares the second's „Uhr“: „von 6.30 bis 10 Uhr“.
+_UHR_AHEAD = r"(?=\s*(?:bis|und|-|–)\s*(?:[01]?\d|2[0-4])(?:[:.][0-5]\d)?\s*Uhr\b)"
 _DE_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalb\s+(?P<hw>{_HOURS_DE_RE})\b)"
     rf"|(?P<quarter>\bViertel\s+(?P<qd>nach|vor)\s+(?P<qw>{_HOURS_DE_RE})\b)"
-    rf"|(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*Uhr\b|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
+    rf"|(?P<time>\b(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)(?:\s*Uhr\b|{_UHR_AHEAD})"
+    rf"|\b(?P<h2>[01]?\d|2[0-4]):(?P<m2>[0-5]\d)\b)"
     rf"|(?P<hour>\b(?P<h3>[01]?\d|2[0-4])\s+Uhr\b)"
     rf"|(?P<dm>\b(?P<d>[0-3]?\d)\.\s*(?P<mon>{_MONTHS_DE_RE})\b)"
     rf"|(?P<numdate>(?<![\w.])(?P<d2>[0-3]?\d)\.(?P<m3>[01]?\d)\.(?P<y>\d{{4}}|\d{{2}}(?!\d))?)"
