@@ -53,6 +53,13 @@ class Outcome:
     said: str
     held: bool
 
+    @classmethod
+    def of(cls, case: str, result: tuple, held: bool) -> Outcome:
+        """The outcome of a :func:`run` ``result``: its status, time, peak and the first
+        line it said on stderr."""
+        status, seconds, peak, _out, err = result
+        return cls(case, status, round(seconds, 2), round(peak, 1), first_line(err), held)
+
 
 def run(argv: list[str], home: Path, timeout: float = 120, stdin: bytes = b"") -> tuple:
     """Run ``argv`` with ``home``'s folders; (status, seconds, peak MB, stdout, stderr)."""

@@ -38,7 +38,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from bench_faults import PY, ROOT, Outcome, first_line, home, run, run_steps, summary, translate
+from bench_faults import PY, ROOT, Outcome, home, run, run_steps, summary, translate
 
 TRAIN = [PY, "-m", "trainer"]
 _CT = (
@@ -55,11 +55,6 @@ _RELS = (
     '" Target="word/document.xml"/></Relationships>'
 )
 _W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
-
-
-def _outcome(case: str, result: tuple, held: bool) -> Outcome:
-    status, seconds, peak, _out, err = result
-    return Outcome(case, status, round(seconds, 2), round(peak, 1), first_line(err), held)
 
 
 def _docx(path: Path, body: str, parts: list[tuple[str, str]] = (), types: str = "") -> Path:
@@ -93,16 +88,16 @@ def text_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
     got = run(translate(model), home_dir, stdin="\n".join(lines).encode() + b"\n")
     english = got[3].splitlines()
     held = got[0] == 0 and len(english) == 3 and "morning" in english[0].lower()
-    out.append(_outcome("five characters among good lines: one line out each", got, held))
+    out.append(Outcome.of("five characters among good lines: one line out each", got, held))
     for case, (german, wanted) in TEXT_CASES.items():
         got = run(translate(model, german), home_dir)
-        out.append(_outcome(case, got, got[0] == 0 and wanted in got[3]))
+        out.append(Outcome.of(case, got, got[0] == 0 and wanted in got[3]))
     got = run(translate(model, "Ich habe Hun\u200bger."), home_dir)
-    out.append(_outcome("a zero-width space inside a word", got, "hung" in got[3].lower()))
+    out.append(Outcome.of("a zero-width space inside a word", got, "hung" in got[3].lower()))
     got = run(translate(model, "Das ist \u202eeine Notiz."), home_dir)
     opened = got[3].count("\u202e") + got[3].count("\u202b") + got[3].count("\u202d")
     closed = got[3].count("\u202c")
-    out.append(_outcome("a right-to-left override", got, got[0] == 0 and opened <= closed))
+    out.append(Outcome.of("a right-to-left override", got, got[0] == 0 and opened <= closed))
     return out
 
 
@@ -114,7 +109,7 @@ def file_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
     os.mkfifo(pipe)
     got = run(translate(model, "--input", str(source), "--output", str(pipe), "--force"), home_dir)
     held = got[0] != 0 and pipe.is_fifo() and "not a regular file" in got[4]
-    out.append(_outcome("--output onto a named pipe", got, held))
+    out.append(Outcome.of("--output onto a named pipe", got, held))
     from docx import Document
 
     doc = Document()
@@ -129,7 +124,7 @@ def file_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
         translate(model, "--input", str(letter), "--output", str(work / "out.docx")), home_dir
     )
     held = got[0] == 0 and mine_file.is_file() and mine_folder.is_dir()
-    out.append(_outcome("the user's files that look like leftovers", got, held))
+    out.append(Outcome.of("the user's files that look like leftovers", got, held))
     import zipfile
 
     odt = work / "empty.odt"
@@ -137,12 +132,12 @@ def file_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
         z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
     got = run(translate(model, "--input", str(odt)), home_dir)
     out.append(
-        _outcome("an .odt without content.xml", got, got[0] == 1 and "content.xml" in got[4])
+        Outcome.of("an .odt without content.xml", got, got[0] == 1 and "content.xml" in got[4])
     )
     inpipe = work / "in.txt"
     os.mkfifo(inpipe)
     got = run(translate(model, "--input", str(inpipe)), home_dir, timeout=30)
-    out.append(_outcome("a named pipe as input", got, got[0] == 1 and "regular" in got[4]))
+    out.append(Outcome.of("a named pipe as input", got, got[0] == 1 and "regular" in got[4]))
     return out
 
 
@@ -152,7 +147,9 @@ def bound_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
         work / "tag.docx", f'<w:p w:rsidR="{"A" * 150_000_000}"><w:r><w:t>Hallo.</w:t></w:r></w:p>'
     )
     got = run(translate(model, "--input", str(tag)), home_dir)
-    out.append(_outcome("a .docx with one 150 MB attribute", got, got[0] == 1 and "tag" in got[4]))
+    out.append(
+        Outcome.of("a .docx with one 150 MB attribute", got, got[0] == 1 and "tag" in got[4])
+    )
     header = f"<w:hdr {_W}>" + "<w:p><w:r><w:t>Kopf.</w:t></w:r></w:p>" * 60_000 + "</w:hdr>"
     types = "".join(
         f'<Override PartName="/word/header{i}.xml" ContentType="application/vnd.'
@@ -167,12 +164,12 @@ def bound_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
     )
     got = run(translate(model, "--input", str(heads)), home_dir)
     held = got[0] == 1 and "paragraphs" in got[4]
-    out.append(_outcome("a .docx with 12 headers of 60,000 paragraphs", got, held))
+    out.append(Outcome.of("a .docx with 12 headers of 60,000 paragraphs", got, held))
     body = "".join(f"<w:p><w:r><w:t>Das ist Satz {i}.</w:t></w:r></w:p>" for i in range(90_000))
     many = _docx(work / "many.docx", body)
     got = run(translate(model, "--input", str(many)), home_dir, timeout=30)
     held = "translated " in got[4]  # progress within 30 s; the run is stopped then
-    out.append(_outcome("large: a .docx of 90,000 paragraphs (stopped at 30 s)", got, held))
+    out.append(Outcome.of("large: a .docx of 90,000 paragraphs (stopped at 30 s)", got, held))
     padded = work / "padded.tmx.gz"
     unit = '<tu><tuv xml:lang="de"><seg>Hallo {i}.</seg></tuv><tuv xml:lang="en"><seg>Hello {i}.</seg></tuv></tu>'
     with gzip.open(padded, "wt", encoding="utf-8") as f:
@@ -183,7 +180,7 @@ def bound_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
     argv = [*TRAIN, "finetune", "--model", str(model), "--data", str(padded)]
     got = run([*argv, "--out", str(work / "ft")], home_dir)
     out.append(
-        _outcome("a TMX padded with empty elements", got, got[0] == 1 and "elements" in got[4])
+        Outcome.of("a TMX padded with empty elements", got, got[0] == 1 and "elements" in got[4])
     )
     sys.path.insert(0, str(ROOT / "bench"))
     import hostile_marian
@@ -193,7 +190,7 @@ def bound_cases(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
                 "import_marian, MarianImportError\ntry: import_marian(sys.argv[1], sys.argv[2])"
                 "\nexcept MarianImportError as e: sys.exit(f'error: {e}')"]  # fmt: skip
     got = run([*importer, str(release), str(work / "imported")], home_dir)
-    out.append(_outcome("a 60 MB Marian vocabulary", got, got[0] != 0 and "8 MB" in got[4]))
+    out.append(Outcome.of("a 60 MB Marian vocabulary", got, got[0] != 0 and "8 MB" in got[4]))
     return out
 
 
@@ -202,7 +199,7 @@ def glossary_case(model: Path, home_dir: Path, work: Path) -> list[Outcome]:
     terms.write_text("„Spülmaschine“\t“dish washer”\n", "utf-8")
     got = run(translate(model, "--glossary", str(terms), "Die Spülmaschine ist kaputt."), home_dir)
     held = got[0] == 0 and "dish washer" in got[3]
-    return [_outcome("a glossary term in German quotation marks", got, held)]
+    return [Outcome.of("a glossary term in German quotation marks", got, held)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,7 +43,6 @@ from bench_faults import (
     SENTENCE,
     Outcome,
     W,
-    first_line,
     home,
     run,
     run_steps,
@@ -56,40 +55,35 @@ from bench_faults import (
 LOOKUP = [PY, "-m", "translator_app", "lookup"]
 
 
-def _outcome(case: str, result: tuple, held: bool) -> Outcome:
-    status, seconds, peak, _out, err = result
-    return Outcome(case, status, seconds, peak, first_line(err), held)
-
-
 def dictionary_cases(home: Path) -> list[Outcome]:
     index = home / "cache" / "ding-de-en.sqlite"
     first = run([*LOOKUP, "Rechnung"], home)
-    outcomes = [_outcome("dictionary: first look-up (builds the index)", first, first[0] == 0)]
+    outcomes = [Outcome.of("dictionary: first look-up (builds the index)", first, first[0] == 0)]
     data = bytearray(index.read_bytes())
     half = len(data) // 4096 // 2 * 4096
     data[half:] = b"\xa5" * (len(data) - half)
     index.write_bytes(bytes(data))
     r = run([*LOOKUP, "Zauberpfanne"], home)
     held = r[0] == 0 and "index was damaged" in r[4] and "Traceback" not in r[4]
-    outcomes.append(_outcome("dictionary: garbage over half the index", r, held))
+    outcomes.append(Outcome.of("dictionary: garbage over half the index", r, held))
     db = sqlite3.connect(index)
     db.execute("DROP TABLE forms")
     db.commit()
     db.close()
     r = run([*LOOKUP, "Rechnung"], home)
-    outcomes.append(_outcome("dictionary: an index of another schema", r, r[0] == 0))
+    outcomes.append(Outcome.of("dictionary: an index of another schema", r, r[0] == 0))
     odd = home.parent / f"{home.name}-c#1"
     odd.mkdir()
     r = run([*LOOKUP, "Rechnung"], odd)
     again = run([*LOOKUP, "Pfanne"], odd)
     held = r[0] == 0 and again[0] == 0 and "built" not in again[4]
-    outcomes.append(_outcome("dictionary: a cache folder named c#1 (twice)", again, held))
+    outcomes.append(Outcome.of("dictionary: a cache folder named c#1 (twice)", again, held))
     r = run([*LOOKUP, "Rechnungs" * 11_112], home)
     held = r[0] == 1 and "letters long" in r[3] and r[1] < 10
-    outcomes.append(_outcome("dictionary: a word of 100,008 letters", r, held))
+    outcomes.append(Outcome.of("dictionary: a word of 100,008 letters", r, held))
     r = run([*LOOKUP, unicodedata.normalize("NFD", "Mahngebühr")], home)
     held = r[0] == 0 and "reminder" in r[3]
-    outcomes.append(_outcome("dictionary: „Mahngebühr“ decomposed (NFD)", r, held))
+    outcomes.append(Outcome.of("dictionary: „Mahngebühr“ decomposed (NFD)", r, held))
     return outcomes
 
 
@@ -112,7 +106,7 @@ def checkpoint_cases(home: Path, work: Path) -> list[Outcome]:
         harm()
         r = run([PY, "-m", "trainer", "train", str(cfg), "--resume", "--device", "cpu"], home)
         held = r[0] == 1 and "last.pt" in r[4] and "Traceback" not in r[4]
-        outcomes.append(_outcome(case, r, held))
+        outcomes.append(Outcome.of(case, r, held))
         last.write_bytes(good)
     return outcomes
 
@@ -131,17 +125,17 @@ def glossary_cases(model: Path, home: Path, work: Path) -> list[Outcome]:
         home,
     )
     outcomes = [
-        _outcome("glossary: 10,000 hostile terms, 5 paragraphs", r, r[0] in (0, 1) and r[1] < 10)
+        Outcome.of("glossary: 10,000 hostile terms, 5 paragraphs", r, r[0] in (0, 1) and r[1] < 10)
     ]
     fifo = work / "fifo.tsv"
     os.mkfifo(fifo)
     r = run(translate(model, "--glossary", str(fifo), "Guten Tag."), home, timeout=20)
     held = r[0] == 1 and "not a regular file" in r[4]
-    outcomes.append(_outcome("glossary: a named pipe", r, held))
+    outcomes.append(Outcome.of("glossary: a named pipe", r, held))
     quoted = work / "quoted.tsv"
     quoted.write_text('"Zauberpfanne"\t"MagicPan"\n', encoding="utf-8")
     r = run(translate(model, "--glossary", str(quoted), "Die Zauberpfanne ist neu."), home)
-    outcomes.append(_outcome("glossary: quoted fields", r, r[0] == 0 and "MagicPan" in r[3]))
+    outcomes.append(Outcome.of("glossary: quoted fields", r, r[0] == 0 and "MagicPan" in r[3]))
     return outcomes  # fmt: skip
 
 
@@ -164,7 +158,7 @@ def same_output(model: Path, home: Path, work: Path) -> Outcome:
     first.communicate(timeout=300)
     whole = target.is_file() and len(target.read_text(encoding="utf-8").splitlines()) == 3000
     held = first.returncode == 0 and whole and second[0] == 1 and "another translation" in second[4]
-    return _outcome("two translations into one output file", second, held)
+    return Outcome.of("two translations into one output file", second, held)
 
 
 def renamed_and_crowded(model: Path, home: Path, work: Path) -> list[Outcome]:
@@ -199,7 +193,7 @@ def renamed_and_crowded(model: Path, home: Path, work: Path) -> list[Outcome]:
     for case, path in docs.items():
         r = run(translate(model, "--input", str(path)), home)
         held = r[0] == 1 and path.name in r[4] and "refused" in r[4] and r[1] < 10
-        outcomes.append(_outcome(case, r, held))
+        outcomes.append(Outcome.of(case, r, held))
     return outcomes
 
 
@@ -224,7 +218,7 @@ def swapped_tokenizer(model: Path, home: Path, work: Path) -> list[Outcome]:
     fast = run(translate(copy, sentence), home)
     torch = run(translate(copy, "--engine", "torch", sentence), home)
     held = fast[0] == 0 and fast[3] == torch[3] and "cat and the dog" in fast[3]
-    return [_outcome("two pieces of spm.model swapped", fast, held)]
+    return [Outcome.of("two pieces of spm.model swapped", fast, held)]
 
 
 def killed_finetune(home: Path, work: Path) -> list[Outcome]:
@@ -254,7 +248,7 @@ def killed_finetune(home: Path, work: Path) -> list[Outcome]:
         and (out / "config.json").is_file()
     )
     # timed: the refusal of --resume (the run after it is a whole fine-tune, held above)
-    return [_outcome("a fine-tune killed before its first checkpoint", resumed, held)]
+    return [Outcome.of("a fine-tune killed before its first checkpoint", resumed, held)]
 
 
 def main(argv: list[str] | None = None) -> int:

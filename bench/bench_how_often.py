@@ -43,22 +43,22 @@ from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.faithful.fact_check import all_facts, missing_facts  # noqa: E402
 from translator_app.core.faithful.fact_words import FREQUENCY_KEYS  # noqa: E402
 from translator_app.core.language.amounts import amounts_in  # noqa: E402
+from translator_app.core.language.words import daytimes  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
 _DAY = re.compile(r"\d+\.")
 
 
-_WEEKDAY_TIME = re.compile(
-    r"(?i)(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
-    r"(?:morgen|vormittag|mittag|nachmittag|abend|nacht)s?"
-)
+# The times of day a weekday compounds with („Freitagabend“), from calendar.tsv.
+_DAYTIMES = tuple(de.split()[-1].lower() for de, _ in daytimes())
 
 
 def kind_of(fact, ordinal_days: list[tuple[int, int]]) -> str | None:
     """Which of the five readers found ``fact``, if one did."""
     if fact.kind == "state":
         return "open or closed"
-    if fact.kind == "date" and _WEEKDAY_TIME.fullmatch(fact.text):
+    weekday = fact.kind == "date" and any(re.fullmatch(r"w\d", k) for k in fact.keys)
+    if weekday and fact.text.lower().rstrip("s").endswith(_DAYTIMES):
         return "weekday and time of day"
     if any(k.startswith("times") for k in fact.keys):
         return "factor"

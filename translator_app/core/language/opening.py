@@ -39,6 +39,7 @@ _FINITE = {
     "haben": "hat|haben|habe|hast|habt|hatte|hatten|hattest",
     "sein": "ist|sind|bin|bist|seid|war|waren|warst|sei|bleibt|bleiben|bleibe|blieb|blieben",
 }
+_SEIN = frozenset(_FINITE["sein"].split("|"))
 _PARTICLES = {"zu": "closed", "auf": "open", "geschlossen": "closed", "geöffnet": "open"}
 _CLAUSE_END = r"(?=\s*(?:\.(?!\.)|[!?;,:)\]»“\"]|$))"  # not „Sie sind zu...“
 # Words that end a middle field: a conjunction starts another clause.
@@ -111,11 +112,11 @@ def german_states(text: str) -> list[tuple[int, int, str]]:
             continue  # „hast du … geschlossen“: a person's deal; „Hatten wir was auf?“
         if any(re.fullmatch(_NEW_CLAUSE, w, re.IGNORECASE) for w in middle):
             continue
-        if particle == "zu" and verb in _FINITE["sein"].split("|") and middle:
+        if particle == "zu" and verb in _SEIN and middle:
             last = middle[-1]
             if last[:1].islower() and not last.isdigit() and last.lower() not in _before_zu():
                 continue  # „ist parallel zu“: an adjective's „zu“, not a door's
-        if particle == "auf" and verb in _FINITE["sein"].split("|"):
+        if particle == "auf" and verb in _SEIN:
             continue  # „Er ist noch auf“, „bleibt auf“: awake; a door is „offen“ or „geöffnet“
         state = _PARTICLES[particle]
         if any(w.lower() in ("nicht", "nie", "niemals") for w in middle):
