@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data"
 
 from translator_app.core import Translator, bundled_model_dir  # noqa: E402
-from translator_app.core.data.corpus import read_pairs  # noqa: E402
+from translator_app.core.data.corpus import DataError, read_pairs  # noqa: E402
 from translator_app.core.faithful.fact_check import all_facts, missing_facts  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine  # noqa: E402
 
@@ -105,8 +105,11 @@ def hand_set(path: Path) -> list[tuple[str, str, str, list[frozenset[str]]]]:
     from the ``.keys.txt`` beside it (a line per pair, a fact per word, its alternative
     keys joined by "|"). A line that does not fit is an error naming it."""
     keys_file = path.with_name(path.name.replace(".deu-eng.tsv", ".keys.txt"))
-    pairs = list(read_pairs(path))
-    lines = keys_file.read_text(encoding="utf-8").splitlines()
+    try:
+        pairs = list(read_pairs(path))
+        lines = keys_file.read_text(encoding="utf-8").splitlines()
+    except (DataError, OSError, UnicodeDecodeError) as e:
+        raise SystemExit(f"error: {e}") from None
     if len(lines) != len(pairs):
         raise SystemExit(f"{keys_file}: {len(lines)} lines for the {len(pairs)} pairs of {path}")
     rows = []

@@ -32,3 +32,8 @@ def test_a_key_the_bench_cannot_read_is_refused_with_its_line(tmp_path):
     (tmp_path / "x.keys.txt").write_text("t8:00\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="1 lines for the 2 pairs"):
         hand_set(pairs)
+    (tmp_path / "x.keys.txt").unlink()
+    with pytest.raises(SystemExit, match="x.keys.txt"):  # no keys file: said, no traceback
+        hand_set(pairs)
+    with pytest.raises(SystemExit, match="no such file"):
+        hand_set(tmp_path / "missing.deu-eng.tsv")
