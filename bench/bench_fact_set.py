@@ -131,6 +131,23 @@ def drawn_set(per_set: int, sets) -> list[tuple[str, str, str, list[frozenset[st
     ]
 
 
+def fixes_offered(translator, marks) -> tuple[int, int, list]:
+    """How many of ``marks`` ((translation, its mark of a lost fact, the fact's keys))
+    offer a fix as the window's word menu does (translator.fact_fix: the sentence
+    decoded with the fact's English forced in), and how many of those fixes say the fact;
+    with (translation, mark, the fix's English or None) of those that do not."""
+    offered = fixed = 0
+    unfixed = []
+    for t, mark, keys in marks:
+        fix = translator.fact_fix(t, mark)
+        offered += fix is not None
+        says_it = fix is not None and any(says(k, fix.text) for k in keys)
+        fixed += says_it
+        if not says_it:
+            unfixed.append((t, mark, fix.text if fix is not None else None))
+    return offered, fixed, unfixed
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-set", type=int, default=40)
@@ -151,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     done = [translator.translate([de])[0] for _, de, _, _ in data]
     seconds = time.perf_counter() - start
     counted = kept = marked = unread = 0
-    silent = []
+    silent, marks = [], []
     for (_, de, ref, facts), t in zip(data, done, strict=True):
         read = {k for f in all_facts(de) for k in f.keys}
         for keys in facts:
@@ -161,10 +178,12 @@ def main(argv: list[str] | None = None) -> int:
             unread += not keys & read
             if any(says(k, t.text) for k in keys):
                 kept += 1
-            elif any(keys & g.keys for g in t.missing_numbers):
+            elif mark := next((g for g in t.missing_numbers if keys & g.keys), None):
                 marked += 1
+                marks.append((t, mark, keys))
             else:
                 silent.append((de, "|".join(sorted(keys)), t.text, ref))
+    offered, fixed, unfixed = fixes_offered(translator, marks)
     report = {
         "command": "bench/bench_fact_set.py " + " ".join(argv or sys.argv[1:]),
         "cpu": describe_machine(),
@@ -176,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         "not_read": unread,  # facts the app's German reader does not find (hand set only)
         "kept_percent": round(100 * kept / max(counted, 1), 1),
         "kept_or_marked_percent": round(100 * (kept + marked) / max(counted, 1), 1),
+        # of the marked facts: those whose mark offers a fix (the word menu's forced
+        # decode, core/api/followups.fact_fix), and those whose fix says the fact
+        "marks_offering_a_fix": offered,
+        "fixes_saying_the_fact": fixed,
         "seconds": round(seconds, 1),
         # the fact check's false alarms: references it marks
         "references_marked": sum(bool(missing_facts(de, ref)) for _, de, ref, _ in data),
@@ -187,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(silent)} lost without a mark ({unread} not read in the German); {seconds:.1f} s; the fact check marks "
         f"{report['references_marked']} of the {len(data)} references (false alarms)"
     )
+    print(
+        f"of the {marked} marked: {offered} offer a fix in the word menu, "
+        f"{fixed} of those fixes say the fact"
+    )
+    for t, mark, fix in unfixed[: args.show]:
+        print(f"\n{t.source}\n  marked: {mark.text!r}\n  app:  {t.text}\n  fix:  {fix}")
     for de, fact, en, ref in silent[: args.show]:
         print(f"\n{de}\n  fact: {fact}\n  app:  {en}\n  ref:  {ref}")
     alarms = [(de, ref, missing_facts(de, ref)) for _, de, ref, _ in data]
