@@ -131,21 +131,30 @@ def drawn_set(per_set: int, sets) -> list[tuple[str, str, str, list[frozenset[st
     ]
 
 
-def fixes_offered(translator, marks) -> tuple[int, int, list]:
-    """How many of ``marks`` ((translation, its mark of a lost fact, the fact's keys))
-    offer a fix as the window's word menu does (translator.fact_fix: the sentence
-    decoded with the fact's English forced in), and how many of those fixes say the fact;
-    with (translation, mark, the fix's English or None) of those that do not."""
-    offered = fixed = 0
-    unfixed = []
-    for t, mark, keys in marks:
+def fixes_offered(translator, marks) -> tuple[int, int, tuple[int, float], list]:
+    """How many of ``marks`` ((translation, its mark of a lost fact, the fact's keys,
+    the reference)) offer a fix as the window's word menu does (translator.fact_fix: the
+    sentence decoded with the fact's English forced in), how many of those fixes say
+    the fact, and how many are closer to the reference than the English shown (sentence
+    chrF, sacrebleu) with the fixes' mean gain in it; with (translation, mark, the fix's English or None) of the fixes
+    that do not say it."""
+    import sacrebleu
+
+    offered = fixed = closer = 0
+    unfixed, gains = [], []
+    for t, mark, keys, ref in marks:
         fix = translator.fact_fix(t, mark)
         offered += fix is not None
         says_it = fix is not None and any(says(k, fix.text) for k in keys)
         fixed += says_it
+        if fix is not None:
+            chrf = [sacrebleu.sentence_chrf(x, [ref]).score for x in (fix.text, t.text)]
+            closer += chrf[0] > chrf[1]
+            gains.append(chrf[0] - chrf[1])
         if not says_it:
             unfixed.append((t, mark, fix.text if fix is not None else None))
-    return offered, fixed, unfixed
+    gain = round(sum(gains) / len(gains), 1) if gains else 0.0
+    return offered, fixed, (closer, gain), unfixed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,10 +189,10 @@ def main(argv: list[str] | None = None) -> int:
                 kept += 1
             elif mark := next((g for g in t.missing_numbers if keys & g.keys), None):
                 marked += 1
-                marks.append((t, mark, keys))
+                marks.append((t, mark, keys, ref))
             else:
                 silent.append((de, "|".join(sorted(keys)), t.text, ref))
-    offered, fixed, unfixed = fixes_offered(translator, marks)
+    offered, fixed, closer, unfixed = fixes_offered(translator, marks)
     report = {
         "command": "bench/bench_fact_set.py " + " ".join(argv or sys.argv[1:]),
         "cpu": describe_machine(),
@@ -199,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         # decode, core/api/followups.fact_fix), and those whose fix says the fact
         "marks_offering_a_fix": offered,
         "fixes_saying_the_fact": fixed,
+        # of those: fixes closer to the reference than the English shown (sentence chrF)
+        "fixes_closer_to_the_reference": closer[0],
+        "fix_chrf_gain": closer[1],  # the fixes' mean sentence chrF less the shown's
         "seconds": round(seconds, 1),
         # the fact check's false alarms: references it marks
         "references_marked": sum(bool(missing_facts(de, ref)) for _, de, ref, _ in data),
@@ -212,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"of the {marked} marked: {offered} offer a fix in the word menu, "
-        f"{fixed} of those fixes say the fact"
+        f"{fixed} of those fixes say the fact, {closer[0]} are closer to the reference "
+        f"than the English shown (sentence chrF, {closer[1]:+.1f} on average)"
     )
     for t, mark, fix in unfixed[: args.show]:
         print(f"\n{t.source}\n  marked: {mark.text!r}\n  app:  {t.text}\n  fix:  {fix}")

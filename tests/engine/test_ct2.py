@@ -156,6 +156,23 @@ def test_forced_prefix_and_length_limit(tokenizer):
         np.testing.assert_allclose(x.best.attention, y.best.attention, atol=1e-4)
 
 
+@pytest.mark.parametrize("search", [dict(beam=1), dict(beam=3, nbest=2)])
+def test_a_forced_prefix_is_scored_with_its_own_tokens_in_both_engines(tokenizer, search):
+    """A hypothesis decoded after a forced prefix carries the log-probability of all its
+    tokens, the forced ones included, in CTranslate2 as in the PyTorch search: scores of
+    decodes forced at different places compare (the fix a lost fact's mark offers takes
+    the likeliest; CTranslate2 alone counted only the tokens it chose)."""
+    torch_t, ct2_t = _pair(tokenizer, "ours")
+    prefix = [tuple(tokenizer.encode("the house").ids)]
+    kw = dict(max_len_a=0.0, max_len_b=16, **search)
+    a = torch_t.translate(SENTENCES[1:2], prefixes=prefix, **kw)[0]
+    b = ct2_t.translate(SENTENCES[1:2], prefixes=prefix, **kw)[0]
+    assert a.best.target_ids == b.best.target_ids
+    # all its tokens scored, an EOS forced at the length limit too (as the PyTorch search)
+    assert b.best.logprob == pytest.approx(a.best.logprob, rel=0.05)
+    assert b.best.score == pytest.approx(a.best.score, rel=0.05)
+
+
 @pytest.mark.parametrize("piece", [0, 2])
 def test_word_alternatives_agree_between_the_engines(tokenizer, piece):
     """The word menu's alternatives: the best's beginning kept, another piece at the

@@ -45,3 +45,36 @@ def test_a_fact_without_english_offers_no_fix(translator):
     t = _with_english(translator, "Der Mantel kostet 1.249,90 €.", "The coat costs €249.90.")
     (fact,) = t.missing_numbers
     assert translator.fact_fix(t, replace(fact, english="")) is None
+
+
+def test_the_fix_is_the_likeliest_decode_that_keeps_the_fact(translator):
+    """Of the decodes that keep the fact, the mark offers the one the model scores best
+    as a whole, not the one closest to the shown English, which kept the garbled word
+    beside the fact's English ("… on Mondays on Wednesdays and withworms.")."""
+    german = "Die Stadtbücherei ist montags und mittwochs geschlossen."
+    t = _with_english(translator, german, "The city library is closed on Mondays and withworms.")
+    (fact,) = t.missing_numbers
+    scripted = {  # what the forced decodes write, with the model's score of the whole
+        "The city library is closed on Mondays on Wednesdays and withworms.": -9.9,
+        "The city library is closed on Mondays and on Wednesdays.": -8.3,
+        "The city library is closed on Wednesdays and withworms.": -8.1,  # loses Mondays
+    }
+
+    class Scripted:
+        tokenizer = translator.tokenizer
+
+        def translate(self, texts, prefixes):
+            englishes = list(scripted.items())
+            out = []
+            for k in range(len(prefixes)):
+                english, score = englishes[k % len(englishes)]
+                cand = replace(spelled_candidate(self.tokenizer, english), score=score)
+                missing = tuple(missing_facts(german, english))
+                out.append(replace(t, nbest=(cand,), missing_numbers=missing))
+            return out
+
+    from translator_app.core.api.followups import fact_fix
+
+    fixed = fact_fix(Scripted(), t, fact)
+    assert fixed is not None
+    assert fixed.text == "The city library is closed on Mondays and on Wednesdays."
