@@ -47,34 +47,80 @@ def test_a_fact_without_english_offers_no_fix(translator):
     assert translator.fact_fix(t, replace(fact, english="")) is None
 
 
-def test_the_fix_is_the_likeliest_decode_that_keeps_the_fact(translator):
-    """Of the decodes that keep the fact, the mark offers the one the model scores best
-    as a whole, not the one closest to the shown English, which kept the garbled word
-    beside the fact's English ("… on Mondays on Wednesdays and withworms.")."""
-    german = "Die Stadtbücherei ist montags und mittwochs geschlossen."
-    t = _with_english(translator, german, "The city library is closed on Mondays and withworms.")
-    (fact,) = t.missing_numbers
-    scripted = {  # what the forced decodes write, with the model's score of the whole
-        "The city library is closed on Mondays on Wednesdays and withworms.": -9.9,
-        "The city library is closed on Mondays and on Wednesdays.": -8.3,
-        "The city library is closed on Wednesdays and withworms.": -8.1,  # loses Mondays
-    }
+def _aligned(translator, german: str, english: str, said_for: dict[str, str]):
+    """:func:`_with_english` with each English word of ``said_for`` attending to its
+    German word, the others to the German's first piece."""
+    t = _with_english(translator, german, english)
+    cand = t.best
+    rows = np.zeros((len(cand.target_ids), len(t.source_ids)), np.float32)
+    rows[:, 0] = 1.0
+    for word, german_word in said_for.items():
+        g0 = german.index(german_word)
+        cols = [
+            j for j, (a, b) in enumerate(t.source_spans) if a < g0 + len(german_word) and g0 < b
+        ]
+        e0 = english.index(word)
+        for k, (a, b) in enumerate(cand.target_spans):
+            if a < e0 + len(word) and e0 < b:
+                rows[k] = 0.0
+                rows[k, cols] = 1.0 / len(cols)
+    return replace(t, nbest=(replace(cand, attention=rows),))
+
+
+def _scripted(translator, german: str, t, englishes: dict[str, float]):
+    """A translator whose forced decodes write ``englishes`` (with the model's score of
+    the whole English) in turn, whatever the prefix."""
 
     class Scripted:
         tokenizer = translator.tokenizer
 
         def translate(self, texts, prefixes):
-            englishes = list(scripted.items())
+            scripted = list(englishes.items())
             out = []
             for k in range(len(prefixes)):
-                english, score = englishes[k % len(englishes)]
+                english, score = scripted[k % len(scripted)]
                 cand = replace(spelled_candidate(self.tokenizer, english), score=score)
                 missing = tuple(missing_facts(german, english))
                 out.append(replace(t, nbest=(cand,), missing_numbers=missing))
             return out
 
+    return Scripted()
+
+
+def test_the_fix_is_the_likeliest_decode_that_keeps_the_fact(translator):
+    """Of the decodes that keep the fact, the mark offers the one the model scores best
+    as a whole, not the one closest to the shown English, which kept the garbled word
+    beside the fact's English ("… on Mondays on Wednesdays and withworms.")."""
     from translator_app.core.api.followups import fact_fix
 
-    fixed = fact_fix(Scripted(), t, fact)
+    german = "Die Stadtbücherei ist montags und mittwochs geschlossen."
+    shown = "The city library is closed on Mondays and withworms."
+    t = _aligned(translator, german, shown, {"withworms": "mittwochs", "Mondays": "montags"})
+    (fact,) = t.missing_numbers
+    scripted = {
+        "The city library is closed on Mondays on Wednesdays and withworms.": -9.9,
+        "The city library is closed on Mondays and on Wednesdays.": -8.3,
+        "The city library is closed on Wednesdays and withworms.": -8.1,  # loses Mondays
+    }
+    fixed = fact_fix(_scripted(translator, german, t, scripted), t, fact)
     assert fixed is not None
     assert fixed.text == "The city library is closed on Mondays and on Wednesdays."
+
+
+def test_a_fix_keeps_the_words_the_shown_english_said_for_the_rest(translator):
+    """A decode that drops a word the shown English wrote for another German word than
+    the fact's is no fix, however likely: „bis mittags“ said as "until at noon" stays
+    said, where the shortest decode, the likeliest, dropped "noon"."""
+    from translator_app.core.api.followups import fact_fix
+
+    german = "Die Apotheke hat samstags nur bis mittags geöffnet."
+    shown = "The pharmacy is only open until at noon."
+    t = _aligned(translator, german, shown, {"noon": "mittags", "open": "geöffnet"})
+    fact = next(f for f in t.missing_numbers if f.text == "samstags")
+    scripted = {
+        "The pharmacy is only open until on Saturdays.": -7.4,
+        "The pharmacy is only open on Saturdays until at noon.": -11.7,
+    }
+    fixed = fact_fix(_scripted(translator, german, t, scripted), t, fact)
+    assert fixed is not None
+    assert fixed.text == "The pharmacy is only open on Saturdays until at noon."

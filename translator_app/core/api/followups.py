@@ -8,6 +8,7 @@ this module).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -28,6 +29,7 @@ from translator_app.core.engine.symbols import (
     without_symbol_runs,
 )
 from translator_app.core.engine.translation import Candidate, Translation
+from translator_app.core.language.words import german_function_words
 from translator_app.core.postedit.pipeline import rewritten
 
 # Word alternatives offered for one position of a translation (the word menu), and the
@@ -201,6 +203,47 @@ def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
     return source[cut:], without_symbol_runs(source[:cut])[2]
 
 
+def _words_of_the_rest(translation: Translation, fact) -> Counter:
+    """The words of ``translation``'s English (of four letters or more) whose pieces all
+    attend most to German outside ``fact``, to a word that is not a function word
+    (language/words.german_function_words: "were" for „wurden“ may become "have been"):
+    what a fix of that fact must still say. A word the model wrote for the fact's German
+    ("withworms" for „mittwochs“) may go."""
+    best, source = translation.best, translation.source
+    att = np.asarray(best.attention)
+    function_words = german_function_words()
+    words: Counter = Counter()
+    for m in re.finditer(r"[^\W\d_]{4,}", best.text):
+        pieces = [
+            k
+            for k, (a, b) in enumerate(best.target_spans[: len(att)])
+            if a < m.end() and m.start() < b
+        ]
+        said = [translation.source_spans[int(np.argmax(att[k]))] for k in pieces]
+        if not said or any(a < fact.end and fact.start < b for a, b in said):
+            continue
+        german = set().union(*(_words_within(source, a, b) for a, b in said))
+        if german - function_words:
+            words[m.group().casefold()] += 1
+    return words
+
+
+def _words_within(text: str, start: int, end: int) -> set[str]:
+    """The words of ``text`` (case-folded) that overlap ``start``-``end`` (a piece's
+    span, its space included)."""
+    return {
+        m.group().casefold()
+        for m in re.finditer(r"\w+", text)
+        if m.start() < end and start < m.end()
+    }
+
+
+def _words_dropped(words: Counter, english: str) -> bool:
+    """Whether ``english`` says fewer of any of ``words`` than they count."""
+    said = Counter(w.casefold() for w in re.findall(r"[^\W\d_]{4,}", english))
+    return any(said[w] < n for w, n in words.items())
+
+
 # The most places a lost fact's English is tried at (the words nearest the one most
 # aligned with the fact's German), all decoded in one batch.
 FIX_PLACES = 12
@@ -247,7 +290,9 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     withworms." is fixed as "… on Mondays and on Wednesdays.", where the English closest
     to the shown one kept the garbled word: "… on Mondays on Wednesdays and withworms.").
     None where the fact has no English to force, or no decode keeps it: the mark then
-    offers no fix."""
+    offers no fix. A decode that drops a word of the shown English that said another
+    German word than the fact's keeps nothing of it („samstags nur bis mittags“: "… only
+    open until on Saturdays" dropped "noon", the likeliest for being shortest)."""
     best = translation.best
     if best is None or not fact.english or not translation.source_ids:
         return None
@@ -256,6 +301,7 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     if not forced or not places:
         return None
     prefixes = [tuple(best.target_ids[:k]) + forced for k in places]
+    rest = _words_of_the_rest(translation, fact)
     tries = translator.translate([translation.source] * len(prefixes), prefixes=prefixes)
     before = len(translation.missing_numbers)
     said = max(1, best.text.count(fact.english))
@@ -268,6 +314,7 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
         and not any(f.keys == fact.keys for f in t.missing_numbers)
         and _stops_inside(t.best.text) <= _stops_inside(best.text)
         and t.best.text.count(fact.english) <= said  # not "at 23:59 23:59 a.m."
+        and not _words_dropped(rest, t.best.text)
     ]
     if not kept:
         return None
