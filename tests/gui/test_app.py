@@ -207,6 +207,32 @@ def test_the_word_menu_fills_in_the_models_alternatives(qtbot, open_window):
     assert label in new.text
 
 
+def test_a_chosen_word_says_its_attention_is_the_replaced_words(qtbot, open_window):
+    """After choosing an alternative the word's menu showed "the old word's attention"
+    (issue 89 §5): it is the same row by construction (the step that writes a word
+    attends before the word is chosen), and the menu now says so, naming the model's
+    word; the words after it, decoded anew, say nothing of the kind."""
+    w = open_window()
+    translate(qtbot, w, "Wir gehen nach Hause.")
+    d = w.highlighter.shown
+    t = d.translations[0]
+    pos = d.output_spans[0][0] + len(t.best.text.split()[0]) + 1  # the second word
+    with qtbot.waitSignal(w.session.alternatives_found, timeout=TIMEOUT) as found:
+        w.words.menu_at(pos)
+    _, piece, candidates = found.args
+    assert not [a for a in w.words.menu_at(pos).actions() if a.data() == "same-attention"]
+    with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
+        w.words.force_prefix(0, candidates[0].target_ids[: piece + 1])
+    new = w.highlighter.shown.translations[0]
+    assert new.best.target_ids[piece] != t.best.target_ids[piece]
+    np.testing.assert_allclose(new.best.attention[piece], t.best.attention[piece], atol=1e-5)
+    old_word = t.best.text.split()[1].strip(".,")
+    notes = [a.text() for a in w.words.menu_at(pos).actions() if a.data() == "same-attention"]
+    assert len(notes) == 1 and f"“{old_word}”" in notes[0], notes
+    end = w.highlighter.shown.output_spans[0][1] - 2  # the last word, decoded anew
+    assert not [a for a in w.words.menu_at(end).actions() if a.data() == "same-attention"]
+
+
 def test_switching_model_and_device(qtbot, open_window, make_bundle):
     w = open_window()
     translate(qtbot, w, "Guten Tag.")

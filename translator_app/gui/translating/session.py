@@ -251,6 +251,11 @@ class TranslationSession(QObject):
     def can_undo_choice(self, sentence: str) -> bool:
         return sentence in self._before_choice
 
+    def before_choice(self, sentence: str) -> Translation | None:
+        """The sentence's translation from before the user chose an alternative (None
+        where no choice was made)."""
+        return self._before_choice.get(sentence)
+
     def undo_choice(self, sentence: str) -> bool:
         """Show the sentence's translation from before the user chose an alternative."""
         old = self._before_choice.pop(sentence, None)

@@ -99,6 +99,14 @@ class WordMenu:
         menu.addSection(f"“{word}” attended to")
         for label, weight in alignment_pairs(d, link.sentence, link.piece):
             menu.addAction(f"{label}   {weight:.2f}").setEnabled(False)
+        sentence = d.segments[link.sentence].text
+        chosen_over = _word_replaced(self.session.before_choice(sentence), t, link.piece)
+        if chosen_over:
+            note = menu.addAction(
+                f"The same as the model's “{chosen_over}” had: it looks before it chooses"
+            )
+            note.setData("same-attention")
+            note.setEnabled(False)
         fixes = self._fixes.get(_translation_key(t))
         lost = t.missing_numbers
         if lost:
@@ -113,7 +121,6 @@ class WordMenu:
                 note.setEnabled(False)
                 menu.insertAction(after, note)
                 self._fixes_waiting = (menu, t, link.sentence, after)
-        sentence = d.segments[link.sentence].text
         if self.session.can_undo_choice(sentence):
             undo = menu.addAction("Undo my choice (back to the model's translation)")
             undo.triggered.connect(lambda _=False, s=sentence: self.session.undo_choice(s))
@@ -232,6 +239,19 @@ def _keep_on_screen(menu: QMenu) -> None:
     y = max(area.top(), min(frame.top(), area.bottom() + 1 - frame.height()))
     if (x, y) != (frame.left(), frame.top()):
         menu.move(x, y)
+
+
+def _word_replaced(before, now, piece: int) -> str:
+    """The word of ``before`` (a sentence's translation before the user chose an
+    alternative) that ``now``'s piece ``piece`` took the place of: the first piece where
+    the two differ, whose attention row is the same in both (the step that wrote it
+    attended before it was chosen). "" where ``piece`` is not that piece."""
+    if before is None or before.best is None or now.best is None:
+        return ""
+    old, new = before.best.target_ids, now.best.target_ids
+    if piece >= min(len(old), len(new)) or old[:piece] != new[:piece] or old[piece] == new[piece]:
+        return ""
+    return word_at(before.best.text, *before.best.target_spans[piece]) or ""
 
 
 def _facts_named(facts) -> str:
