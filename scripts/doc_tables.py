@@ -206,7 +206,7 @@ def price_table() -> str:
         f"`{price['command']}` on an {price['machine']['cpu']} ({price['cpu']}; "
         f"{price['engine']}, int8 GEMM {price['machine'].get('int8_backend')}), "
         f"{price['sentences']} "
-        "newstest2019 sentences, one per call:",
+        f"newstest2019 sentences, one per call, {price.get('workers', 1)} decode(s) at once:",
         "",
         "| search | median ms | p95 ms | p95 / greedy |",
         "|---|---:|---:|---:|",

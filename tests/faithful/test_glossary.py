@@ -4,6 +4,7 @@ source while keeping its spans, the translator, the command line and the window.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -235,9 +236,11 @@ def _decodes(calls, plain: str, annotated: str, lost=("12,50 €",)):
     return fake
 
 
-def test_retry_keeps_a_faithful_plain_decode_and_breaks_ties_by_form(term_bundle):
+def test_retry_keeps_a_faithful_plain_decode_and_breaks_ties_by_form(term_bundle, monkeypatch):
     translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
     translator.protect_facts = "retry"
+    if translator.engine is not None:  # one decode at a time: none runs beside another
+        monkeypatch.setattr(translator.engine, "workers", 1)
     calls = []
     text = "Das kostet 12,50 €."
     # The plain decode writes every fact as annotated: no second decode.
@@ -253,6 +256,26 @@ def test_retry_keeps_a_faithful_plain_decode_and_breaks_ties_by_form(term_bundle
     calls.clear()
     translator._translate = _decodes(calls, "It costs 12.50.", "That costs 12.50.", ())
     assert translator.translate([text], beam=1)[0].text == "It costs 12.50."
+
+
+def test_the_annotated_decode_runs_beside_the_plain_one_and_is_not_made_again(term_bundle):
+    """With two workers the retry's annotated decode of a sentence that holds a fact
+    runs beside the plain one (the user waits for one decode, not two in turn), and the
+    step "facts" takes it from there: two decodes in all, as with one worker where the
+    plain one lost a fact. A sentence without a fact gets one decode."""
+    translator = Translator.from_bundle(load_bundle(term_bundle, "cpu"))
+    translator.protect_facts = "retry"
+    if (os.cpu_count() or 1) < 2 or translator.engine is None:
+        pytest.skip("one core, or no CTranslate2: one decode at a time")
+    assert translator.engine.workers == 2, "two cores give CTranslate2 two workers"
+    calls = []
+    translator._translate = _decodes(calls, "That costs 12.50.", "That costs €12.50.", ())
+    assert translator.translate(["Das kostet 12,50 €."], beam=1)[0].text == "That costs €12.50."
+    assert sorted(calls) == [False, True]
+    calls.clear()
+    translator._translate = _decodes(calls, "That is good.", "x", ())
+    assert translator.translate(["Das ist gut."], beam=1)[0].text == "That is good."
+    assert calls == [False]
 
 
 def test_the_command_line_takes_a_glossary(term_bundle, make_bundle, tmp_path, capsys):

@@ -327,6 +327,7 @@ class Translator:
             glossary=glossary,
             protect=self.protect_facts if "facts" in asked_for else "off",
             steps=asked_for,
+            workers=getattr(self.engine, "workers", 1),
         )
 
     def _decoder(self, options, should_stop, steps, batch_tokens):

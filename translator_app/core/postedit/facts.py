@@ -20,7 +20,12 @@ from translator_app.core.faithful.placeholders import (
     restore_source,
     substitute,
 )
-from translator_app.core.faithful.protect import entity_uses, is_place, merge_uses
+from translator_app.core.faithful.protect import (
+    entity_uses,
+    is_place,
+    merge_uses,
+    protected_uses,
+)
 from translator_app.core.postedit import judge
 from translator_app.core.postedit.request import PostEditRequest
 from translator_app.core.text.tokenizer import Tokenizer
@@ -30,12 +35,28 @@ from translator_app.core.text.tokenizer import Tokenizer
 PLACEHOLDER_TRIES = 2
 
 
+# The most sentences of a request whose annotated decode runs beside the plain one: what
+# the window asks for (the sentences typed or changed). A document's batches are left to
+# the retry, which decodes only the sentences that lost a fact: a second decode of every
+# sentence would halve a long document's pace.
+BESIDE_AT_MOST = 8
+
+
 def first_decode(request: PostEditRequest) -> list[Translation]:
     """The request's sentences decoded once with its glossary, their facts annotated
-    where the model's bundle asks for that always (``protect`` "always")."""
-    return request.decode(
-        list(request.texts), request.prefixes, request.protect == "always", request.glossary
-    )
+    where the model's bundle asks for that always (``protect`` "always"). Where it asks
+    for them only in a retry (``protect`` "retry") and the engine can decode two at once,
+    the annotated decode runs beside the plain one, for the step "facts" to take where
+    the plain one lost a fact (its retry then costs no wait)."""
+    texts, prefixes, glossary = list(request.texts), request.prefixes, request.glossary
+    if (
+        request.protect == "retry"
+        and request.workers > 1
+        and len(texts) <= BESIDE_AT_MOST
+        and any(map(protected_uses, texts))
+    ):
+        return request.decode_both_ways(texts, prefixes, glossary)[0]
+    return request.decode_once(texts, prefixes, request.protect == "always", glossary)
 
 
 def retry_lost_facts(request: PostEditRequest, out: list[Translation]) -> list[Translation]:
@@ -76,7 +97,7 @@ def _decoded(request, texts, prefixes, glossary, annotate: list[bool]) -> list[T
         indices = [i for i, a in enumerate(annotate) if a == way]
         if indices:
             given = [prefixes[i] for i in indices] if prefixes else None
-            again = request.decode([texts[i] for i in indices], given, way, glossary)
+            again = request.decode_once([texts[i] for i in indices], given, way, glossary)
             for i, t in zip(indices, again, strict=True):
                 out[i] = t
     return out
