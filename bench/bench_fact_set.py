@@ -131,6 +131,30 @@ def drawn_set(per_set: int, sets) -> list[tuple[str, str, str, list[frozenset[st
     ]
 
 
+def tally(data, done) -> tuple[int, int, int, int, list, list]:
+    """The facts of ``data`` (rows of :func:`hand_set` or :func:`drawn_set`) that their
+    references say, and of those how many ``done`` (the app's translations) keeps,
+    marks, and did not read in the German; with (German, fact, English, reference) of
+    each lost without a mark, and (translation, mark, keys, reference) of each marked."""
+    counted = kept = marked = unread = 0
+    silent, marks = [], []
+    for (_, de, ref, facts), t in zip(data, done, strict=True):
+        read = {k for f in all_facts(de) for k in f.keys}
+        for keys in facts:
+            if not any(says(k, ref) for k in keys):
+                continue  # the reference renders it otherwise: not counted
+            counted += 1
+            unread += not keys & read
+            if any(says(k, t.text) for k in keys):
+                kept += 1
+            elif mark := next((g for g in t.missing_numbers if keys & g.keys), None):
+                marked += 1
+                marks.append((t, mark, keys, ref))
+            else:
+                silent.append((de, "|".join(sorted(keys)), t.text, ref))
+    return counted, kept, marked, unread, silent, marks
+
+
 def fixes_offered(translator, marks) -> tuple[int, int, tuple[int, float], list]:
     """How many of ``marks`` ((translation, its mark of a lost fact, the fact's keys,
     the reference)) offer a fix as the window's word menu does (translator.fact_fix: the
@@ -176,22 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     done = [translator.translate([de])[0] for _, de, _, _ in data]
     seconds = time.perf_counter() - start
-    counted = kept = marked = unread = 0
-    silent, marks = [], []
-    for (_, de, ref, facts), t in zip(data, done, strict=True):
-        read = {k for f in all_facts(de) for k in f.keys}
-        for keys in facts:
-            if not any(says(k, ref) for k in keys):
-                continue  # the reference renders it otherwise: not counted
-            counted += 1
-            unread += not keys & read
-            if any(says(k, t.text) for k in keys):
-                kept += 1
-            elif mark := next((g for g in t.missing_numbers if keys & g.keys), None):
-                marked += 1
-                marks.append((t, mark, keys, ref))
-            else:
-                silent.append((de, "|".join(sorted(keys)), t.text, ref))
+    counted, kept, marked, unread, silent, marks = tally(data, done)
     offered, fixed, closer, unfixed = fixes_offered(translator, marks)
     report = {
         "command": "bench/bench_fact_set.py " + " ".join(argv or sys.argv[1:]),
