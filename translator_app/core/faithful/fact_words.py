@@ -41,12 +41,14 @@ from translator_app.core.faithful.number_words import (
 from translator_app.core.language.multiples import english_factor, english_factors, german_multiples
 from translator_app.core.language.opening import english_states, german_states
 from translator_app.core.language.words import (
+    Limit,
     alternation,
     daytimes,
     english_words,
     frequencies,
     german_number_words,
     german_words,
+    limits,
     relative_days,
     units,
 )
@@ -85,14 +87,23 @@ _NEGATION_EN = (
     rf"\b(?:{alternation(english_words('negation') + english_words('says-no'))}"
     r"|no(?!\.?\s*\d))\b|n['’]t\b"
 )
-# What a limit may stand before: a digit, a number word, a day, a month, a time of day.
+
+
+# What a limit may stand before: a digit, a number word, a day, a month, a time of day
+# (german-words.tsv: the words between, before-a-limited-fact; the words that are such a
+# fact, limited-fact).
+def _spaced(words) -> str:
+    """An alternation of ``words`` whose spaces stand for any run of space („die
+    Hälfte“)."""
+    return alternation(words).replace("\\ ", r"\s+")
+
+
+_BETWEEN = _spaced(german_words("before-a-limited-fact"))
+_LIMITED = _spaced(german_words("limited-fact"))
 _FACT_AHEAD = (
-    r"(?=\s+(?:(?:zu|zum|zur|dem|den|am|um|Ende|spätestens|einschließlich|nächste[nmrs]?"
-    r"|kommende[nmrs]?|ca\.|etwa)\s+){0,2}"
-    rf"(?:\d|(?:{_NUMBER_WORD}|{COMPOUND}|null|die\s+Hälfte|halb|Viertel|dreiviertel"
-    rf"|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)}"
-    r"|morgen|übermorgen|heute|Mitternacht|Mittag|Ende|Monatsende|Jahresende"
-    r"|Wochenende|Feierabend)\b))"
+    rf"(?=\s+(?:(?:{_BETWEEN})\s+){{0,2}}"
+    rf"(?:\d|(?:{_NUMBER_WORD}|{COMPOUND}|{_LIMITED}"
+    rf"|{'|'.join(WEEKDAYS_DE)}|{'|'.join(MONTHS_DE)})\b))"
 )
 # „eine Rechnung über 250 Euro“ is an invoice for 250 euros, not over them (one
 # fixed-width look-behind per noun, as Python's re asks).
@@ -100,85 +111,22 @@ _NOT_AFTER_DOCUMENT = "".join(f"(?<!{noun} )" for noun in german_words("document
 # „unter 0221 12345“ is where to call, not a limit.
 _NOT_PHONE = r"(?!\s+(?:\+|\(?0\d))"
 _EN_WHEN = rf"\d|a\.m\.|p\.m\.|o'clock|noon|midnight|{'|'.join(WEEKDAYS_EN)}|{'|'.join(MONTHS_EN)}"
+# A range in English keeps „bis“: "May 3-7", "9 to 5", "between 1994 and 1996".
+_EN_RANGE = rf"(?:{_EN_WHEN})(?:st|nd|rd|th)?\.?\s*(?:to\b|[-–])|\bbetween\s+\S+\s+and\b"
+
+
+def _german_limit(limit: Limit) -> str:
+    """The German regex of ``limit`` (language/words.limits), its placeholders filled
+    and, where it is one only before a fact, that fact looked for ahead."""
+    german = limit.german.replace("{not-after-document}", _NOT_AFTER_DOCUMENT)
+    german = german.replace("{not-phone}", _NOT_PHONE)
+    return rf"(?:{german}){_FACT_AHEAD}" if limit.before_a_fact else german
+
+
 # (key, German, English that keeps it, the English to suggest)
 LIMITS = [
-    (
-        "latest",
-        r"spätestens",
-        # "the latest Friday" is the most recent one, not a deadline
-        r"\b(?:at the latest|no later than|not later than|(?<!the )latest|by)\b",
-        "at the latest",
-    ),
-    (
-        "least",
-        r"mindestens|wenigstens",
-        r"\b(?:at least|minimum|min\.|no less than|not less than|or more|no fewer than"
-        r"|upwards of)",
-        "at least",
-    ),
-    (
-        "most",
-        r"höchstens|maximal|max\.",
-        r"\b(?:at (?:the )?most|maximum|max\b|no more than|not more than|up to|or less"
-        r"|or fewer|not (?:to )?exceed)",
-        "at most",
-    ),
-    (
-        "until",
-        rf"bis{_FACT_AHEAD}",
-        rf"\b(?:until|till|til|by|through|thru|up to|before|ending)\b"
-        rf"|(?:{_EN_WHEN})(?:st|nd|rd|th)?\.?\s*(?:to\b|[-–])"
-        # „von 1994 bis 1996“: "between 1994 and 1996"
-        r"|\bbetween\s+\S+\s+and\b",
-        "until",
-    ),
-    (
-        "from",
-        rf"ab{_FACT_AHEAD}",
-        r"\b(?:from|as of|start(?:s|ing)?|after|onwards?|beginning|effective|over|above|upwards"
-        r"|or more|and up|and over|since)\b",
-        "from",
-    ),
-    (
-        "earliest",
-        r"frühestens",
-        r"\b(?:at the earliest|no earlier than|not earlier than|not before|earliest)\b",
-        "at the earliest",
-    ),
-    (
-        "more",
-        rf"(?:mehr\s+als|{_NOT_AFTER_DOCUMENT}über{_NOT_PHONE}){_FACT_AHEAD}",
-        r"\b(?:more than|over|above|in excess of|exceed(?:s|ed|ing)?|upwards of|beyond"
-        r"|longer than|higher than|greater than|plus)\b|\+",
-        "more than",
-    ),
-    (
-        "less",
-        rf"(?:weniger\s+als|unter(?:halb)?{_NOT_PHONE}){_FACT_AHEAD}",
-        r"\b(?:less than|fewer than|under|below|lower than|beneath|shorter than|not even"
-        r"|minus)\b",
-        "less than",
-    ),
-    (
-        "than",  # a comparison with a number: „nicht schwerer als 23 Kilo“
-        rf"(?!weniger)[a-zäöüß]+er\s+als{_FACT_AHEAD}",
-        r"\b(?:than|over|above|under|below|beyond|exceed\w*|upwards of|at (?:least|most)"
-        r"|max(?:imum)?|min(?:imum)?)\b",
-        "than",
-    ),
-    (
-        "plus",
-        r"zuzüglich|zzgl\.",
-        r"\b(?:plus|excluding|excl\b|exclusive of|not including|in addition|additional"
-        r"|on top)|\+",
-        "plus",
-    ),
-    (
-        "incl",
-        r"inklusive|inkl\.|einschließlich|incl\.",
-        r"\b(?:including|incl\b|inclusive|included|includes|with)\b",
-        "including",
-    ),
+    (lim.key, _german_limit(lim), lim.english.replace("{range}", _EN_RANGE), lim.suggest)
+    for lim in limits()
 ]
 
 

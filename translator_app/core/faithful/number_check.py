@@ -24,6 +24,7 @@ from fractions import Fraction
 from translator_app.core.language.words import (
     alternation,
     english_number_words,
+    english_words,
     german_number_words,
     months,
     units,
@@ -128,16 +129,13 @@ _DE_FACTS = re.compile(
     rf"|(?P<num>{DE_NUMBER})"
 )
 # "at eight" is a clock time, "at eight years" is not.
-_NOT_HOUR_NOUNS = (
-    r"years?|months?|weeks?|days?|hours?|minutes?|people|persons|times|percent|euros?"
-    r"|dollars?|pounds?|children|kids|of"
-)
+_NOT_HOUR_NOUNS = alternation(english_words("not-an-hour-after"))
 _EN_FACTS = re.compile(
     rf"{_CODE}"
     rf"|(?P<half>\bhalf\s+(?:past\s+)?(?P<hw>{_HOURS_EN_RE})\b)"
     rf"|(?P<quarter>\bquarter\s+(?P<qd>past|after|to|before|of)\s+(?P<qw>{_HOURS_EN_RE})\b)"
     rf"|(?P<ampmw>\b(?P<hw2>{_HOURS_EN_RE})\s*(?P<ap2>[ap])\.?\s?m\b\.?)"
-    rf"|(?P<athour>\b(?:at|until|till|by|from|to|before|after|around|about|since)\s+"
+    rf"|(?P<athour>\b(?:{alternation(english_words('before-an-hour'))})\s+"
     rf"(?P<hw3>{_HOURS_EN_RE})\b(?![\w-]|\s+(?:{_NOT_HOUR_NOUNS})\b))"
     rf"|(?P<ampm>\b(?P<h>1[0-2]|0?\d)(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?)"
     rf"|(?P<oclock>\b(?P<h2>1[0-2]|0?\d)\s+o'clock\b)"

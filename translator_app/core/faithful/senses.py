@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from translator_app.core.dictionary.ding import marks, plain, variants
 from translator_app.core.faithful.corpus_words import noun_english
 from translator_app.core.language.english import englishes_pattern
+from translator_app.core.language.words import alternation, english_words
 
-_PLACE_NOTE = re.compile(r"\((?:a )?(?:town|city|capital|village|region|river|island)\b")
+_PLACE_NOTE = re.compile(rf"\((?:a )?(?:{alternation(english_words('place-note'))})\b")
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
 _MODIFIER_TAGS = frozenset({"adj", "adv"})
 # Senses not to offer as the plain English of a word (colloquial ones are: Ding marks

@@ -11,6 +11,7 @@ table, never writes its own.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
@@ -122,7 +123,7 @@ def english_plural_kinds() -> dict[str, str]:
 def german_words(kind: str) -> tuple[str, ...]:
     """The German words of ``kind`` (german-words.tsv: name-title, legal-form, street,
     polite, and-or, one, some, not-adjective, not-strong-adjective, singular-determiner,
-    plural-determiner),
+    plural-determiner, before-a-limited-fact, limited-fact …),
     as written, in the table's order."""
     return tuple(w for w, k in _table("german-words.tsv", 2) if k == kind)
 
@@ -130,8 +131,32 @@ def german_words(kind: str) -> tuple[str, ...]:
 @cache
 def english_words(kind: str) -> tuple[str, ...]:
     """The English words of ``kind`` (english-words.tsv: sounds-consonant, sounds-vowel,
-    after-number, measure-either-way), in the table's order."""
+    after-number, measure-either-way, determiner, before-an-hour, not-an-hour-after,
+    place-note …), in the table's order."""
     return tuple(w for w, k in _table("english-words.tsv", 2) if k == kind)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A limit a German sentence may set on a fact (limits.tsv): its ``key``, the
+    regular expressions of its ``german`` words and of the ``english`` that keeps it
+    (with the table's placeholders), whether it is one only ``before_a_fact``, and the
+    English to ``suggest``."""
+
+    key: str
+    german: str
+    before_a_fact: bool
+    english: str
+    suggest: str
+
+
+@cache
+def limits() -> tuple[Limit, ...]:
+    """The limits of limits.tsv, in its order (spätestens, mindestens, bis, über …)."""
+    return tuple(
+        Limit(key, german, where == "before-a-fact", english, suggest)
+        for key, german, where, english, suggest in _table("limits.tsv", 5)
+    )
 
 
 @cache

@@ -25,7 +25,7 @@ from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.language.english import english_plural
-from translator_app.core.language.words import english_verb_plurals, english_words
+from translator_app.core.language.words import alternation, english_verb_plurals, english_words
 from translator_app.core.text.tokenizer import Tokenizer
 
 # Words spelt with a vowel that begin with a consonant's sound ("a user", "a European",
@@ -39,7 +39,7 @@ _VERB_AFTER = re.compile(r"\s+([\w']+)")
 # "of" (and its determiner) before the term: the term is not the subject ("one of the
 # delivery notes is").
 _OF_BEFORE = re.compile(
-    r"(?<![\w'-])of\s+(?:(?:the|these|those|my|your|our|their|his|her)\s+)?$", re.I
+    rf"(?<![\w'-])of\s+(?:(?:{alternation(english_words('determiner'))})\s+)?$", re.I
 )
 
 
