@@ -32,6 +32,7 @@ from translator_app.core.language.words import (
     english_number_words,
     english_words,
     german_words,
+    spaced_alternation,
 )
 from translator_app.core.text.clean import through
 
@@ -186,7 +187,7 @@ _GERMAN_DENIAL = re.compile(
     rf"\b(?:{NEGATION_DE}|{alternation(german_words('denial'))}"
     rf"|(?:{alternation(german_words('denial-stem'))})\w*"
     r"|un(?!ter|s|d\b)\w{3,}|\w+(?:los|frei)(?:e[nmrs]?)?)\b"
-    r"|,\s*(?:oder|gell|ne|nicht wahr)\s*\?",
+    rf"|,\s*(?:{spaced_alternation(german_words('tag-question'))})\s*\?",
     re.IGNORECASE,
 )
 

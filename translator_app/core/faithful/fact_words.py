@@ -50,6 +50,7 @@ from translator_app.core.language.words import (
     german_words,
     limits,
     relative_days,
+    spaced_alternation,
     units,
 )
 
@@ -92,14 +93,8 @@ _NEGATION_EN = (
 # What a limit may stand before: a digit, a number word, a day, a month, a time of day
 # (german-words.tsv: the words between, before-a-limited-fact; the words that are such a
 # fact, limited-fact).
-def _spaced(words) -> str:
-    """An alternation of ``words`` whose spaces stand for any run of space („die
-    Hälfte“)."""
-    return alternation(words).replace("\\ ", r"\s+")
-
-
-_BETWEEN = _spaced(german_words("before-a-limited-fact"))
-_LIMITED = _spaced(german_words("limited-fact"))
+_BETWEEN = spaced_alternation(german_words("before-a-limited-fact"))
+_LIMITED = spaced_alternation(german_words("limited-fact"))
 _FACT_AHEAD = (
     rf"(?=\s+(?:(?:{_BETWEEN})\s+){{0,2}}"
     rf"(?:\d|(?:{_NUMBER_WORD}|{COMPOUND}|{_LIMITED}"

@@ -51,11 +51,10 @@ _DE_PARTS_COUNT = dict.fromkeys(german_words("one"), 1) | {
 }
 _DE_PARTS_RE = re.compile(
     rf"(?<![\w-])(?:(?P<n>{alternation(_DE_PARTS_COUNT)})\s+(?P<part>{'|'.join(_DE_PARTS)})"
-    r"|(?P<half>(?:die|der|zur)\s+Hälfte))(?![\w-])"
+    rf"|(?P<half>(?:{alternation(german_words('before-half'))})\s+Hälfte))(?![\w-])"
     # a part of something: „ein Viertel der Plätze“, „zwei Drittel aller“ („ein Viertel
     # mit Altbauten“ is a quarter of a town)
-    r"(?=\s+(?:der|des|dem|den|aller|alle|von|vom|eines|einer|dieser|unserer|ihrer|seiner"
-    r"|meiner|so|mehr|weniger|[A-ZÄÖÜ])|\s*[.,;:!?]|$)",
+    rf"(?=\s+(?:{alternation(german_words('after-a-part'))}|[A-ZÄÖÜ])|\s*[.,;:!?]|$)",
     re.IGNORECASE,
 )
 # A number word before a scale word is one number: „zwei Millionen“ 2,000,000, „eine

@@ -102,6 +102,12 @@ def alternation(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+def spaced_alternation(words) -> str:
+    """:func:`alternation` of ``words`` whose spaces stand for any run of space („die
+    Hälfte“, „nicht wahr“)."""
+    return alternation(words).replace("\\ ", r"\s+")
+
+
 @cache
 def german_function_words(*classes: str) -> frozenset[str]:
     """German words of ``classes`` (german-function-words.tsv: article, fused,
