@@ -20,11 +20,11 @@ from translator_app.core.data.corpus import DataError
 from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex
 from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
 from translator_app.core.language.english import english_plural, find_target, target_matches
-from translator_app.core.language.words import german_function_words, german_words
+from translator_app.core.language.words import alternation, german_function_words, german_words
 from translator_app.core.platform.paths import write_atomic
 
 # German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
-_ENDINGS = "(?:e|n|en|s|es|er|ern|ns)?"
+_ENDINGS = f"(?:{alternation(german_words('term-ending'))})?"
 MAX_TERMS = 10_000
 MAX_TERM_CHARS = 200
 
@@ -68,7 +68,7 @@ _UMLAUTS = {
 
 # Endings of a German plural (Helm -> Helme, Schein -> Scheine, Bad -> Bäder, Angebot ->
 # Angebote, Helmen in the dative): not -s/-es, which are mostly a genitive singular.
-_PLURAL_ENDINGS = ("e", "en", "er", "ern", "n", "nen")
+_PLURAL_ENDINGS = frozenset(german_words("plural-ending"))
 _SINGULAR_ARTICLES = frozenset(german_words("singular-determiner"))
 # Determiners that stand before a masculine or neuter noun only in the plural („die
 # Winterreifen“, „keine Dübel“, „meine Messer“): such a noun, whose plural is its singular,

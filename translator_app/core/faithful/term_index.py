@@ -16,8 +16,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-# The endings a term's word may take (glossary.py's _ENDINGS), longest first.
-ENDINGS = ("ern", "en", "er", "es", "ns", "e", "n", "s")
+from translator_app.core.language.words import german_words
+
+# The endings a term's word may take (german-words.tsv, term-ending), longest first.
+ENDINGS = tuple(sorted(german_words("term-ending"), key=len, reverse=True))
 MAX_TERM_WORDS = 24
 _UMLAUT = str.maketrans({"ä": "a", "ö": "o", "ü": "u"})
 _TOKEN = re.compile(r"\S+")
