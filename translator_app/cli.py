@@ -343,16 +343,22 @@ class _Said:
     """Progress of a document's sentences on stderr, at most every two seconds."""
 
     def __init__(self) -> None:
-        self.start = self.last = time.monotonic()
+        self.last = time.monotonic()
+        self.first: tuple[float, int] | None = None  # when the first part was done, and how many
 
     def __call__(self, done: int, total: int) -> None:
+        """Said at the first part (without a rate: the model's load and the document's
+        reading came before it), then every two seconds with the rate since."""
         now = time.monotonic()
-        if now - self.last < 2 and done < total:
+        if self.first is not None and now - self.last < 2 and done < total:
             return
         self.last = now
         from translator_app.core.documents.streamed import DocumentProgress
 
-        said = DocumentProgress(done, total, now - self.start, "sentences").line()
+        if self.first is None:
+            self.first = (now, done)
+        start, since = self.first
+        said = DocumentProgress(done, total, now - start, "sentences", since).line()
         print(f"translated {said}", file=sys.stderr, flush=True)
 
 

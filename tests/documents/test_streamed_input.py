@@ -102,3 +102,16 @@ def test_a_full_disk_names_the_output_not_the_input(tmp_path, monkeypatch):
         translate_stream(source, tmp_path / "out.txt", full)
     assert e.value.filename == str(tmp_path / "out.txt") and e.value.errno == errno.ENOSPC
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+
+
+def test_a_documents_progress_reckons_its_rate_from_the_first_part_on():
+    """The first part of a .docx of 90,000 paragraphs came after the model's load and the
+    reading, and its rate said "6:03:47 left" for a run of about 8 minutes: the first
+    report says how many, the later ones the rate since the first."""
+    from translator_app.core.documents.streamed import DocumentProgress
+
+    first = DocumentProgress(64, 90_000, 0.0, "sentences", since=64)
+    assert first.line() == "64 of 90,000 sentences"
+    later = DocumentProgress(512, 90_000, 2.0, "sentences", since=64)
+    assert later.rate == pytest.approx(224.0)
+    assert later.line() == "512 of 90,000 sentences (224.0/s, 6:39 left)"

@@ -54,6 +54,29 @@ def test_german_abbreviations_and_ordinals_do_not_split():
     ]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        'Er sagte: "Gott hat dem Pharao gezeigt, was er tun will."',
+        "„Kommst du morgen?“",
+        "Das ist Satz 12.",
+        "Wirklich?!",
+        "Packliste",
+    ],
+)
+def test_a_line_that_ends_its_only_sentence_is_one_segment_with_its_closing_quote(line):
+    """A line with no sentence end but at its close is one sentence, its closing quote
+    with it: pysbd split the quote off as a sentence of its own (989 of 78,183 such
+    corpus lines), which the English then carried after a space ("… will. \"")."""
+    assert [s.text for s in split_sentences(line)] == [line]
+
+
+def test_a_line_of_sentences_is_still_split_by_its_sentence_ends():
+    text = 'Er kam. "Ja", sagte sie. (Nr. 5) Dann ging er.'
+    assert len(split_sentences(text)) > 1
+    assert [s.text for s in split_sentences("Nein, mir ist alles recht.. Gut.")][-1] == "Gut."
+
+
 def test_segments_have_offsets_and_lines():
     text = "Erste Zeile. Zweiter Satz!\n\n   Eingerückt?\nLetzte"
     segs = split_sentences(text)

@@ -44,13 +44,18 @@ class DocumentProgress:
     total: int
     seconds: float
     unit: str = "paragraphs"  # what is counted: a rich document's sentences
+    # how many were done when ``seconds`` began to count: the rate is of those since
+    # (a document's first part comes after loading and reading, which say nothing of it)
+    since: int = 0
 
     @property
     def rate(self) -> float:
-        return self.done / self.seconds if self.seconds > 0 else 0.0
+        return (self.done - self.since) / self.seconds if self.seconds > 0 else 0.0
 
     def line(self) -> str:
-        left = (self.total - self.done) / self.rate if self.rate else 0.0
+        if not self.rate:  # nothing to reckon with yet
+            return f"{self.done:,} of {self.total:,} {self.unit}"
+        left = (self.total - self.done) / self.rate
         return (
             f"{self.done:,} of {self.total:,} {self.unit} ({self.rate:.1f}/s, {_clock(left)} left)"
         )
