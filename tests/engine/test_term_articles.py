@@ -10,9 +10,10 @@ import pytest
 from conftest import spelled_candidate
 from scripted_decoder import Written, scripted_translator
 from translator_app.core.engine.candidates import text_of
-from translator_app.core.faithful.glossary import Glossary, Term, TermUse
+from translator_app.core.faithful.glossary import Glossary, Term
 from translator_app.core.postedit import term_articles
 from translator_app.core.postedit.term_articles import article_for, verbs_fitted
+from translator_app.core.values import TermUse
 
 
 @pytest.mark.parametrize(

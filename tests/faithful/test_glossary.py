@@ -186,8 +186,8 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
 
 
 def test_a_plain_decode_must_write_the_facts_as_annotated():
-    from translator_app.core.faithful.glossary import TermUse
     from translator_app.core.faithful.protect import lost_protected
+    from translator_app.core.values import TermUse
 
     text = "Frau Koch zahlt um 14 Uhr 12,50 € für 29,4 Liter in München."
     good = "Mrs Koch pays €12.50 for 29.4 litres in Munich at 2 p.m."

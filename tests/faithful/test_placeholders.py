@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.placeholders import (
     restore_source,
     restore_text,
     substitute,
 )
 from translator_app.core.faithful.protect import entity_uses, is_place
+from translator_app.core.values import TermUse
 
 BUNDLE = Path(__file__).parents[2] / "resources" / "model"
 

@@ -14,7 +14,7 @@ pytest.importorskip("pytestqt")
 
 from translator_app.core.engine.text_document import TranslationCache  # noqa: E402
 from translator_app.core.engine.translation import Translation  # noqa: E402
-from translator_app.core.faithful.dropped import SourceWord  # noqa: E402
+from translator_app.core.values import SourceWord  # noqa: E402
 from translator_app.gui.translating.session import TranslationSession  # noqa: E402
 from translator_app.gui.translating.worker import TranslationWorker  # noqa: E402
 from translator_app.gui.translating.worker_messages import (  # noqa: E402

@@ -75,6 +75,7 @@ CORE_LAYERS = (
     ("platform", "cli_common"),
     ("text", "models", "data", "dictionary"),
     ("language",),
+    ("values",),
     ("faithful",),
     ("engine",),
     ("postedit",),

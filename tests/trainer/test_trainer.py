@@ -399,7 +399,7 @@ def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
         read_kinds(test, 3)
     assert greedy["dictionary_words_per_100"] == 0.0
 
-    from translator_app.core.faithful.glossary import TermUse
+    from translator_app.core.values import TermUse
 
     class FillsFromDictionary:  # said „Teig“ with the dictionary's English
         def translate(self, sources, beam):

@@ -39,7 +39,7 @@ from translator_app.core.engine.symbols import (
     without_symbol_runs,
 )
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.glossary import Glossary, TermUse, annotate, check_uses, map_spans
+from translator_app.core.faithful.glossary import Glossary, annotate, check_uses, map_spans
 from translator_app.core.faithful.protect import entity_uses, merge_uses, protected_uses
 from translator_app.core.faithful.terms import mask_markers
 from translator_app.core.faithful.umlauts import spans_in, spelled_as_german, uses_in
@@ -49,6 +49,7 @@ from translator_app.core.language.numbers import with_digits
 from translator_app.core.limits import MAX_SENTENCE_TOKENS
 from translator_app.core.text.clean import through, without_lone_surrogates
 from translator_app.core.text.tokenizer import EOS_PIECE, Pieces, Tokenizer
+from translator_app.core.values import TermUse
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 

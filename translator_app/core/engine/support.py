@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import torch
 
 from translator_app.core.engine.forced import word_supports
-from translator_app.core.faithful.dropped import SourceWord, content_words, not_carried
+from translator_app.core.faithful.dropped import content_words, not_carried
 from translator_app.core.text.tokenizer import Span
+from translator_app.core.values import SourceWord
 
 
 def content_supports(

@@ -18,10 +18,9 @@ import numpy as np
 
 from translator_app.core.engine.search_types import SearchCancelled
 from translator_app.core.engine.translation import Translation
-from translator_app.core.faithful.glossary import TermUse
-from translator_app.core.faithful.number_check import Fact
 from translator_app.core.language.english import find_target
 from translator_app.core.text.segment import Segment, join_with_spans, split_sentences
+from translator_app.core.values import Fact, TermUse
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from translator_app.core.faithful.dropped import SourceWord
-from translator_app.core.faithful.glossary import TermUse
-from translator_app.core.faithful.number_check import Fact
 from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import Span
+from translator_app.core.values import Fact, SourceWord, TermUse
 
 
 @dataclass(frozen=True)

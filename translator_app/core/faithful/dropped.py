@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from translator_app.core.language.words import german_function_words
 from translator_app.core.text.tokenizer import Span
+from translator_app.core.values import SourceWord
 
 # Articles, pronouns, prepositions, conjunctions, auxiliaries, modal verbs and particles:
 # a translation may rightly carry them in word order or grammar alone.
@@ -40,16 +40,6 @@ def is_content_word(word: str) -> bool:
         and WORD.fullmatch(word) is not None
         and (word.lower() not in GERMAN_FUNCTION_WORDS)
     )
-
-
-@dataclass(frozen=True)
-class SourceWord:
-    """A content word of the source: its text, span and the source piece indices it
-    covers."""
-
-    text: str
-    span: Span
-    pieces: tuple[int, ...]
 
 
 def content_words(source: str, piece_spans: Sequence[Span]) -> list[SourceWord]:

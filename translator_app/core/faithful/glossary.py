@@ -19,9 +19,13 @@ from pathlib import Path
 from translator_app.core.data.corpus import DataError
 from translator_app.core.faithful.term_index import MAX_TERM_WORDS, TermIndex
 from translator_app.core.faithful.terms import MARKERS, TERM_END, TERM_MEANS, TERM_START
-from translator_app.core.language.english import english_plural, find_target, target_matches
+from translator_app.core.language.english import (
+    find_target,
+    target_matches,
+)
 from translator_app.core.language.words import alternation, german_function_words, german_words
 from translator_app.core.platform.paths import write_atomic
+from translator_app.core.values import TermUse
 
 # German endings of inflected and plural forms (Pfanne -> Pfannen, Topf -> Topfes).
 _ENDINGS = f"(?:{alternation(german_words('term-ending'))})?"
@@ -34,28 +38,6 @@ class Term:
     source: str  # German
     target: str  # English
     dictionary: bool = False  # not the user's: the dictionary's, for a word the model copied
-
-
-@dataclass(frozen=True)
-class TermUse:
-    """A glossary term found in a source sentence: its span there, the English asked for,
-    and (after translation) whether the English contains it."""
-
-    start: int
-    end: int
-    source: str
-    target: str
-    kept: bool = False
-    plural: bool = False  # the German is the term's plural: the English is asked in it
-    definite: bool = False  # after „ins“, „zum“, „im“ …: the English is asked with "the"
-    dictionary: bool = False  # the dictionary's English for a German word the model copied
-
-    @property
-    def english(self) -> str:
-        """The English as the sentence needs it: the term's, in the German's number, with
-        "the" where the German fused its article into a preposition."""
-        english = english_plural(self.target) if self.plural else self.target
-        return with_the(english) if self.definite else english
 
 
 _UMLAUTS = {
@@ -113,14 +95,6 @@ def is_plural(term: str, written: str, before: str = "") -> bool:
 # pool" it writes "to the swimming pool" (a doubled "the" is undone in the tokenizer's
 # decode).
 FUSED_ARTICLES = german_function_words("fused")
-_ENGLISH_DETERMINERS = ("the ", "a ", "an ")
-
-
-def with_the(english: str) -> str:
-    """``english`` with "the" in front, unless it starts with an article already."""
-    if english.casefold().startswith(_ENGLISH_DETERMINERS):
-        return english
-    return f"the {english}"
 
 
 def _written(text: str) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 
 from translator_app.core.language.words import (
@@ -30,6 +29,7 @@ from translator_app.core.language.words import (
     units,
     weekdays,
 )
+from translator_app.core.values import Fact
 
 # The calendar's names and the English number words, read from resources/language
 # (core/language/words.py): the fact checks, the training augmentation and the register
@@ -162,19 +162,6 @@ def number_key(int_part: str, dec: str | None, thousands: str) -> str:
     value = whole if len(whole) > 1 and whole.startswith("0") else str(int(whole))
     dec = (dec or "").rstrip("0")
     return "n" + value + ("." + dec if dec else "")
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A number, time or date of the German: its text, its span and the keys of which
-    one must be in the English."""
-
-    text: str
-    start: int
-    end: int
-    keys: frozenset[str]
-    english: str = ""  # the fact as English writes it: 1,150; 12.50; 2 p.m.; 3 May
-    kind: str = "number"  # or, for facts in words (fact_words.py): unit, date, negation, ...
 
 
 def english_hour(h: int, m: int = 0) -> str:

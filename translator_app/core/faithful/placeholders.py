@@ -20,8 +20,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.text.tokenizer import Span
+from translator_app.core.values import TermUse
 
 # Copied without fail by the base model (measured on bench_faithful's failures: 9 of 9
 # sentences each, app's default search); German and English spell them alike.

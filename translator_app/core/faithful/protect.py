@@ -25,10 +25,10 @@ from translator_app.core.faithful.entity_lists import (
     PLACES,
     WORD_SURNAMES,
 )
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.faithful.number_check import EN_SCALE_OF, source_facts
 from translator_app.core.language.english import find_target
 from translator_app.core.language.words import units
+from translator_app.core.values import TermUse
 
 _NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
 _NAMES = (

@@ -21,9 +21,9 @@ from functools import cache
 
 from translator_app.core.data.tables import read_table
 from translator_app.core.faithful.casing import as_german_writes, written_case
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.platform.paths import resources_dir
 from translator_app.core.text.clean import replaced, through, without_invisible
+from translator_app.core.values import TermUse
 
 UMLAUTS = resources_dir() / "lists" / "german-umlauts.tsv"
 _WORD = re.compile(r"[^\W\d_]+")

@@ -163,3 +163,17 @@ def find_target(target: str, english: str) -> re.Match | None:
 def target_matches(target: str, english: str) -> Iterator[re.Match]:
     """Every place ``english`` uses a term's English, as :func:`find_target` finds one."""
     return _target_pattern(target).finditer(english)
+
+
+_ENGLISH_DETERMINERS = ("the ", "a ", "an ")
+
+
+def with_the(english: str) -> str:
+    """``english`` with "the" in front, unless it starts with an article already.
+
+    >>> with_the("delivery note"), with_the("a receipt")
+    ('the delivery note', 'a receipt')
+    """
+    if english.casefold().startswith(_ENGLISH_DETERMINERS):
+        return english
+    return f"the {english}"

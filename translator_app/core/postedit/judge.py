@@ -29,10 +29,11 @@ from translator_app.core.faithful.glossary import (
     check_uses,
     repeated_terms,
 )
-from translator_app.core.faithful.number_check import Fact, repeated_numbers
+from translator_app.core.faithful.number_check import repeated_numbers
 from translator_app.core.faithful.number_words import measure_mends
 from translator_app.core.faithful.protect import lost_protected
 from translator_app.core.faithful.unsaid_nouns import says_more_senses
+from translator_app.core.values import Fact
 
 # What a lost fact costs against the model's score (a length-normalised log-probability)
 # in the one rule that picks among the n-best: a changed number, price, date or glossary

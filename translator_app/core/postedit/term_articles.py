@@ -23,10 +23,10 @@ import re
 
 from translator_app.core.engine.respell import respelled
 from translator_app.core.engine.translation import Candidate, Translation
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.language.english import english_plural
 from translator_app.core.language.words import alternation, english_verb_plurals, english_words
 from translator_app.core.text.tokenizer import Tokenizer
+from translator_app.core.values import TermUse
 
 # Words spelt with a vowel that begin with a consonant's sound ("a user", "a European",
 # "a one-off"), and words spelt with an "h" that begin with a vowel's ("an hour").

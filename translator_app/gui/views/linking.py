@@ -15,11 +15,11 @@ import numpy as np
 from translator_app.core.engine.text_document import DocumentTranslation
 from translator_app.core.engine.translation import Translation
 from translator_app.core.faithful.fact_check import describe_fact
-from translator_app.core.faithful.glossary import TermUse
 from translator_app.core.language import spelling
 from translator_app.core.language.identify import language_name
 from translator_app.core.text.piece_words import piece_words
 from translator_app.core.text.tokenizer import EOS_ID, PIECE_MARK
+from translator_app.core.values import TermUse
 from translator_app.gui.views.positions import piece_at
 
 # Weights below this share of the row's maximum are not highlighted: attention is never
