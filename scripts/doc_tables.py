@@ -51,6 +51,8 @@ ROOMS = {
     "language": "German and English word knowledge read from resources/language's tables "
     "(calendar, number words, units, measures, function words), one reader per list; "
     "the reader of amounts; which language a sentence is in (py3langid)",
+    "values": "what a translation carries about its source, below every check that finds "
+    "it: a fact of the German, a term found in it, a content word",
     "faithful": "numbers, dates, names and places kept; glossary and term annotations",
     "engine": "bundles, the PyTorch and CTranslate2 backends, one decode of a list of "
     "sentences, its immutable `Translation` values, the document pipeline",
