@@ -6,6 +6,7 @@ value must be a loss, not a pass."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from num2words import num2words
@@ -64,3 +65,27 @@ def test_a_date_is_kept_day_and_month(day, month, form):
     assert missing_facts(german, f"The shop is closed on {said}.") == [], said
     other = form.format(d=day % 28 + 1, o=_ordinal(day % 28 + 1), m=MONTHS_EN[month - 1])
     assert missing_facts(german, f"The shop is closed on {other}.") != []
+
+
+@pytest.mark.parametrize(
+    "german, english",
+    [
+        ("Auf der B 33 staut es sich.", "There is a traffic jam on the B33."),
+        ("Das Genom von Phi X 174 ist klein.", "The genome of phi X174 is small."),
+        ("Auf der A 2 gab es einen Unfall.", "There was an accident on the A2."),
+    ],
+)
+def test_a_number_the_english_glues_to_its_code_is_kept(german, english):
+    """English glues a road's, a model's or a genome's number to its letters where German
+    spaces it („B 33“: "B33"); the German's number is kept (on the dev sets the check
+    marked "phi X174" for „Phi X 174“)."""
+    assert not missing_facts(german, english)
+    assert missing_facts(
+        german, english.replace("33", "34").replace("174", "175").replace("A2", "A3")
+    )
+
+
+def test_a_code_with_a_number_in_the_english_is_no_fact_and_adds_none():
+    """„CO2“ is no number of the German, and "CO2" in the English adds none."""
+    assert not missing_facts("Der CO2-Ausstoß sinkt.", "CO2 emissions are falling.")
+    assert not missing_facts("Der CO2-Ausstoß sinkt.", "Carbon dioxide emissions are falling.")

@@ -90,6 +90,11 @@ _CODE = (
     r"|(?<![\w.,])(?!\d{1,4}-\d{1,4}(?![\d/-]|[.,]\d))(?=[\d/-]*\d{3})\d+(?:[-/]\d+)+"
     r"(?![\w]|[.,]\d))"
 )
+# An English number glued to a code of letters (a road, a model, a genome: "B33", "A2",
+# "X174") keeps the German's number: English glues what German spaces („B 33“, „A 2“).
+# Read in the English only: „CO2“ is no fact of the German, and a number the English
+# adds is found by its digits (fact_check.added_facts), not by these keys.
+_GLUED = r"(?P<glued>(?<![\w.,:])[A-Za-z]{1,3}(?P<gd>\d{1,4})(?![\w]|[.,]\d))"
 # A number times a scale word is one number: „16 Tausend Rubel“ is 16,000 roubles, „2,5
 # Millionen“ 2.5 million (German „Milliarde“ is a billion, „Billion“ a trillion).
 _DE_SCALE_NOUNS = {
@@ -148,6 +153,7 @@ _EN_FACTS = re.compile(
     rf"|(?P<noon>\b(?:noon|midday)\b)|(?P<midnight>\bmidnight\b)"
     rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(?P<sd>\d+))?[\s-]*"
     rf"(?P<sw>{'|'.join(_EN_SCALES)})\b)"
+    rf"|{_GLUED}"
     rf"|(?P<num>{EN_NUMBER})"
     rf"|(?P<word>\b(?:{'|'.join(sorted(_WORD_VALUES, key=len, reverse=True))})\b)",
     re.IGNORECASE,
@@ -333,6 +339,8 @@ def target_keys(text: str) -> Counter:
             keys.update(_time_keys(0, 0))
         elif g["scaled"]:  # "16 thousand", "2.5 million"
             keys[_scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES[g["sw"].lower()])] += 1
+        elif g["glued"]:  # "B33": 33
+            keys[number_key(g["gd"], None, ",")] += 1
         elif g["num"]:
             keys[number_key(g["int"], g["dec"], ",")] += 1
             if g["ord"]:
