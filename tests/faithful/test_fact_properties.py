@@ -89,3 +89,11 @@ def test_a_code_with_a_number_in_the_english_is_no_fact_and_adds_none():
     """„CO2“ is no number of the German, and "CO2" in the English adds none."""
     assert not missing_facts("Der CO2-Ausstoß sinkt.", "CO2 emissions are falling.")
     assert not missing_facts("Der CO2-Ausstoß sinkt.", "Carbon dioxide emissions are falling.")
+
+
+def test_a_noun_counted_by_thousands_grouped_by_a_space_is_counted_by_the_whole_number():
+    """„12 000 Fahrzeuge“ counts twelve thousand vehicles (DIN 5008 groups by a space),
+    not the „000“ of its last group, which no English says."""
+    german = "Täglich fahren etwa 12 000 Fahrzeuge durch den Ort."
+    assert not missing_facts(german, "Around 12,000 vehicles drive through the town every day.")
+    assert missing_facts(german, "Around 13,000 vehicles drive through the town every day.")

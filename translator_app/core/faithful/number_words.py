@@ -241,7 +241,10 @@ _DE_NOT_COUNTED = alternation(
     + list(german_words("not-counted"))
 )
 _DE_COUNT = (  # a year („2010 Selbstmord“: "suicide in 2010") counts nothing
-    rf"(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|{COMPOUND}"
+    # thousands grouped by a space, as number_check.DE_NUMBER reads them („12 000
+    # Fahrzeuge“: 12,000, not the „000“ of its last group)
+    r"[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![ \u00a0\u202f]?\d)"
+    rf"|(?!(?:1[89]|20)\d\d\b)\d+(?:[.,]\d+)?(?![.\d])|{COMPOUND}"
     rf"|{alternation(w for w, v in _DE_ALONE.items() if 2 <= v <= 12)}"
 )
 _DE_COUNTED = re.compile(
@@ -287,7 +290,8 @@ def german_counted_many(text: str) -> set[str]:
 
 def _de_count(word: str) -> Fraction | None:
     if word[0].isdigit():
-        return Fraction(word.replace(".", "").replace(",", "."))
+        grouped = re.sub(r"[ \u00a0\u202f]", "", word)
+        return Fraction(grouped.replace(".", "").replace(",", "."))
     simple = _DE_ALONE.get(word) or _DE_TENS.get(word)
     return Fraction(simple) if simple else german_number_word(word)
 
