@@ -203,6 +203,10 @@ def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
     return source[cut:], without_symbol_runs(source[:cut])[2]
 
 
+# A word of the English a fix must keep: four letters or more ("noon", not "at").
+_KEPT_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
 def _words_of_the_rest(translation: Translation, fact) -> Counter:
     """The words of ``translation``'s English (of four letters or more) whose pieces all
     attend most to German outside ``fact``, to a word that is not a function word
@@ -213,7 +217,7 @@ def _words_of_the_rest(translation: Translation, fact) -> Counter:
     att = np.asarray(best.attention)
     function_words = german_function_words()
     words: Counter = Counter()
-    for m in re.finditer(r"[^\W\d_]{4,}", best.text):
+    for m in _KEPT_WORD.finditer(best.text):
         pieces = [
             k
             for k, (a, b) in enumerate(best.target_spans[: len(att)])
@@ -240,7 +244,7 @@ def _words_within(text: str, start: int, end: int) -> set[str]:
 
 def _words_dropped(words: Counter, english: str) -> bool:
     """Whether ``english`` says fewer of any of ``words`` than they count."""
-    said = Counter(w.casefold() for w in re.findall(r"[^\W\d_]{4,}", english))
+    said = Counter(w.casefold() for w in _KEPT_WORD.findall(english))
     return any(said[w] < n for w, n in words.items())
 
 

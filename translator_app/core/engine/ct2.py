@@ -333,8 +333,9 @@ def engine_for(
     ctype = compute_type(precision, device)
     quantization = "int8" if ctype.startswith("int8") else "float32"
     vocab = vocabulary(tokenizer, model.config.vocab_size)
-    threads = cpu_threads() if device_parts(device)[0] == "cpu" else 0
-    workers = cpu_workers(threads) if device_parts(device)[0] == "cpu" else 1
+    on_cpu = device_parts(device)[0] == "cpu"
+    threads = cpu_threads() if on_cpu else 0
+    workers = cpu_workers(threads) if on_cpu else 1
     try:
         if bundle_path is None:
             # A model in memory (the trainer's evaluations): converted into a scratch

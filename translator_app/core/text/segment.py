@@ -118,9 +118,12 @@ def _sentences(line: str) -> list[tuple[int, int]]:
     """Sentence spans of one line, stripped, each at most MAX_SEGMENT_CHARS long and at
     most MAX_SEGMENT_BYTES once normalised."""
     spans: list[tuple[int, int]] = []
-    windows = _bounded(line, 0, len(line), _MAX_SBD_CHARS, (_SENTENCE_END, _SPACE))
     if len(line) <= _MAX_SBD_CHARS and _ONE_SENTENCE.fullmatch(line):
-        windows, spans = [], [span] if (span := _stripped(line, 0, len(line))) else []
+        windows = []
+        whole = _stripped(line, 0, len(line))
+        spans = [whole] if whole else []
+    else:
+        windows = _bounded(line, 0, len(line), _MAX_SBD_CHARS, (_SENTENCE_END, _SPACE))
     for w_start, w_end in windows:
         window = line[w_start:w_end]
         pos = 0
