@@ -125,12 +125,12 @@ def tiny_hf(folder: Path) -> Path:
     import torch
     from safetensors.torch import save_file
 
-    from translator_app.core.importers.marian_npz import _to_hf
+    from translator_app.core.importers.marian_npz import marian_to_hf
 
     release = tiny_release(folder / "_release")
     with np.load(release / NPZ) as z:
         arrays = {k: z[k] for k in z.files if k != "special:model.yml"}
-    hf = _to_hf(arrays)
+    hf = marian_to_hf(arrays)
     tensors = {"model." + k: v.contiguous() for k, v in hf.items()}
     tensors["final_logits_bias"] = tensors.pop("model.final_logits_bias").reshape(1, -1)
     for side in ("encoder", "decoder"):

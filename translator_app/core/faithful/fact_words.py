@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from translator_app.core.faithful.number_check import (
-    _ORDINALS,
     CARDINALS,
     HOURS_DE,
     MONTHS_DE,
     MONTHS_EN,
+    ORDINALS,
     WEEKDAYS_DE,
     WEEKDAYS_EN,
     Fact,
@@ -176,7 +176,7 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
         for word, value in NUMBER_WORDS_DE.items()
     ]
     numbers += [
-        (_lower_or_first(f"{stem}e[nmrs]?"), _rule("number word", _ORDINALS[value], f"o{value}"))
+        (_lower_or_first(f"{stem}e[nmrs]?"), _rule("number word", ORDINALS[value], f"o{value}"))
         for stem, value in _ORDINAL_STEMS_DE.items()
     ]
     numbers.append((_lower_or_first(_HALF), _rule("number word", "half", "n0.5")))

@@ -40,9 +40,9 @@ WEEKDAYS_DE = [de for de, _ in weekdays()]
 WEEKDAYS_EN = [en for _, en in weekdays()]
 _MONTH_EN_INDEX = {m[:3]: i + 1 for i, m in enumerate(MONTHS_EN)}
 CARDINALS = list(english_number_words("cardinal"))  # zero … twenty
-_ORDINALS = list(english_number_words("ordinal"))  # zeroth … twentieth
-_WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enumerate(_ORDINALS)}
-_ORDINAL_SET = frozenset(_ORDINALS)
+ORDINALS = list(english_number_words("ordinal"))  # zeroth … twentieth
+_WORD_VALUES = {w: i for i, w in enumerate(CARDINALS)} | {w: i for i, w in enumerate(ORDINALS)}
+_ORDINAL_SET = frozenset(ORDINALS)
 _WORD_VALUES |= english_number_words("tens", "hundred", "dozen")
 
 # Numbers as the two languages write them; a number is not part of a longer token, but

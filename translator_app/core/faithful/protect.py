@@ -27,10 +27,12 @@ from translator_app.core.faithful.entity_lists import (
 )
 from translator_app.core.faithful.number_check import EN_SCALE_OF, source_facts
 from translator_app.core.language.english import find_target
+from translator_app.core.language.fact_forms import said_otherwise
 from translator_app.core.language.words import units
 from translator_app.core.values import TermUse
 
-_NAME = r"(?P<name>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?)"
+# A name's letters after its capital: any letter („González“, not „Gonz“)
+_NAME = r"(?P<name>[A-ZÄÖÜ][^\W\d_]+(?:-[A-ZÄÖÜ][^\W\d_]+)?)"
 _NAMES = (
     # Frau Koch, Herrn Richter, Frau Dr. Wolf, Herr Prof. Dr. Fischer
     re.compile(rf"\b(?:Frau|Herrn?|Familie)\s+(?:(?:Dr|Prof)\.\s+)*{_NAME}"),
@@ -170,29 +172,11 @@ def lost_protected(source: str, english: str, terms: Sequence[TermUse] = ()) -> 
     return missing + _lost_units(source, english)
 
 
-# An amount in euros as English writes it besides "€12.50": "12.50 euros", "EUR 12.50";
-# a full hour of the morning („10 Uhr“: "10 o'clock") as "10 a.m." or "10:00" too, and
-# „12 Uhr“ as "noon".
-_EURO_TARGET = re.compile(r"€(?P<amount>\d[\d,]*(?:\.\d+)?)")
-_HOUR_TARGET = re.compile(r"(?P<hour>\d{1,2}) o'clock")
-
-
 def _written(target: str, english: str) -> bool:
     """Whether ``english`` writes a protected fact's English ``target`` as it stands or
-    in another form of the same value (an amount in euros, a morning's full hour)."""
-    if find_target(target, english) is not None:
-        return True
-    if euro := _EURO_TARGET.fullmatch(target):
-        amount = re.escape(euro["amount"])
-        said = rf"(?<![\w.,]){amount}\s?(?:euros?|EUR)(?![\w-])|(?<![\w-])EUR\s?{amount}(?!\d)"
-    elif hour := _HOUR_TARGET.fullmatch(target):
-        h = hour["hour"]
-        said = rf"(?<![\w.,:]){h}(?::00)?\s?a\.?m\.?(?![\w])|(?<![\w.,:]){h}:00(?![\w:])"
-        if h == "12":
-            said += r"|(?<![\w-])noon(?![\w-])"
-    else:
-        return False
-    return re.search(said, english, re.IGNORECASE) is not None
+    in another form of the same value (language/fact_forms.py: "December 20th" for "20
+    December", "9pm" for "9 p.m.", "12.50 euros" for "€12.50", "Meteor-3")."""
+    return find_target(target, english) is not None or said_otherwise(target, english)
 
 
 def is_place(use: TermUse) -> bool:

@@ -362,7 +362,7 @@ def _meta(shape: tuple[int, ...]) -> torch.Tensor:
     return torch.empty(shape, device="meta")
 
 
-def _to_hf(arrays: dict, tensor=_real) -> dict[str, torch.Tensor]:
+def marian_to_hf(arrays: dict, tensor=_real) -> dict[str, torch.Tensor]:
     """Marian names and layouts -> Hugging Face names (shapes are checked afterwards).
     ``tensor`` makes each tensor: from the array, or (``_meta``) from its shape alone."""
     out: dict[str, torch.Tensor] = {}
@@ -403,10 +403,10 @@ def read_opus_release(src: Path) -> tuple[ModelConfig, dict[str, torch.Tensor], 
         shapes = {n: shape for n, (shape, _) in headers.items() if n != CONFIG_ENTRY}
         config = _model_config(model_yml, shapes, where, tokenizer)
         # Shapes first, from the headers: nothing large is read for a mismatched file.
-        check_shapes(convert_hf(_to_hf(shapes, _meta), where), config, where)
+        check_shapes(convert_hf(marian_to_hf(shapes, _meta), where), config, where)
         arrays = _load_npz(npz)
         arrays.pop(CONFIG_ENTRY, None)
         check_finite(arrays, where)
-    state = convert_hf(_to_hf(arrays), where)
+    state = convert_hf(marian_to_hf(arrays), where)
     check_shapes(state, config, where)
     return config, {k: v.contiguous() for k, v in state.items()}, tokenizer

@@ -22,8 +22,8 @@ from translator_app.core.text.tokenizer import (
     Pieces,
     SpecialIds,
     Tokenizer,
-    _pieces_from_proto,
-    _tidied,
+    pieces_from_proto,
+    tidied,
 )
 
 SOURCE_SPM_FILE = "source.spm"
@@ -89,7 +89,7 @@ class PairTokenizer(SpecialIds):
 
     def encode(self, text: str) -> Pieces:
         """German ``text`` -> shared-vocabulary ids (no EOS), pieces and character spans."""
-        p = _pieces_from_proto(self.source.encode(text, out_type="proto"), text)
+        p = pieces_from_proto(self.source.encode(text, out_type="proto"), text)
         return Pieces(p.text, tuple(self._ids(p.pieces)), p.pieces, p.spans)
 
     def encode_ids(self, texts: Sequence[str], side: str = "source") -> list[list[int]]:
@@ -103,7 +103,7 @@ class PairTokenizer(SpecialIds):
         ids = [int(i) for i in ids if int(i) not in self._specials]
         target_ids = [self.target.piece_to_id(self.piece(i)) for i in ids]
         proto = self.target.decode(target_ids, out_type="proto")
-        p = _tidied(_pieces_from_proto(proto, proto.text))
+        p = tidied(pieces_from_proto(proto, proto.text))
         return Pieces(p.text, tuple(ids), p.pieces, p.spans)
 
     def files(self) -> dict[str, bytes]:

@@ -51,7 +51,7 @@ def _byte_to_char(text: str) -> list[int] | None:
     return table
 
 
-def _pieces_from_proto(proto, text: str) -> Pieces:
+def pieces_from_proto(proto, text: str) -> Pieces:
     table = _byte_to_char(text)
     ids, pieces, spans = [], [], []
     for p in proto.pieces:
@@ -74,7 +74,7 @@ _CLOCK_DOUBLE_STOP = re.compile(r"(?<=\b[ap]\.m\.)\.")
 _DOUBLE_THE = re.compile(r"\b[Tt]he((?: the)+)\b")
 
 
-def _tidied(p: Pieces) -> Pieces:
+def tidied(p: Pieces) -> Pieces:
     """``p`` with every U+FFFD, every doubled stop after a.m./p.m. and the second of a
     doubled "the" removed from its text, and its spans shifted to match."""
     drop = {m.start() for m in _CLOCK_DOUBLE_STOP.finditer(p.text)}
@@ -135,7 +135,7 @@ class Tokenizer(SpecialIds):
 
     def encode(self, text: str) -> Pieces:
         """Ids (no BOS/EOS), pieces and character spans of ``text``."""
-        return _pieces_from_proto(self.sp.encode(text, out_type="proto"), text)
+        return pieces_from_proto(self.sp.encode(text, out_type="proto"), text)
 
     def encode_ids(self, texts: Sequence[str], side: str = "source") -> list[list[int]]:
         """Fast batch encoding to ids (training). One joint model serves both sides."""
@@ -150,12 +150,12 @@ class Tokenizer(SpecialIds):
         BOS/EOS/padding are dropped. Byte pieces that do not form valid UTF-8 (a model can
         emit the first bytes of "€" and then a word) decode to U+FFFD in SentencePiece;
         those characters are removed, so that no replacement character reaches the user;
-        so is a second stop after "a.m."/"p.m." (``_tidied``)."""
+        so is a second stop after "a.m."/"p.m." (``tidied``)."""
         ids = [int(i) for i in ids if int(i) not in self._specials]
         if not ids:  # an empty output; sentencepiece <= 0.2.2 raises TypeError on []
             return Pieces(text="", ids=(), pieces=(), spans=())
         proto = self.sp.decode(ids, out_type="proto")
-        return _tidied(_pieces_from_proto(proto, proto.text))
+        return tidied(pieces_from_proto(proto, proto.text))
 
 
 def train_sentencepiece(
