@@ -152,6 +152,9 @@ def _lower_or_first(word: str) -> str:
 
 # A number the unit stands after: digits, a number word, or a half.
 _COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
+# Before a unit: digits, with or without a space („5km“), or a number in words as a word of
+# its own („zehn Meter“; „Elfmeter“ is a penalty kick, „Halbjahr“ a half-year, no measure).
+_COUNT_BEFORE_UNIT = rf"(?:\d+(?:[.,]\d+)*\s*|(?:{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)\s+)"
 
 
 def _grouped(alternatives: list[tuple[str, object]]) -> tuple[str, dict[str, object]]:
@@ -206,7 +209,7 @@ def _source_rules() -> list[tuple[re.Pattern, dict[str, _Rule]]]:
     out = []
     for alternatives, flags, template in (
         (numbers, 0, "{}"),
-        (units, re.IGNORECASE, rf"{_COUNT}\s*(?:{{}})"),  # „zehn Werktage“: the unit
+        (units, re.IGNORECASE, rf"{_COUNT_BEFORE_UNIT}(?:{{}})"),  # „zehn Werktage“: the unit
         (rates, 0, r"(?:pro|je)\s+(?:{})"),  # a rate: „80 Euro pro Nacht“
         (times, 0, "{}"),
         (days, 0, "{}"),
@@ -227,12 +230,21 @@ def _target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
         (_grouped([(en, f"u:{k}") for k, _, en in UNITS]), re.IGNORECASE),
         (_grouped([(f"{d}s?", f"w{i}") for i, d in enumerate(WEEKDAYS_EN)]), re.IGNORECASE),
         (_grouped([(en, f"r:{k}") for k, _, en, _ in RELATIVE_DAYS]), re.IGNORECASE),
-        # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.")
-        (_grouped([(f"{m}|{m[:3]}\\.", f"M{i + 1}") for i, m in enumerate(MONTHS_EN)]), 0),
         (_grouped([(w, f"n{v:g}") for w, v in _EN_NUMBER_WORDS.items()]), re.IGNORECASE),
         (_grouped([(rf"(?:{_EN_HOUR_WORDS})\s+o'clock", "oclock")]), re.IGNORECASE),
     ]
     out = [(_en(pattern, flags), values) for (pattern, values), flags in categories]
+    # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.", "Sept."),
+    # after a hyphen too ("mid-June")
+    months = _grouped([(rf"{m}|{m[:3]}\.|{m[:4]}\.", f"M{i + 1}") for i, m in enumerate(MONTHS_EN)])
+    out.append((re.compile(rf"(?<![^\W\d_])(?:{months[0]})(?![\w-])"), months[1]))
+    # A unit in a compound adjective after its number: "a 76-year-old", "a 40-litre box",
+    # "a half-year result", "a five-day week"
+    units = _grouped([(en, f"u:{k}") for k, _, en in UNITS])
+    count = rf"\d+(?:[.,]\d+)?|{'|'.join(CARDINALS[2:])}|half"
+    out.append(
+        (re.compile(rf"(?<![\w-])(?:{count})-(?:{units[0]})(?![^\W\d_])", re.IGNORECASE), units[1])
+    )
     # Limits and negation as written: their patterns say where words end.
     out += [(re.compile(en, re.IGNORECASE), {"g0": f"l:{k}"}) for k, _, en, _ in LIMITS]
     out.append((re.compile(_NEGATION_EN, re.IGNORECASE), {"g0": "x:neg"}))
@@ -289,6 +301,7 @@ _FAREWELL = re.compile(r"[Bb]is\s+\w+\W*$")
 _WORD = re.compile(r"\w")
 # An age limit before „Jahren“: English says the age without "years" ("children under
 # six", "from 18"); the limit and the number are still checked.
+_AGE_AFTER = re.compile(r"\s+alt(?:e[nmrs]?)?\b")
 _AGE_BEFORE = re.compile(rf"\b(?:unter|ab|über|bis zu|mit|von)\s+{_COUNT}\s*$", re.IGNORECASE)
 
 
@@ -312,8 +325,11 @@ def word_facts(text: str) -> list[Fact]:
                 and not _WORD.search(text, 0, start)
             ):
                 continue  # „Bis morgen!“, „Bis bald 👋“: "see you tomorrow"
-            if "u:year" in rule.keys and _AGE_BEFORE.search(text, 0, start):
-                continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"
+            if "u:year" in rule.keys and (
+                _AGE_BEFORE.search(text, 0, start) or _AGE_AFTER.match(text, end)
+            ):
+                continue  # an age: „unter sechs Jahren“ is "under six", "under 6s"; „19
+                # Jahre alt“ is "19" as well as "19 years old" (the number is checked)
             facts.append(Fact(text[start:end], start, end, rule.keys, rule.english, rule.kind))
     facts += score_facts(text) + number_word_facts(text) + multiple_facts(text) + state_facts(text)
     return sorted(facts, key=lambda f: (f.start, f.end))

@@ -106,6 +106,8 @@ DE_SCALE_WORDS = (
     rf"(?:{alternation(w.capitalize() for w in _DE_SCALE_NOUNS)})(?![\w-])"
     rf"|(?:{alternation(w.capitalize() for w in _DE_SCALE_SHORT)})\.?(?![\w-])"
 )
+# A scale word glued on by a hyphen, in lower case: „13-tausend Ampere“ is 13,000 amps.
+_DE_SCALE_GLUED = rf"(?:{alternation(_DE_SCALE_NOUNS)})(?![\w-])"
 _EN_SCALES = {
     w: v for w, v in english_number_words("scale", "scale-abbreviation").items() if v >= 1000
 }
@@ -129,8 +131,8 @@ _DE_FACTS = re.compile(
     rf"|(?P<dm>\b(?P<d>[0-3]?\d)\.\s*(?P<mon>{_MONTHS_DE_RE})\b)"
     rf"|(?P<numdate>(?<![\w.])(?P<d2>[0-3]?\d)\.(?P<m3>[01]?\d)\.(?P<y>\d{{4}}|\d{{2}}(?!\d))?)"
     rf"|(?P<ord>(?<![\w.,])(?P<o>\d{{1,3}})\.(?=\s+[A-Za-zÄÖÜäöü]))"
-    rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:\.\d{{3}})+|\d+)(?:,(?P<sd>\d+))?\s+"
-    rf"(?P<sw>{DE_SCALE_WORDS}))"
+    rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:\.\d{{3}})+|\d+)(?:,(?P<sd>\d+))?"
+    rf"(?:\s+(?P<sw>{DE_SCALE_WORDS})|-(?P<swl>{_DE_SCALE_GLUED})))"
     rf"|(?P<num>{DE_NUMBER})"
 )
 # "at eight" is a clock time, "at eight years" is not.
@@ -148,16 +150,20 @@ _EN_FACTS = re.compile(
     rf"|(?P<clock>\b(?P<h3>[01]?\d|2[0-4]):(?P<m3>[0-5]\d)\b(?!\s*[ap]\.?\s?m\b))"
     rf"|(?P<md>\b(?P<mon>{_MONTHS_EN_RE})\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)?\b)"
     rf"|(?P<dm>\b(?P<d2>[0-3]?\d)(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon2>{_MONTHS_EN_RE})(?![a-z]))"
-    rf"|(?P<numdate>(?<![\w.])(?P<d4>[0-3]?\d)\.(?P<m4>[01]?\d)\.(?P<y4>\d{{4}}|\d{{2}}(?!\d))?)"
+    rf"|(?P<numdate>(?<![\w.])(?P<d4>[0-3]?\d)\.(?P<m4>0?[1-9]|1[0-2])\.(?P<y4>\d{{4}}|\d{{2}}(?!\d))?)"
     rf"|(?P<slash>\b(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b)"
     rf"|(?P<noon>\b(?:noon|midday)\b)|(?P<midnight>\bmidnight\b)"
     rf"|(?P<scaled>(?<![\w.,:])(?P<si>\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.(?P<sd>\d+))?[\s-]*"
     rf"(?P<sw>{'|'.join(_EN_SCALES)})\b)"
     rf"|{_GLUED}"
+    # a decade or an age in tens ("the 1990s", "in her 90s"): the number
+    rf"|(?P<decade>(?<![\w.,:])(?P<dd>\d{{2,4}})['’]?s\b)"
     rf"|(?P<num>{EN_NUMBER})"
     rf"|(?P<word>\b(?:{'|'.join(sorted(_WORD_VALUES, key=len, reverse=True))})\b)",
     re.IGNORECASE,
 )
+# A 24-hour time written with a point ("20.00", "6.30"), which is also a number
+_CLOCK_WITH_A_POINT = re.compile(r"(?:[01]?\d|2[0-4])\.[0-5]\d")
 _NOT_CHECKED = {"n0", "n1"}  # "1 Kind": "a child"; "0": "no"
 
 
@@ -267,7 +273,7 @@ def source_facts(text: str) -> list[Fact]:
                 facts += [year, date]
                 continue
         elif g["scaled"]:
-            scale = de_scale(g["sw"])
+            scale = de_scale(g["sw"] or g["swl"])
             keys = {_scaled(g["si"].replace(".", ""), g["sd"], scale)}
             # as English says it („2,5 Millionen“: "2.5 million"), not "2,500,000"
             english = f"{english_number(g['si'], g['sd'])} {EN_SCALE_OF[scale]}"
@@ -341,8 +347,12 @@ def target_keys(text: str) -> Counter:
             keys[_scaled(g["si"].replace(",", ""), g["sd"], _EN_SCALES[g["sw"].lower()])] += 1
         elif g["glued"]:  # "B33": 33
             keys[number_key(g["gd"], None, ",")] += 1
+        elif g["decade"]:
+            keys[f"n{int(g['dd'])}"] += 1
         elif g["num"]:
             keys[number_key(g["int"], g["dec"], ",")] += 1
+            if _CLOCK_WITH_A_POINT.fullmatch(m.group()):  # "at 20.00 CET": a time too
+                keys.update(_time_keys(int(g["int"]), int(g["dec"])))
             if g["ord"]:
                 keys[f"o{int(g['int'].replace(',', ''))}"] += 1
         else:  # "seventh" keeps an ordinal, not „sieben“
