@@ -59,6 +59,12 @@ def test_words_british_english_writes_too_are_left(text):
     assert in_variant(text, BRITISH) == text
 
 
+def test_a_date_with_an_ordinal_ending_is_written_the_british_way():
+    assert in_variant("We celebrate on September 20th.", BRITISH) == "We celebrate on 20 September."
+    assert in_variant("on December 21st, 2012", BRITISH) == "on 21 December 2012"
+    assert in_variant("on December 21st, 2012", AMERICAN) == "on December 21st, 2012"
+
+
 def test_a_dialogue_and_a_disc_stay_in_american_english():
     assert in_variant("The dialogue on the disc.", AMERICAN) == "The dialogue on the disc."
 

@@ -53,7 +53,8 @@ def _dates() -> tuple[re.Pattern, re.Pattern]:
     day = r"(?P<day>[1-9]|[12]\d|3[01])"
     year = r"(?P<year>\d{4})"
     british = re.compile(rf"\b{day} (?P<month>{names})\b(?: {year}\b)?")
-    american = re.compile(rf"\b(?P<month>{names}) {day}\b(?:(?:,)? {year}\b)?")
+    # an ordinal's ending too: "September 20th, 2012" is 20 September 2012
+    american = re.compile(rf"\b(?P<month>{names}) {day}(?:st|nd|rd|th)?\b(?:(?:,)? {year}\b)?")
     return british, american
 
 
