@@ -73,8 +73,9 @@ def test_imports_flow_one_way(where, forbidden):
 CORE_LAYERS = (
     ("limits",),
     ("platform", "cli_common"),
-    ("text", "models", "data", "dictionary"),
+    ("text", "models", "data"),
     ("language",),
+    ("dictionary",),
     ("values",),
     ("faithful",),
     ("engine",),

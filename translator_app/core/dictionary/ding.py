@@ -12,19 +12,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from translator_app.core.language.words import alternation, german_words
+
 _GENDER = re.compile(r"\{([^}]*)\}")
 _REGISTER = re.compile(r"\[([^\]]*)\]")
 # ``/acc., acct./`` stands apart; "ich/er/sie" is not an abbreviation
 _ANNOTATION = re.compile(
     r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|\([^)]*\)|(?:(?<=\s)|^)/[^/\s][^/]*/(?=[\s;]|$)"
 )
-# Words that stand before the form itself in Ding's German: articles, personal pronouns
-# of the verb forms ("ich/er/sie ging"), "am" of superlatives, reflexive and object marks.
-_LEADING = re.compile(
-    r"^(?:(?:der|die|das|des|dem|den|ein|eine|am|sich|zu|"
-    r"ich|du|er|sie|es|wir|ihr|ich/er/sie|er/sie|er/sie/es|wir/sie|ich/er/sie/es|"
-    r"jdm\.|jdn\.|jds\.|etw\.|jdm\./etw\.|jdn\./etw\.)\s+)+"
-)
+# Words that stand before the form itself in Ding's German (german-words.tsv, kind
+# before-a-headword): articles, personal pronouns of the verb forms ("ich/er/sie ging"),
+# "am" of superlatives, reflexive and object marks ("sich", "jdm./etw.").
+_LEADING = re.compile(rf"^(?:(?:{alternation(german_words('before-a-headword'))})\s+)+")
 WORD = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)
 
 

@@ -34,6 +34,7 @@ from translator_app.core.dictionary.index import (
     read_only,
     source_stamp,
 )
+from translator_app.core.language.words import dictionary_marks
 from translator_app.core.platform.paths import move_aside
 
 SOURCE_NAME = "de-en.ding.txt.xz"
@@ -425,7 +426,7 @@ def _merged(first: tuple[Sense, ...], second: tuple[Sense, ...]) -> tuple[Sense,
     return tuple(out[:MAX_SENSES])
 
 
-_RARE = ("übtr.", "fig.", "veraltet", "archaic", "dated", "poet.", "selten", "rare", "obs.")
+_RARE = frozenset(dictionary_marks("rare"))  # "veraltet", "fig." …
 
 
 def _rank(entry, form: str, written: str, lemma: str) -> tuple:

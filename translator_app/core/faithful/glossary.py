@@ -23,7 +23,12 @@ from translator_app.core.language.english import (
     find_target,
     target_matches,
 )
-from translator_app.core.language.words import alternation, german_function_words, german_words
+from translator_app.core.language.words import (
+    alternation,
+    column_titles,
+    german_function_words,
+    german_words,
+)
 from translator_app.core.platform.paths import write_atomic
 from translator_app.core.values import TermUse
 
@@ -249,16 +254,12 @@ def check_uses(uses: list[TermUse], english: str) -> tuple[TermUse, ...]:
 
 
 # ------------------------------------------------------------------------ files
-# Column titles a spreadsheet's export puts in its first row („Deutsch“ / „Englisch“).
-HEADER_WORDS = {
-    "de", "deutsch", "german", "source", "quelle", "term", "begriff", "terme",
-    "en", "englisch", "english", "target", "ziel", "translation", "übersetzung",
-}  # fmt: skip
 
 
 def is_header(german: str, english: str) -> bool:
-    """Whether a first row is the columns' titles, not a term."""
-    return german.strip().casefold() in HEADER_WORDS and english.strip().casefold() in HEADER_WORDS
+    """Whether a first row is the columns' titles („Deutsch“, "English"), not a term."""
+    titles = column_titles()
+    return german.strip().casefold() in titles and english.strip().casefold() in titles
 
 
 # Quotation marks a term may be written in, opening and closing: German („…“, ‚…‘,

@@ -13,30 +13,14 @@ from collections.abc import Iterator
 from translator_app.core.dictionary.ding import marks, plain, variants
 from translator_app.core.faithful.corpus_words import noun_english
 from translator_app.core.language.english import englishes_pattern
-from translator_app.core.language.words import alternation, english_words
+from translator_app.core.language.words import alternation, dictionary_marks, english_words
 
 _PLACE_NOTE = re.compile(rf"\((?:a )?(?:{alternation(english_words('place-note'))})\b")
 _NOUN_TAGS = frozenset({"m", "f", "n", "pl"})
 _MODIFIER_TAGS = frozenset({"adj", "adv"})
 # Senses not to offer as the plain English of a word (colloquial ones are: Ding marks
 # whole entries so, „Thermoskanne“ among them).
-_UNFIT = frozenset(
-    {
-        "übtr.",
-        "fig.",
-        "veraltet",
-        "archaic",
-        "dated",
-        "poet.",
-        "selten",
-        "rare",
-        "obs.",
-        "slang",
-        "vulg.",
-        "pej.",
-        "in Zusammensetzungen",
-    }
-)
+_UNFIT = frozenset(dictionary_marks("rare") + dictionary_marks("unfit"))
 MAX_ENGLISH_WORDS = 3
 
 

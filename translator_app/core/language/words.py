@@ -135,6 +135,21 @@ def german_words(kind: str) -> tuple[str, ...]:
 
 
 @cache
+def dictionary_marks(kind: str) -> tuple[str, ...]:
+    """Ding's register and subject marks of ``kind`` (dictionary-marks.tsv: ``rare``, a
+    sense ranked after the common ones: "veraltet", "fig."; ``unfit``, a sense not offered
+    as a word's plain English: "slang", "in Zusammensetzungen")."""
+    return tuple(m for m, k in _table("dictionary-marks.tsv", 2) if k == kind)
+
+
+@cache
+def column_titles() -> frozenset[str]:
+    """The titles (lower case) a spreadsheet's export puts over a glossary's columns:
+    "deutsch", "english", "quelle" … (column-titles.tsv)."""
+    return frozenset(title for title, _ in _table("column-titles.tsv", 2))
+
+
+@cache
 def english_words(kind: str) -> tuple[str, ...]:
     """The English words of ``kind`` (english-words.tsv: sounds-consonant, sounds-vowel,
     after-number, measure-either-way, determiner, before-an-hour, not-an-hour-after,
