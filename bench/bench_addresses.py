@@ -87,7 +87,7 @@ def run(translator, pairs, token=_TOKEN) -> dict:
         hyp = t.text
         found = addresses(de, token)
         here = [a for a in found if a in hyp]
-        lost_marked = {f.text for f in t.missing_numbers if f.kind == "address"}
+        lost_marked = {f.text for f in t.issues if f.kind == "address"}
         marked += sum(a not in hyp and a in lost_marked for a in found)
         kept, total = kept + len(here), total + len(found)
         whole += len(here) == len(found)

@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             "numbers": asked,
             "kept": kept_n,
             "kept_percent": round(100 * kept_n / max(asked, 1), 1),
-            "marked": sum(bool(t.missing_numbers) for t in done),
+            "marked": sum(bool(t.issues) for t in done),
             "bleu": round(sacrebleu.corpus_bleu(english, [refs]).score, 2),
             "chrf": round(sacrebleu.corpus_chrf(english, [refs]).score, 2),
             "seconds": round(seconds, 1),

@@ -147,7 +147,7 @@ def tally(data, done) -> tuple[int, int, int, int, list, list]:
             unread += not keys & read
             if any(says(k, t.text) for k in keys):
                 kept += 1
-            elif mark := next((g for g in t.missing_numbers if keys & g.keys), None):
+            elif mark := next((g for g in t.issues if keys & g.keys), None):
                 marked += 1
                 marks.append((t, mark, keys, ref))
             else:

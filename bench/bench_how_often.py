@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             row["facts"] += 1
             if not any(g.start == fact.start for g in lost):
                 row["kept"] += 1
-            elif any(g.start < fact.end and fact.start < g.end for g in t.missing_numbers):
+            elif any(g.start < fact.end and fact.start < g.end for g in t.issues):
                 row["marked"] += 1
                 shown.append(("marked", de, t.text))
             else:

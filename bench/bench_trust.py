@@ -178,8 +178,8 @@ def model_marks(items: list[Item], args, argv) -> tuple[list[tuple[str, str, lis
     germans = list(dict.fromkeys(it.german for it in items))
     marked = []
     for t in translator.translate(germans, searches["app default"]):
-        if t.missing_numbers:
-            marked.append((t.source, t.text, [f.text for f in t.missing_numbers]))
+        if t.issues:
+            marked.append((t.source, t.text, [f.text for f in t.issues]))
     return marked, header
 
 

@@ -25,12 +25,10 @@ def sentence_json(t) -> dict:
         "attention": [[round(float(w), 4) for w in row] for row in t.attention],
         "nbest": [{"translation": c.text, "score": round(c.score, 4)} for c in t.nbest],
         # Numbers, times and dates of the source that the translation does not keep.
-        "missing_numbers": [f.text for f in t.missing_numbers],
+        "missing_numbers": [f.text for f in t.issues],
         # The same facts with their kind (number, unit, date, negation, limit, ...) and
         # the English each needs.
-        "missing_facts": [
-            {"text": f.text, "kind": f.kind, "english": f.english} for f in t.missing_numbers
-        ],
+        "missing_facts": [{"text": f.text, "kind": f.kind, "english": f.english} for f in t.issues],
         # The language the source is written in where it is not German: kept as written.
         "language": t.language or None,
         "terms": [{"source": u.source, "target": u.target, "kept": u.kept} for u in t.terms],
@@ -65,9 +63,9 @@ def warn_missing(doc, first_line: str = "", line: int = 1) -> int:
         elif t is not None and _WORD.search(seg.text) and not t.text.strip():
             empty += 1
             print(f"error: the model wrote nothing for {seg.text!r}", file=sys.stderr)
-        elif t is not None and t.missing_numbers:
-            facts = t.missing_numbers
-            lost = ", ".join(describe_fact(f) for f in facts if not f.kind.startswith("added"))
+        elif t is not None and t.issues:
+            facts = t.issues
+            lost = ", ".join(describe_fact(f) for f in facts if not f.added)
             added = ", ".join(f.text for f in facts if f.kind == "added")
             denied = ", ".join(f'"{f.text}"' for f in facts if f.kind == "added negation")
             said = [f"it may not keep {lost}"] if lost else []

@@ -21,7 +21,7 @@ def _with_english(translator, german: str, english: str):
     cand = spelled_candidate(translator.tokenizer, english)
     rows = np.full((len(cand.target_ids), len(t.source_ids)), 1 / len(t.source_ids), np.float32)
     cand = replace(cand, attention=rows)
-    return replace(t, nbest=(cand,), missing_numbers=tuple(missing_facts(german, cand.text)))
+    return replace(t, nbest=(cand,), issues=tuple(missing_facts(german, cand.text)))
 
 
 @pytest.mark.parametrize(
@@ -33,17 +33,17 @@ def _with_english(translator, german: str, english: str):
 )
 def test_a_lost_fact_is_forced_in_and_the_rest_kept(translator, german, wrong, kept):
     t = _with_english(translator, german, wrong)
-    (fact,) = t.missing_numbers
+    (fact,) = t.issues
     fixed = translator.fact_fix(t, fact)
     assert fixed is not None and kept in fixed.text
-    assert not any(f.keys == fact.keys for f in fixed.missing_numbers)
+    assert not any(f.keys == fact.keys for f in fixed.issues)
     # the English before the forced words is the model's, as the user saw it
     assert fixed.text.startswith(wrong.split()[0])
 
 
 def test_a_fact_without_english_offers_no_fix(translator):
     t = _with_english(translator, "Der Mantel kostet 1.249,90 €.", "The coat costs €249.90.")
-    (fact,) = t.missing_numbers
+    (fact,) = t.issues
     assert translator.fact_fix(t, replace(fact, english="")) is None
 
 
@@ -81,7 +81,7 @@ def _scripted(translator, german: str, t, englishes: dict[str, float]):
                 english, score = scripted[k % len(scripted)]
                 cand = replace(spelled_candidate(self.tokenizer, english), score=score)
                 missing = tuple(missing_facts(german, english))
-                out.append(replace(t, nbest=(cand,), missing_numbers=missing))
+                out.append(replace(t, nbest=(cand,), issues=missing))
             return out
 
     return Scripted()
@@ -96,7 +96,7 @@ def test_the_fix_is_the_likeliest_decode_that_keeps_the_fact(translator):
     german = "Die Stadtbücherei ist montags und mittwochs geschlossen."
     shown = "The city library is closed on Mondays and withworms."
     t = _aligned(translator, german, shown, {"withworms": "mittwochs", "Mondays": "montags"})
-    (fact,) = t.missing_numbers
+    (fact,) = t.issues
     scripted = {
         "The city library is closed on Mondays on Wednesdays and withworms.": -9.9,
         "The city library is closed on Mondays and on Wednesdays.": -8.3,
@@ -116,7 +116,7 @@ def test_a_fix_keeps_the_words_the_shown_english_said_for_the_rest(translator):
     german = "Die Apotheke hat samstags nur bis mittags geöffnet."
     shown = "The pharmacy is only open until at noon."
     t = _aligned(translator, german, shown, {"noon": "mittags", "open": "geöffnet"})
-    fact = next(f for f in t.missing_numbers if f.text == "samstags")
+    fact = next(f for f in t.issues if f.text == "samstags")
     scripted = {
         "The pharmacy is only open until on Saturdays.": -7.4,
         "The pharmacy is only open on Saturdays until at noon.": -11.7,

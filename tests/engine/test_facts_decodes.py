@@ -22,7 +22,7 @@ def _translation(english: str, annotated: bool) -> Translation:
         ("▁x", "</s>"),
         ((0, len(GERMAN)), (len(GERMAN), len(GERMAN))),
         (cand,),
-        missing_numbers=tuple(missing_facts(GERMAN, english)),
+        issues=tuple(missing_facts(GERMAN, english)),
         facts_annotated=annotated,
     )
 

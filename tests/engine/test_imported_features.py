@@ -63,7 +63,7 @@ def test_fact_marks_work_on_an_imported_model(imported):
     # The tiny model's English pieces hold no digit (its SentencePiece model was trained
     # on digit-free English), so none of the German's numbers can survive: all marked.
     assert not any(ch.isdigit() for ch in t.text)
-    assert {"3. Mai", "9 Uhr", "4,50"} <= {f.text for f in t.missing_numbers}
+    assert {"3. Mai", "9 Uhr", "4,50"} <= {f.text for f in t.issues}
 
 
 def test_the_alignment_panel_works_on_an_imported_model(imported):

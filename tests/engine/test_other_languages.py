@@ -14,7 +14,7 @@ def test_a_sentence_in_another_language_is_kept_as_written(translator):
     assert (english.text, english.language) == (ENGLISH, "en")
     assert (french.text, french.language) == (FRENCH, "fr")
     assert german.language == "" and german.text != german.source
-    assert english.missing_numbers == () and english.terms == ()
+    assert english.issues == () and english.terms == ()
 
 
 def test_without_the_step_it_is_translated(translator):

@@ -100,4 +100,4 @@ def test_an_address_and_an_emoji_come_through_or_are_marked(translator, address,
     and every address is written as it stands or marked as lost (its mark offers it)."""
     (t,) = translator.translate([carrier.format(address, emoji)])
     assert emoji in t.text
-    assert address in t.text or any(f.text == address for f in t.missing_numbers), t.text
+    assert address in t.text or any(f.text == address for f in t.issues), t.text

@@ -58,7 +58,7 @@ def test_chat_messages_keep_their_emoji_and_gain_no_numbers(translator):
         tail = t.source[symbol_tail(t.source) :].strip()
         assert t.text.endswith(tail), (t.source, t.text)
         assert not re.search(r"[\d€$£]", t.text), (t.source, t.text)
-        assert not t.missing_numbers
+        assert not t.issues
         # the model's pieces and attention are those of the words it translated
         assert t.best.attention.shape == (len(t.best.target_ids), len(t.source_ids))
 
@@ -73,7 +73,7 @@ def test_fifty_chat_messages_with_emoji_gain_no_unmarked_numbers():
     assert len(lines) == 50
     translator = Translator.load(BUNDLE, precision="int8")
     for t in translator.translate(lines):
-        marked = {f.text for f in t.missing_numbers if f.kind == "added"}
+        marked = {f.text for f in t.issues if f.kind == "added"}
         unmarked = [m.group() for m in re.finditer(r"\d+", t.text) if m.group() not in marked]
         held = re.findall(r"\d+", t.source)
         assert all(n in held for n in unmarked), (t.source, t.text)

@@ -68,3 +68,30 @@ def test_a_code_stays_one_code():
 def test_an_hour_range_in_english_keeps_only_its_own_hours():
     german = "Die Bar ist von 19 bis 20 Uhr voll."
     assert [f.text for f in missing_facts(german, "The bar is busy from 6 to 8 pm.")] == ["19"]
+
+
+def test_every_issue_has_a_kind_the_values_name():
+    """Each fact the check reads, and each issue it reports, is of a kind FACT_KINDS names
+    (values.py), so that the window, the command line and the judge can tell them apart;
+    the added ones say so (``Fact.added``)."""
+    from pathlib import Path
+
+    from translator_app.core.data.corpus import read_pairs
+    from translator_app.core.faithful.fact_check import all_facts
+    from translator_app.core.values import FACT_KINDS
+
+    hand = Path(__file__).parents[2] / "testsets" / "facts" / "facts-test.deu-eng.tsv"
+    pairs = [pair for _, pair in read_pairs(hand)] + [
+        ("Ich liebe dich.", "I love you €2."),  # a number added
+        ("Sehr zu empfehlen!", "Don't recommend that."),  # a negation added
+        ("Die Apotheke hat heute zu.", "The pharmacy is open today."),  # a state
+        ("Schreiben Sie an info@example.com.", "Write to us."),  # an address
+    ]
+    kinds = set()
+    for german, english in pairs:
+        kinds |= {f.kind for f in all_facts(german)}
+        issues = missing_facts(german, english) + missing_facts(german, "")
+        assert all(f.added == f.kind.startswith("added") for f in issues)
+        kinds |= {f.kind for f in issues}
+    assert kinds <= set(FACT_KINDS), kinds - set(FACT_KINDS)
+    assert {"added", "added negation", "state", "address", "number", "unit"} <= kinds

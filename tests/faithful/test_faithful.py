@@ -142,17 +142,17 @@ def test_a_number_written_twice_counts_as_lost():
     assert order[0].text == "It costs €30." and missing == ()
 
 
-def test_translator_reports_missing_numbers(make_bundle):
+def test_translator_reports_the_facts_it_loses(make_bundle):
     from translator_app.core import Translator
     from translator_app.core.engine.bundle import load_bundle
 
     translator = Translator.from_bundle(load_bundle(make_bundle("transformer"), "cpu"))
     (t,) = translator.translate(["Das Haus kostet 480.000 Euro."], beam=3, nbest=3)
     assert isinstance(t, Translation)
-    assert [f.text for f in t.missing_numbers] == [f.text for f in missing_facts(t.source, t.text)]
+    assert [f.text for f in t.issues] == [f.text for f in missing_facts(t.source, t.text)]
     doc = translator.translate_document("Hallo. Das Haus kostet 480.000 Euro.")
-    for start, end, text in doc.missing_numbers():
-        assert doc.source[start:end] == text
+    for start, end, fact in doc.issues():
+        assert doc.source[start:end] == fact.text
 
 
 def test_document_marks_lost_numbers_in_the_source():
@@ -165,9 +165,9 @@ def test_document_marks_lost_numbers_in_the_source():
         return out
 
     doc = translate_document("Hallo.\nEs kostet 480 Euro und 12,50 €.", fake)
-    marks = doc.missing_numbers()
-    assert [t for _, _, t in marks] == ["480", "12,50"]
-    assert all(doc.source[s:e] == t for s, e, t in marks)
+    marks = doc.issues()
+    assert [f.text for _, _, f in marks] == ["480", "12,50"]
+    assert all(doc.source[s:e] == f.text for s, e, f in marks)
 
 
 def test_cli_json_says_what_is_missing(overfit_run, capsys):
@@ -324,7 +324,7 @@ def test_a_faithful_sentence_is_decoded_once_and_each_candidate_checked_once(mon
     for text in ("Ich komme morgen um acht Uhr.", "Das Haus ist groß."):
         counts.clear()
         (out,) = t.translate([text])
-        assert out.missing_numbers == ()
+        assert out.issues == ()
         assert counts["decodes"] == 1, (text, counts)
         assert 1 <= counts["fact_checks"] <= counts["candidates"], (text, counts)
 

@@ -174,15 +174,15 @@ def test_numbers_and_titled_names_are_protected(term_bundle):
 
     translator._translate = fake
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
-    assert calls == [False, True] and t.missing_numbers == ()
+    assert calls == [False, True] and t.issues == ()
     calls.clear()
     translator.protect_facts = "off"
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
-    assert calls == [False] and [f.text for f in t.missing_numbers] == ["9 Uhr"]
+    assert calls == [False] and [f.text for f in t.issues] == ["9 Uhr"]
     calls.clear()
     translator.protect_facts = "always"  # a model trained on annotated facts
     (t,) = translator.translate(["Um 9 Uhr."], beam=1)
-    assert calls == [True] and t.missing_numbers == ()
+    assert calls == [True] and t.issues == ()
 
 
 def test_a_plain_decode_must_write_the_facts_as_annotated():

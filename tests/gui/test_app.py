@@ -453,12 +453,12 @@ def test_a_lost_fact_is_offered_kept_in_the_word_menu(qtbot, open_window):
     german = "Der Mantel kostet 1.249,90 €."
     translate(qtbot, w, german)
     t = w.highlighter.shown.translations[0]
-    assert t.missing_numbers, "the stand-in loses the price; else this tests nothing"
+    assert t.issues, "the stand-in loses the price; else this tests nothing"
     with qtbot.waitSignal(w.session.fixes_found, timeout=TIMEOUT) as found:
         menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
         assert any(a.text().startswith("Keeping „1.249,90“") for a in menu.actions())
     translation, fixes = found.args
-    assert translation is t and [f.text for f, _ in fixes] == [f.text for f in t.missing_numbers]
+    assert translation is t and [f.text for f, _ in fixes] == [f.text for f in t.issues]
     items = [a for a in menu.actions() if a.data() == "fix"]
     assert items and not [a for a in menu.actions() if a.text().startswith("Keeping")]
     fixed = next(c for f, c in fixes if f.text == "1.249,90")
@@ -467,9 +467,7 @@ def test_a_lost_fact_is_offered_kept_in_the_word_menu(qtbot, open_window):
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
         items[0].trigger()
     shown = w.highlighter.shown.translations[0]
-    assert "1,249.90" in shown.best.text and not any(
-        f.text == "1.249,90" for f in shown.missing_numbers
-    )
+    assert "1,249.90" in shown.best.text and not any(f.text == "1.249,90" for f in shown.issues)
     menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
     undo = [a for a in menu.actions() if a.text().startswith("Undo my choice")]
     with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):

@@ -97,14 +97,14 @@ def test_every_mark_of_a_lost_fact_offers_its_fix_in_the_word_menu(qtbot, real_w
         translate_in(qtbot, w, german, TIMEOUT)
         qtbot.waitUntil(lambda g=german: g in w.session._followed, timeout=TIMEOUT)
         t = w.highlighter.shown.translations[0]
-        if not t.missing_numbers:
+        if not t.issues:
             continue
-        marks += len(t.missing_numbers)
+        marks += len(t.issues)
         with qtbot.waitSignal(w.session.fixes_found, timeout=TIMEOUT) as found:
             menu = w.words.menu_at(w.highlighter.shown.output_spans[0][0])
         _, fixes = found.args
         items = [a for a in menu.actions() if a.data() == "fix"]
-        assert len(items) == len(t.missing_numbers), (german, t.text, fixes)
+        assert len(items) == len(t.issues), (german, t.text, fixes)
         for fact, fixed in fixes:
             assert fixed is not None, (german, t.text, fact.text)
             assert not any(f.keys == fact.keys for f in missing_facts(german, fixed.text)), (
@@ -113,6 +113,6 @@ def test_every_mark_of_a_lost_fact_offers_its_fix_in_the_word_menu(qtbot, real_w
         with qtbot.waitSignal(w.translation_shown, timeout=TIMEOUT):
             items[0].trigger()
         shown = w.highlighter.shown.translations[0]
-        assert not any(f.keys == fixes[0][0].keys for f in shown.missing_numbers), shown.text
+        assert not any(f.keys == fixes[0][0].keys for f in shown.issues), shown.text
     if not marks:
         pytest.skip("the model kept every fact of LOST_FACTS: choose sentences it loses")

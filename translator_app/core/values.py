@@ -16,18 +16,44 @@ from dataclasses import dataclass
 from translator_app.core.language.english import english_plural, with_the
 from translator_app.core.text.tokenizer import Span
 
+# What a Fact is (``Fact.kind``), and so what a translation's issue with it is: a fact of
+# the German the English does not keep (a number in digits, a time, a date, an address
+# written whole; the facts in words of faithful/fact_words.py), or what the English adds
+# that the German does not hold (the last two).
+FACT_KINDS = (
+    "number",  # in digits: 1.150, 14 Uhr, 3. Mai, 12,50 €
+    "number word",  # in words: „zehn“, „zweiten“, „halb acht“, „verdreifacht“
+    "unit",  # what a number measures: „Werktage“, „Liter“
+    "counted",  # the noun a number counts: „250 Gramm Mehl“
+    "time",  # a clock time in words: „acht Uhr“
+    "date",  # a weekday, a month, a day said from today: „Montag“, „übermorgen“
+    "negation",  # „nicht“, „kein“, „nie“
+    "limit",  # „bis“, „ab“, „spätestens“, „über“ before a number
+    "state",  # open or closed: „hat heute zu“
+    "address",  # a web or e-mail address, a path
+    "added",  # a number the English writes that the German does not hold
+    "added negation",  # a negation the English says where the German says no "no"
+)
+
 
 @dataclass(frozen=True)
 class Fact:
-    """A number, time or date of the German: its text, its span and the keys of which
-    one must be in the English."""
+    """A fact of the German (a number, time, date, unit, negation, limit …: ``kind``, one
+    of :data:`FACT_KINDS`) with its text, its span and the keys of which one must be in
+    the English; or, as a translation's issue of kind "added" or "added negation", the
+    English's own words that the German does not hold (spanning the whole German)."""
 
     text: str
     start: int
     end: int
     keys: frozenset[str]
     english: str = ""  # the fact as English writes it: 1,150; 12.50; 2 p.m.; 3 May
-    kind: str = "number"  # or, for facts in words (fact_words.py): unit, date, negation, ...
+    kind: str = "number"
+
+    @property
+    def added(self) -> bool:
+        """Whether this is something the English adds, not a fact of the German it loses."""
+        return self.kind.startswith("added")
 
 
 @dataclass(frozen=True)

@@ -285,7 +285,7 @@ def _stops_inside(text: str) -> int:
 
 def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     """``translation``'s sentence with the English of ``fact`` (one of its
-    ``missing_numbers``, e.g. "1,249.90" for „1.249,90 €“) forced in: the forced-prefix
+    ``issues``, e.g. "1,249.90" for „1.249,90 €“) forced in: the forced-prefix
     decode (the model's words up to a word, the fact's English, then the model's own
     continuation) tried before each word near the one aligned with the fact's German, in
     one batch; of those that keep the fact and lose fewer facts than ``translation``,
@@ -307,15 +307,15 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     prefixes = [tuple(best.target_ids[:k]) + forced for k in places]
     rest = _words_of_the_rest(translation, fact)
     tries = translator.translate([translation.source] * len(prefixes), prefixes=prefixes)
-    before = len(translation.missing_numbers)
+    before = len(translation.issues)
     said = max(1, best.text.count(fact.english))
     kept = [
         t
         for t in tries
         if t.best is not None
         and t.best.text != best.text
-        and len(t.missing_numbers) < before
-        and not any(f.keys == fact.keys for f in t.missing_numbers)
+        and len(t.issues) < before
+        and not any(f.keys == fact.keys for f in t.issues)
         and _stops_inside(t.best.text) <= _stops_inside(best.text)
         and t.best.text.count(fact.english) <= said  # not "at 23:59 23:59 a.m."
         and not _words_dropped(rest, t.best.text)

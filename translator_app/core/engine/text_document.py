@@ -44,15 +44,16 @@ class DocumentTranslation:
                 return i
         return None
 
-    def lost_facts(self) -> list[tuple[int, int, Fact]]:
-        """(start, end) in ``source`` and the fact, for each number, time, date, unit,
-        negation or limit that its sentence's translation does not keep (see
-        core/faithful/fact_check.py)."""
+    def issues(self) -> list[tuple[int, int, Fact]]:
+        """(start, end) in ``source`` and the issue (:class:`~translator_app.core.values.Fact`)
+        for each fact its sentence's translation does not keep (a number, time, date, unit,
+        negation, limit …) or number or negation it adds that the German does not hold
+        (spanning the sentence: ``Fact.added``; core/faithful/fact_check.py)."""
         return [
             (seg.start + f.start, seg.start + f.end, f)
             for seg, t in zip(self.segments, self.translations, strict=True)
             if t is not None
-            for f in t.missing_numbers
+            for f in t.issues
         ]
 
     def not_carried(self) -> list[tuple[int, int, str]]:
@@ -76,10 +77,6 @@ class DocumentTranslation:
             )
             if t is not None and t.language
         ]
-
-    def missing_numbers(self) -> list[tuple[int, int, str]]:
-        """(start, end, text) in ``source`` of each fact lost (:meth:`lost_facts`)."""
-        return [(start, end, f.text) for start, end, f in self.lost_facts()]
 
     def _term_places(self) -> Iterator[tuple[TermUse, tuple[int, int], tuple[int, int] | None]]:
         """Each term use of each translated sentence (the user's glossary and the

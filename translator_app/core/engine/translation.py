@@ -80,9 +80,13 @@ class Translation:
 
     source_pieces ends with "</s>"; source_spans are character offsets into ``source``
     (the EOS gets an empty span at the end; with a glossary the pieces are those of the
-    annotated source, and the annotation's pieces point at their term). ``missing_numbers``: the numbers, times and
-    dates of the source that the first candidate does not keep (core/faithful/number_check.py);
-    the first candidate is the best-scored one among those that keep the most.
+    annotated source, and the annotation's pieces point at their term). ``issues``: what
+    the first candidate does wrong with the source's facts, each a
+    :class:`~translator_app.core.values.Fact` whose ``kind`` says which (one of
+    ``FACT_KINDS``): a number, time, date, unit, negation, limit … of the source it does
+    not keep, or (``Fact.added``) a number or negation it writes that the source does not
+    hold (core/faithful/fact_check.py); the first candidate is the best-scored one among
+    those that lose the fewest.
     """
 
     source: str
@@ -90,7 +94,7 @@ class Translation:
     source_pieces: tuple[str, ...]
     source_spans: tuple[Span, ...]
     nbest: tuple[Candidate, ...]
-    missing_numbers: tuple[Fact, ...] = ()
+    issues: tuple[Fact, ...] = ()
     terms: tuple[TermUse, ...] = ()  # glossary terms of the source, and whether kept
     # Content words of the source the first candidate does not seem to carry
     # (Translator.check_dropped, core/faithful/dropped.py); None: not checked yet.

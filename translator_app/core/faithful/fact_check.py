@@ -5,7 +5,7 @@ times, dates, codes, phone numbers, IBANs) and facts in words
 negation, limits).
 
 The translator prefers, among its n-best candidates, one that keeps every fact, and marks
-a sentence where none does (``Translation.missing_numbers``).
+a sentence where none does (``Translation.issues``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Unconverted German formats ("19,99", "1.150") in the English do not count: a rea
 would take "1.150" for one and a bit.
 
 The translator uses this to prefer, among its n-best candidates, one that keeps every
-number, and to mark a sentence where none does (``Translation.missing_numbers``).
+number, and to mark a sentence where none does (``Translation.issues``).
 """
 
 from __future__ import annotations

@@ -114,5 +114,5 @@ def _translation(r: dict, arrays: dict[str, np.ndarray]) -> Translation:
         source_pieces=tuple(r["source_pieces"]),
         source_spans=_spans(r["source_spans"]),
         nbest=nbest,
-        missing_numbers=tuple(missing_facts(r["source"], nbest[0].text)) if nbest else (),
+        issues=tuple(missing_facts(r["source"], nbest[0].text)) if nbest else (),
     )

@@ -194,7 +194,7 @@ def _written_back(
         source_pieces=new.source_pieces,
         source_spans=restore_source(new.source_spans, edits),
         nbest=cands,
-        missing_numbers=missing,
+        issues=missing,
         terms=check_uses(terms, cands[0].text),
         facts_annotated=True,
     )

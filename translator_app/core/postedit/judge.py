@@ -117,7 +117,7 @@ def facts_lost(t: Translation) -> tuple[int, int]:
     strict = lost_protected(t.source, t.text, t.terms)
     lenient = (
         # facts in words (a negation, a unit) are not annotated: a retry cannot help them
-        sum(f.kind in ("number", "added") for f in t.missing_numbers)
+        sum(f.kind in ("number", "added") for f in t.issues)
         + repeated_numbers(t.source, t.text)
         + sum(not u.kept for u in t.terms if not u.dictionary)
     )
@@ -167,7 +167,7 @@ def judged(t: Translation, checked: Sequence[TermUse], choose: bool = True) -> T
     else:
         cands, missing = t.nbest, tuple(missing_facts(t.source, t.nbest[0].text))
     terms = check_uses(list(t.terms), cands[0].text) if cands[0] is not t.nbest[0] else t.terms
-    return replace(t, nbest=cands, missing_numbers=missing, terms=terms)
+    return replace(t, nbest=cands, issues=missing, terms=terms)
 
 
 # ------------------------------------------------------------------------------------
@@ -283,7 +283,7 @@ def loses_more(new: Translation, old: Translation) -> bool:
 
 
 def _negations(t: Translation) -> int:
-    return sum(f.kind in ("negation", "added negation") for f in t.missing_numbers)
+    return sum(f.kind in ("negation", "added negation") for f in t.issues)
 
 
 def keeps_sentences(new: Translation, old: Translation) -> bool:
@@ -311,5 +311,5 @@ def rechosen(t: Translation, copies: Copies) -> Translation:
     if cands[0] is t.nbest[0]:
         return t
     terms = check_uses(list(t.terms), cands[0].text)
-    new = replace(t, nbest=cands, missing_numbers=missing, terms=terms)
+    new = replace(t, nbest=cands, issues=missing, terms=terms)
     return new if facts_lost(new) <= facts_lost(t) else t

@@ -341,7 +341,7 @@ class TranslationWorker(QObject):
         if job.fixes:
             fixes = tuple(
                 (fact, getattr(translator.fact_fix(job.translation, fact), "best", None))
-                for fact in job.translation.missing_numbers
+                for fact in job.translation.issues
             )
         self.alternatives_found.emit(
             AlternativesResult(job.id, self._model_path, job.translation, job.piece, found, fixes)

@@ -310,8 +310,8 @@ def fact_marks(rendered: DocumentTranslation) -> list[FactMark]:
     German word its English does not seem to carry (German side: nothing in the
     English stands for it)."""
     marks = []
-    for start, end, fact in rendered.lost_facts():
-        if fact.kind.startswith("added"):  # the English's own word, not the German's
+    for start, end, fact in rendered.issues():
+        if fact.added:  # the English's own word, not the German's
             out = _added_in_output(rendered, start, fact.text)
             marks.append(FactMark((start, end), out, f"Check the English: {describe_fact(fact)}"))
             continue
@@ -364,7 +364,7 @@ def shown_message(doc: DocumentTranslation) -> str | None:
     """What the status bar says of a translation as it shows (short: every mark's
     tooltip says the rest): its first lost fact, else the sentences kept as written
     because they are in another language; None where there is nothing to say."""
-    lost = doc.lost_facts()
+    lost = doc.issues()
     if lost:
         more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
         return (

@@ -400,7 +400,7 @@ class MainWindow(QMainWindow):
         if not self.highlighter.show(doc):
             return
         dropped = doc.not_carried()
-        if dropped and not doc.lost_facts():
+        if dropped and not doc.issues():
             words = ", ".join(f"„{w}“" for _, _, w in dropped[:3])
             more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
             # Short: the status bar shares its line with the model and the timing.

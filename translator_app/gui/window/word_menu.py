@@ -108,7 +108,7 @@ class WordMenu:
             note.setData("same-attention")
             note.setEnabled(False)
         fixes = self._fixes.get(_translation_key(t))
-        lost = t.missing_numbers
+        lost = t.issues
         if lost:
             menu.addSection("Keep what the English lost")
         after = menu.addSection("Alternatives")
