@@ -337,13 +337,18 @@ def test_a_bundle_carries_taught_terms_applied_under_the_users(tmp_path, spm_byt
         tmp_path / "taught", model, proto, name="t", card="# t\n", metrics={}, terms=taught
     )
     bundle = load_bundle(path, "cpu")
-    assert set(bundle.terms.terms) == set(taught.terms)
+    assert {(t.source, t.target, t.kind) for t in bundle.terms.terms} == {
+        (t.source, t.target, "taught") for t in taught.terms
+    }
     translator = Translator.from_bundle(bundle)
     done = translator.translate(["Das Haus hat einen Topf."], beam=1)[0]
     assert {(u.source, u.target) for u in done.terms} == {("Haus", "home"), ("Topf", "pot")}
     mine = parse_glossary("Haus\thouse\n")
     done = translator.translate(["Das Haus hat einen Topf."], beam=1, glossary=mine)[0]
-    assert {(u.source, u.target) for u in done.terms} == {("Haus", "house"), ("Topf", "pot")}
+    assert {(u.source, u.target, u.kind) for u in done.terms} == {
+        ("Haus", "house", "user"),
+        ("Topf", "pot", "taught"),
+    }
     # A broken terms file is named, with its line.
     (path / "terms.tsv").write_text("Topf\n", "utf-8")
     with pytest.raises(BundleError, match=r"terms.tsv: line 1: needs a German term"):

@@ -152,3 +152,24 @@ def test_a_word_the_dictionary_knows_only_as_a_verb_is_no_term(monkeypatch):
     monkeypatch.setattr(teach_recipe, "mine_terms", lambda pairs, known: mined)
     found = teach_recipe.find_terms([], SimpleNamespace(dictionary=ding))
     assert [(t.source, t.target) for t in found.terms] == [("Prise", "pinch")]
+
+
+def test_every_term_use_says_where_its_english_comes_from(tmp_path):
+    """TermUse.kind: the user's glossary, a fine-tune's taught terms (terms.tsv), a fact,
+    a name, a place or an address the translator protects (values.TERM_KINDS)."""
+    from translator_app.core.engine.bundle import TERMS_FILE, _read_terms
+    from translator_app.core.faithful.protect import protected_uses
+    from translator_app.core.values import TERM_KINDS
+
+    (tmp_path / TERMS_FILE).write_text("Prise\tpinch\n", "utf-8")
+    taught = _read_terms(tmp_path)
+    assert [t.kind for t in taught.terms] == ["taught"]
+    text = "Frau Koch gibt eine Prise Salz in die Pfanne, in München, um 14 Uhr: www.koch.de"
+    uses = merged(taught, Glossary((Term("Pfanne", "skillet"),))).find(text)
+    assert {u.source: u.kind for u in uses} == {"Prise": "taught", "Pfanne": "user"}
+    kinds = {u.source: u.kind for u in protected_uses(text)}
+    assert kinds == {
+        "Koch": "name", "München": "place", "14 Uhr": "fact", "www.koch.de": "address"
+    }  # fmt: skip
+    assert {u.kind for u in uses} | set(kinds.values()) <= set(TERM_KINDS)
+    assert not any(u.dictionary for u in uses)

@@ -403,7 +403,7 @@ def test_eval_reports_german_words_left_and_bleu_by_kind(tmp_path):
 
     class FillsFromDictionary:  # said „Teig“ with the dictionary's English
         def translate(self, sources, beam):
-            filled = TermUse(4, 8, "Teig", "dough", kept=True, dictionary=True)
+            filled = TermUse(4, 8, "Teig", "dough", kept=True, kind="dictionary")
             return [
                 SimpleNamespace(text="Knead the dough.", terms=(filled,)),
                 SimpleNamespace(text=NIGHT, terms=()),

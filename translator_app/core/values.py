@@ -56,10 +56,18 @@ class Fact:
         return self.kind.startswith("added")
 
 
+# Where a term use's English comes from (``TermUse.kind``): a term the user's glossary
+# holds, one a fine-tune taught the model (its bundle's terms.tsv), the dictionary's
+# English for a German word the model copied, or a fact, a certain name, a listed place
+# or an address the translator annotates so that the model keeps it (faithful/protect.py).
+TERM_KINDS = ("user", "taught", "dictionary", "fact", "name", "place", "address")
+
+
 @dataclass(frozen=True)
 class TermUse:
-    """A glossary term found in a source sentence: its span there, the English asked for,
-    and (after translation) whether the English contains it."""
+    """A term found in a source sentence (``kind``, one of :data:`TERM_KINDS`: the user's,
+    a taught one, the dictionary's, a protected fact or name): its span there, the English
+    asked for, and (after translation) whether the English contains it."""
 
     start: int
     end: int
@@ -68,7 +76,12 @@ class TermUse:
     kept: bool = False
     plural: bool = False  # the German is the term's plural: the English is asked in it
     definite: bool = False  # after „ins“, „zum“, „im“ …: the English is asked with "the"
-    dictionary: bool = False  # the dictionary's English for a German word the model copied
+    kind: str = "user"
+
+    @property
+    def dictionary(self) -> bool:
+        """Whether the English is the dictionary's, for a German word the model copied."""
+        return self.kind == "dictionary"
 
     @property
     def english(self) -> str:

@@ -27,7 +27,7 @@ import json
 import lzma
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -386,8 +386,9 @@ def _read_terms(path: Path) -> Glossary:
         return Glossary()
     raw = read_bounded(inside(path, TERMS_FILE), MAX_CARD_BYTES)
     try:
-        return parse_glossary(raw.decode("utf-8"), path / TERMS_FILE)
+        taught = parse_glossary(raw.decode("utf-8"), path / TERMS_FILE)
     except UnicodeDecodeError:
         raise BundleError(path / TERMS_FILE, "is not UTF-8 text") from None
     except DataError as e:
         raise BundleError(path / TERMS_FILE, f"line {e.line}: {e.problem}") from None
+    return Glossary(tuple(replace(t, kind="taught") for t in taught.terms))

@@ -293,7 +293,7 @@ def heading_term(dictionary, source: str, english: str) -> Term | None:
     if chosen is None:
         return None
     asked = chosen[0][:1].upper() + chosen[0][1:]  # the English's first word
-    return Term(word, asked, dictionary=True)
+    return Term(word, asked, kind="dictionary")
 
 
 def openers_lowered(
@@ -412,7 +412,7 @@ def dictionary_terms(
         if how == "place" or (how == "preposition" and any(is_place(s) for s in found.senses)):
             place = place_english(found.senses)  # „in Halle“, „in Essen“: no hall, no food
             if place is not None and not _same_name(place, word):
-                terms[key] = Term(word, place, dictionary=True)
+                terms[key] = Term(word, place, kind="dictionary")
             continue
         noun = word[:1].isupper() or written_as_noun(key)
         if found.compound is not None:  # „Tagesticket“: day ticket
@@ -448,5 +448,5 @@ def dictionary_terms(
             english = english_plural(english)
         if i == 0:  # the sentence's first word: its English begins the English
             english = english[:1].upper() + english[1:]
-        terms[key] = Term(german, english, dictionary=True)
+        terms[key] = Term(german, english, kind="dictionary")
     return tuple(terms.values())

@@ -40,9 +40,17 @@ MAX_TERM_CHARS = 200
 
 @dataclass(frozen=True)
 class Term:
+    """A German term and the English it must become; ``kind`` where it comes from: the
+    user's glossary, a fine-tune's taught terms, or the dictionary, for a word the model
+    copied (values.TERM_KINDS)."""
+
     source: str  # German
     target: str  # English
-    dictionary: bool = False  # not the user's: the dictionary's, for a word the model copied
+    kind: str = "user"
+
+    @property
+    def dictionary(self) -> bool:
+        return self.kind == "dictionary"
 
 
 _UMLAUTS = {
@@ -170,7 +178,7 @@ class Glossary:
                     term.target,
                     plural=plural,
                     definite=definite,
-                    dictionary=term.dictionary,
+                    kind=term.kind,
                 )
             )
         return sorted(found, key=lambda u: u.start)

@@ -69,11 +69,12 @@ def _fact_use(text: str, fact) -> TermUse:
     „1,5 Milliarden Dollar“ came out "$15 billion")."""
     if fact.text[:1].isdigit() and " " in fact.text and fact.english.endswith(_SCALE_WORDS):
         digits, english = fact.text.split()[0], fact.english.split()[0]
-        return TermUse(fact.start, fact.start + len(digits), digits, english)
+        return TermUse(fact.start, fact.start + len(digits), digits, english, kind="fact")
     euro = _EURO_AFTER.match(text, fact.end)
     if euro and fact.english[:1].isdigit() and " " not in fact.english:
-        return TermUse(fact.start, euro.end(), text[fact.start : euro.end()], "€" + fact.english)
-    return TermUse(fact.start, fact.end, fact.text, fact.english)
+        amount = text[fact.start : euro.end()]
+        return TermUse(fact.start, euro.end(), amount, "€" + fact.english, kind="fact")
+    return TermUse(fact.start, fact.end, fact.text, fact.english, kind="fact")
 
 
 def _facts(text: str) -> list[TermUse]:
@@ -90,8 +91,9 @@ def _facts(text: str) -> list[TermUse]:
             and not text[last.end : fact.start].strip()
         ):
             date = uses[-1]
+            english = f"{date.target} {fact.text}"
             uses[-1] = TermUse(
-                date.start, fact.end, text[date.start : fact.end], f"{date.target} {fact.text}"
+                date.start, fact.end, text[date.start : fact.end], english, kind="fact"
             )
         else:
             uses.append(_fact_use(text, fact))
@@ -119,7 +121,7 @@ def address_uses(text: str) -> list[TermUse]:
     found = []
     for m in _ADDRESS.finditer(text):
         address = m.group("name").rstrip(_ADDRESS_TAIL)
-        found.append(TermUse(m.start(), m.start() + len(address), address, address))
+        found.append(TermUse(m.start(), m.start() + len(address), address, address, kind="address"))
     return found
 
 
@@ -129,9 +131,12 @@ def entity_uses(text: str) -> list[TermUse]:
     found = address_uses(text)
     for pattern in (*_NAMES, _FIRST):
         for m in pattern.finditer(text):
-            found.append(TermUse(m.start("name"), m.end("name"), m.group("name"), m.group("name")))
+            name = m.group("name")
+            found.append(TermUse(m.start("name"), m.end("name"), name, name, kind="name"))
     for m in _PLACE.finditer(text):
-        found.append(TermUse(m.start(), m.end(), m.group(), _PLACE_ENGLISH[m.group()]))
+        found.append(
+            TermUse(m.start(), m.end(), m.group(), _PLACE_ENGLISH[m.group()], kind="place")
+        )
     return found
 
 
@@ -180,8 +185,8 @@ def _written(target: str, english: str) -> bool:
 
 
 def is_place(use: TermUse) -> bool:
-    """Whether a use of :func:`entity_uses` is a place (else a name)."""
-    return use.source in _PLACE_ENGLISH and use.target == _PLACE_ENGLISH[use.source]
+    """Whether a use of :func:`entity_uses` is a place (else a name or an address)."""
+    return use.kind == "place"
 
 
 def protected_uses(text: str) -> list[TermUse]:

@@ -94,7 +94,7 @@ def with_measures_mended(request: PostEditRequest, out: list[Translation]) -> li
         if k is None:
             continue
         prefix = tuple(t.nbest[0].target_ids[:k]) + request.encode(mends[0][2])
-        used = tuple(Term(u.source, u.target, dictionary=True) for u in t.terms if u.dictionary)
+        used = tuple(Term(u.source, u.target, kind="dictionary") for u in t.terms if u.dictionary)
         terms = merged(Glossary(used), request.glossary) if used else request.glossary
         (again,) = decoded_keeping_facts(request, [request.texts[i]], [prefix], terms, [t])
         again = judge.rechosen(again, words.copies)
