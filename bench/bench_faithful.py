@@ -89,6 +89,12 @@ def score(items: list[dict], outputs: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", type=Path, default=SET)
+    ap.add_argument(
+        "--steps",
+        default="all",
+        help='the post-editing steps (core/postedit/pipeline.py): "all,-placeholders" '
+        "measures what one step keeps",
+    )
     add_protect_arguments(ap)
     add_arguments(ap)
     args = ap.parse_args(argv)
@@ -102,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = [item["de"] for item in items]
     for name, options in searches.items():
         start = time.perf_counter()
-        outputs = [t.text for t in translator.translate(sources, options)]
+        outputs = [t.text for t in translator.translate(sources, options, steps=args.steps)]
         seconds = time.perf_counter() - start
         result = score(items, outputs)
         report["searches"][name] = {
