@@ -463,3 +463,18 @@ def test_a_place_the_model_copied_is_said_in_english():
         )
     )
     assert translator.translate([sentence], beam=1)[0].text == "People then land in Siberia."
+
+
+def test_a_first_name_opening_a_sentence_as_its_subject_is_no_word_to_lower():
+    """„Malte hat …“: Malte is a name (the verb „malte“ is followed by its subject, not
+    by „hat“); „Solange du …“ and „Aktuell ist …“ open with words, lowered for the model."""
+    from translator_app.core.faithful.copied_words import _TOKEN, reading
+
+    def first(sentence):
+        return reading([m.group() for m in _TOKEN.finditer(sentence)], 0, (), (0,))
+
+    assert first("Malte hat das Protokoll an Herrn Wolf geschickt.") == ""
+    assert first("Malte und Matthias treffen sich mit Frau Schuster.") == ""
+    assert first("Malte er ein Bild?") == "lower"
+    assert first("Solange du hier bist, bleibe ich.") == "lower"
+    assert first("Aktuell ist der Verkehr dicht.") == "lower"

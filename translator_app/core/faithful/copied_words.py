@@ -29,6 +29,7 @@ from translator_app.core.faithful.compounds import compound_term
 from translator_app.core.faithful.corpus_words import kept_names
 from translator_app.core.faithful.entity_lists import (
     FIRST_NAMES,
+    GERMAN_FIRST_NAMES,
     MORE_PLACES,
     OTHER_SURNAMES,
     PLACES,
@@ -80,6 +81,7 @@ _TOKEN = re.compile(r"\w[\w-]*")  # words and numbers („3. Liga“: the number
 # inside one sentence ends an ordinal or an abbreviation („an 4. Stelle“, „der sog. …“).
 _OPENERS = frozenset('!?:„"“»«(')
 _AND = frozenset(german_words("and-or"))
+_FINITE_HELPERS = german_function_words("auxiliary", "modal")
 _PREPOSITIONS = german_function_words("preposition")
 _BEFORE_NOUNS = _DETERMINERS | _PREPOSITIONS  # never part of a club's or firm's name
 _ADJECTIVE = re.compile(r"[a-zäöüß]{3,}(?:e|en|er|es|em)")
@@ -180,7 +182,11 @@ def reading(
         return ""
     if word[:1].islower():
         return "common"
-    if i in opens and german_casing().get(word.casefold()) == "lower":
+    if (
+        i in opens
+        and german_casing().get(word.casefold()) == "lower"
+        and not _first_name_as_subject(words, i)
+    ):
         return "lower"
     if i == 0:
         return ""
@@ -326,6 +332,19 @@ def openers_lowered(
             start = matches[i].start()
             text = text[:start] + lowered[:1] + text[start + 1 :]
     return None if text == source else text
+
+
+def _first_name_as_subject(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]``, a word German writes in lower case inside a sentence, is a
+    first name (entity_lists.GERMAN_FIRST_NAMES) that opens the sentence as its subject:
+    a finite auxiliary or modal verb follows it („Malte hat …“; the verb „malte“ would be
+    followed by its subject), or „und“ and a capitalised word („Malte und Matthias …“)."""
+    if words[i] not in GERMAN_FIRST_NAMES or i + 1 >= len(words):
+        return False
+    after = words[i + 1]
+    if after in _FINITE_HELPERS:
+        return True
+    return after.casefold() in _AND and i + 2 < len(words) and words[i + 2][:1].isupper()
 
 
 def _polite_imperative(words: Sequence[str], i: int) -> bool:

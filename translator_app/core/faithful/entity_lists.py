@@ -29,6 +29,9 @@ def _pairs(name: str) -> tuple[tuple[str, str], ...]:
 WORD_SURNAMES = _names("surnames-words")  # also German words: Schneider, Koch, Richter
 OTHER_SURNAMES = _names("surnames-other")
 FIRST_NAMES = _names("first-names")
+# Every first name of the German-speaking countries (Faker's lists, MIT: built by
+# scripts/build_first_names.py), for telling a name from a word written alike
+GERMAN_FIRST_NAMES = frozenset(_names("german-first-names"))
 PLACES = _pairs("places")  # (German, English), many with an English exonym
 MORE_PLACES = _pairs("more-places")  # the translator's gazetteer beyond PLACES
 MONTHS = months()  # (Januar, January), ...
