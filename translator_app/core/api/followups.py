@@ -30,6 +30,7 @@ from translator_app.core.engine.symbols import (
 )
 from translator_app.core.engine.translation import Candidate, Translation
 from translator_app.core.language.words import german_function_words
+from translator_app.core.postedit import judge
 from translator_app.core.postedit.pipeline import rewritten
 
 # Word alternatives offered for one position of a translation (the word menu), and the
@@ -203,10 +204,6 @@ def _symbols(source: str) -> tuple[str, tuple[Run, ...]]:
     return source[cut:], without_symbol_runs(source[:cut])[2]
 
 
-# A word of the English a fix must keep: four letters or more ("noon", not "at").
-_KEPT_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
 def _words_of_the_rest(translation: Translation, fact) -> Counter:
     """The words of ``translation``'s English (of four letters or more) whose pieces all
     attend most to German outside ``fact``, to a word that is not a function word
@@ -217,7 +214,7 @@ def _words_of_the_rest(translation: Translation, fact) -> Counter:
     att = np.asarray(best.attention)
     function_words = german_function_words()
     words: Counter = Counter()
-    for m in _KEPT_WORD.finditer(best.text):
+    for m in judge.KEPT_WORD.finditer(best.text):
         pieces = [
             k
             for k, (a, b) in enumerate(best.target_spans[: len(att)])
@@ -240,12 +237,6 @@ def _words_within(text: str, start: int, end: int) -> set[str]:
         for m in re.finditer(r"\w+", text)
         if m.start() < end and start < m.end()
     }
-
-
-def _words_dropped(words: Counter, english: str) -> bool:
-    """Whether ``english`` says fewer of any of ``words`` than they count."""
-    said = Counter(w.casefold() for w in _KEPT_WORD.findall(english))
-    return any(said[w] < n for w, n in words.items())
 
 
 # The most places a lost fact's English is tried at (the words nearest the one most
@@ -277,12 +268,6 @@ def _fix_places(translation: Translation, fact) -> list[int]:
     return sorted(starts, key=lambda k: (abs(k - aligned), k))[:FIX_PLACES]
 
 
-def _stops_inside(text: str) -> int:
-    """Full stops inside ``text`` that a word in lower case follows, not ending an
-    abbreviation ("at noon. on Saturdays", not "6 p.m. on Tuesdays")."""
-    return sum("." not in m.group(1) for m in re.finditer(r"(\S+)\.\s+[a-z]", text))
-
-
 def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     """``translation``'s sentence with the English of ``fact`` (one of its
     ``issues``, e.g. "1,249.90" for „1.249,90 €“) forced in: the forced-prefix
@@ -307,19 +292,4 @@ def fact_fix(translator, translation: Translation, fact) -> Translation | None:
     prefixes = [tuple(best.target_ids[:k]) + forced for k in places]
     rest = _words_of_the_rest(translation, fact)
     tries = translator.translate([translation.source] * len(prefixes), prefixes=prefixes)
-    before = len(translation.issues)
-    said = max(1, best.text.count(fact.english))
-    kept = [
-        t
-        for t in tries
-        if t.best is not None
-        and t.best.text != best.text
-        and len(t.issues) < before
-        and not any(f.keys == fact.keys for f in t.issues)
-        and _stops_inside(t.best.text) <= _stops_inside(best.text)
-        and t.best.text.count(fact.english) <= said  # not "at 23:59 23:59 a.m."
-        and not _words_dropped(rest, t.best.text)
-    ]
-    if not kept:
-        return None
-    return max(kept, key=lambda t: t.best.score)
+    return judge.fact_fixed(tries, translation, fact, rest)

@@ -15,6 +15,7 @@ the old: the steps propose, the judge keeps. Pure functions over candidates.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -179,6 +180,48 @@ def fewer_facts_lost(new: Translation, old: Translation) -> bool:
     """Whether ``new`` loses fewer facts than ``old`` (:func:`facts_lost`): the step
     "facts" keeps a decode made the other way (annotated, or plain) only then."""
     return facts_lost(new) < facts_lost(old)
+
+
+def fact_fixed(
+    tries: Sequence[Translation], shown: Translation, fact: Fact, rest: Counter
+) -> Translation | None:
+    """Of ``tries`` (``shown``'s sentence decoded with ``fact``'s English forced in at
+    several places: the word menu's fix of a lost fact, api/followups.fact_fix), the
+    likeliest (the model's score of the whole English) that keeps the fact and loses
+    fewer facts than ``shown``, ends no sentence inside where ``shown`` does not ("at
+    noon. on Saturdays"), writes the fact's English no more often than ``shown`` does
+    (not "at 23:59 23:59 a.m.") and drops none of ``rest`` (the words of ``shown`` said
+    for other German than the fact's, with their counts); None where none does."""
+    best = shown.best
+    said = max(1, best.text.count(fact.english))
+    kept = [
+        t
+        for t in tries
+        if t.best is not None
+        and t.best.text != best.text
+        and len(t.issues) < len(shown.issues)
+        and not any(f.keys == fact.keys for f in t.issues)
+        and _stops_inside(t.best.text) <= _stops_inside(best.text)
+        and t.best.text.count(fact.english) <= said
+        and not _words_dropped(rest, t.best.text)
+    ]
+    return max(kept, key=lambda t: t.best.score) if kept else None
+
+
+# A word of the English a fix must keep: four letters or more ("noon", not "at").
+KEPT_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _words_dropped(words: Counter, english: str) -> bool:
+    """Whether ``english`` says fewer of any of ``words`` than they count."""
+    said = Counter(w.casefold() for w in KEPT_WORD.findall(english))
+    return any(said[w] < n for w, n in words.items())
+
+
+def _stops_inside(text: str) -> int:
+    """Full stops inside ``text`` that a word in lower case follows, not ending an
+    abbreviation ("at noon. on Saturdays", not "6 p.m. on Tuesdays")."""
+    return sum("." not in m.group(1) for m in re.finditer(r"(\S+)\.\s+[a-z]", text))
 
 
 def loses_fewer_of(source: str, new: Candidate, old: Candidate, checked: Sequence[TermUse]) -> bool:
