@@ -8,7 +8,8 @@ Each figure is the wall time of a fresh process, paired in the same run against
 - CLI: ``translator-app translate "Das ist ein kurzer Test."`` (one sentence, to stdout);
 - window: ``translator-app gui --text … --exit-after-first-translation`` offscreen (Qt's
   ``offscreen`` platform unless ``QT_QPA_PLATFORM`` says otherwise): launch to the first
-  English shown;
+  English shown (the time the window says it showed it; not its exit, which waits for the
+  PyTorch model the dropped-words check builds after the first English);
 - the same two with an empty converted-model cache (the first run after installing).
 
 Throwaway user folders; the CPU is named. Floors (issue 49): CLI <= 1.5 s, window <= 2.0 s,
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,12 +39,18 @@ FLOORS = {"cli": 1.5, "window": 2.0, "window, empty cache": 3.0}
 
 
 def _wall(argv: list[str], env: dict[str, str]) -> float:
+    """Seconds from launching ``argv`` to the first English: for the window the moment it
+    was shown (the line "first-english-shown-at" it writes; closing then waits for work in
+    progress, such as the PyTorch model the dropped-words check builds after the first
+    English), for the command line its whole run."""
+    launched = time.time()
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-500:]}")
-    return seconds
+    shown = re.search(r"^first-english-shown-at (\d+(?:\.\d+)?)$", done.stderr, re.MULTILINE)
+    return float(shown[1]) - launched if shown else seconds
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import numpy as np
@@ -432,6 +433,8 @@ def test_exit_after_first_translation_flag(app_env, tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
+    # it says when it showed the English (bench_startup.py reads it: the exit may wait)
+    assert re.search(r"^first-english-shown-at \d+\.\d{3}$", proc.stderr, re.MULTILINE)
 
 
 def test_corrupt_history_rows_do_not_break_search(tmp_path):

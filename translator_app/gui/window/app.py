@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from translator_app.core.platform.hardware import DEVICES
 
@@ -17,9 +18,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--exit-after-first-translation",
         action="store_true",
-        help="quit with status 0 once the first translation is displayed (smoke tests); "
-        "status 1 if a model error comes first",
+        help="quit with status 0 once the first translation is displayed (smoke tests), "
+        "saying on stderr when it was (first-english-shown-at SECONDS-SINCE-EPOCH: what a "
+        "user waits for, before the exit waits for work in progress); status 1 if a model "
+        "error comes first",
     )
+
+
+def _shown_then_exit(app) -> None:
+    """Say when the first English was shown (bench/bench_startup.py reads it: closing
+    then waits for a PyTorch model build in progress), and quit with status 0."""
+    from PySide6.QtCore import QTimer
+
+    print(f"first-english-shown-at {time.time():.3f}", file=sys.stderr, flush=True)
+    QTimer.singleShot(0, lambda: app.exit(0))
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -56,7 +68,7 @@ def run_gui(args: argparse.Namespace) -> int:
         settings.device = args.device
     window = MainWindow(settings, model=args.model)
     if args.exit_after_first_translation:
-        window.translation_shown.connect(lambda _: QTimer.singleShot(0, lambda: app.exit(0)))
+        window.translation_shown.connect(lambda _: _shown_then_exit(app))
         window.session.load_failed.connect(lambda *_: app.exit(1))
         window.session.failed.connect(lambda *_: app.exit(1))
         QTimer.singleShot(120_000, lambda: app.exit(2))  # never hang a smoke test
