@@ -44,6 +44,7 @@ from translator_app.core.language.words import (
     Limit,
     alternation,
     daytimes,
+    english_month_abbreviations,
     english_words,
     frequencies,
     german_number_words,
@@ -151,10 +152,12 @@ def _lower_or_first(word: str) -> str:
 
 
 # A number the unit stands after: digits, a number word, or a half.
-_COUNT = rf"(?:\d+(?:[.,]\d+)*|{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)"
+_DIGITS = r"\d+(?:[.,]\d+)*"
+_COUNT_IN_WORDS = rf"{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?"
+_COUNT = rf"(?:{_DIGITS}|{_COUNT_IN_WORDS})"
 # Before a unit: digits, with or without a space („5km“), or a number in words as a word of
 # its own („zehn Meter“; „Elfmeter“ is a penalty kick, „Halbjahr“ a half-year, no measure).
-_COUNT_BEFORE_UNIT = rf"(?:\d+(?:[.,]\d+)*\s*|(?:{_NUMBER_WORD}|{COMPOUND}|{_HALF}|ein(?:e[nmrs]?)?\s+halbe[nmrs]?)\s+)"
+_COUNT_BEFORE_UNIT = rf"(?:{_DIGITS}\s*|(?:{_COUNT_IN_WORDS})\s+)"
 
 
 def _grouped(alternatives: list[tuple[str, object]]) -> tuple[str, dict[str, object]]:
@@ -226,8 +229,9 @@ def _target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
     """For each category: its English regex and the key of each named group. Limits
     and the negation are one regex each: a word may serve two ("by": until, at the
     latest; "no later than": a limit, not a negation)."""
+    units = _grouped([(en, f"u:{k}") for k, _, en in UNITS])
     categories = [
-        (_grouped([(en, f"u:{k}") for k, _, en in UNITS]), re.IGNORECASE),
+        (units, re.IGNORECASE),
         (_grouped([(f"{d}s?", f"w{i}") for i, d in enumerate(WEEKDAYS_EN)]), re.IGNORECASE),
         (_grouped([(en, f"r:{k}") for k, _, en, _ in RELATIVE_DAYS]), re.IGNORECASE),
         (_grouped([(w, f"n{v:g}") for w, v in _EN_NUMBER_WORDS.items()]), re.IGNORECASE),
@@ -236,11 +240,15 @@ def _target_rules() -> list[tuple[re.Pattern, dict[str, str]]]:
     out = [(_en(pattern, flags), values) for (pattern, values), flags in categories]
     # Month names as written ("May", not the verb "may"), or abbreviated ("Oct.", "Sept."),
     # after a hyphen too ("mid-June")
-    months = _grouped([(rf"{m}|{m[:3]}\.|{m[:4]}\.", f"M{i + 1}") for i, m in enumerate(MONTHS_EN)])
+    months = _grouped(
+        [
+            ("|".join([m] + [rf"{a}\." for a in english_month_abbreviations(m)]), f"M{i + 1}")
+            for i, m in enumerate(MONTHS_EN)
+        ]
+    )
     out.append((re.compile(rf"(?<![^\W\d_])(?:{months[0]})(?![\w-])"), months[1]))
     # A unit in a compound adjective after its number: "a 76-year-old", "a 40-litre box",
     # "a half-year result", "a five-day week"
-    units = _grouped([(en, f"u:{k}") for k, _, en in UNITS])
     count = rf"\d+(?:[.,]\d+)?|{'|'.join(CARDINALS[2:])}|half"
     out.append(
         (re.compile(rf"(?<![\w-])(?:{count})-(?:{units[0]})(?![^\W\d_])", re.IGNORECASE), units[1])

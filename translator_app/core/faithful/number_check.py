@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from translator_app.core.language.words import (
     alternation,
+    english_month_abbreviations,
     english_number_words,
     english_words,
     german_number_words,
@@ -67,7 +68,7 @@ EN_NUMBER = (
 _MONTHS_DE_RE = "|".join(MONTHS_DE)
 # A month as written, or cut to its first three letters ("Oct.", "Sept.")
 _MONTHS_EN_RE = "|".join(MONTHS_EN) + (
-    rf"|(?:{'|'.join([m[:3] for m in MONTHS_EN if len(m) > 3] + ['Sept'])})\.?"
+    rf"|(?:{'|'.join(a for m in MONTHS_EN for a in english_month_abbreviations(m))})\.?"
 )
 
 # Clock times in words: „halb acht“ (7:30), „Viertel nach acht“ (8:15), „Viertel vor

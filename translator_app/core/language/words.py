@@ -42,6 +42,15 @@ def months() -> tuple[tuple[str, str], ...]:
     return _calendar("month")
 
 
+def english_month_abbreviations(month: str) -> tuple[str, ...]:
+    """How English cuts an English month's name, without the stop: to its first three
+    letters, September to four as well ("October" -> ("Oct",), "September" -> ("Sep",
+    "Sept"), "May" -> ())."""
+    if len(month) <= 3:
+        return ()
+    return (month[:3], month[:4]) if month == "September" else (month[:3],)
+
+
 def weekdays() -> tuple[tuple[str, str], ...]:
     """(German, English) of each weekday, Monday first."""
     return _calendar("weekday")
