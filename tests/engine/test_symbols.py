@@ -9,7 +9,10 @@ import pytest
 
 from scripted_decoder import Written, scripted_translator
 from translator_app.core.engine.symbols import (
+    model_ids,
+    symbol_rows,
     with_runs,
+    with_tail,
     without_inserted,
     without_symbol_runs,
 )
@@ -114,3 +117,37 @@ def test_the_real_model_translates_the_sentence_as_it_would_without_the_emoji(tr
         (without,) = translator.translate([bare])
         assert all(with_emoji.text.count(r.symbols) == 1 for r in runs)
         assert without_inserted(with_emoji.text, runs) == without.text
+
+
+def test_the_emoji_are_written_into_the_ids_and_read_out_of_a_given_beginning(translator):
+    tok = translator.tokenizer
+    (t,) = translator.translate(["Das Hotel war sauber und ruhig. 👍"])
+    best = t.best
+    assert best.text.endswith(". 👍") and best.text.count("👍") == 1
+    rows = symbol_rows(tok, best.target_ids)
+    assert rows and max(rows) == len(best.target_ids) - 2  # the last before the end
+    # its pieces look at the German's end: they translate nothing the model read
+    assert all(best.attention[k].argmax() == len(t.source_ids) - 1 for k in rows)
+    # the English as the model wrote it: no emoji in it
+    assert "👍" not in tok.decode(model_ids(tok, best.target_ids)).text
+    # a decode given the shown English as its beginning (a chosen word, a fact's fix)
+    # reads the emoji out and puts it back once
+    (again,) = translator.translate([t.source], prefixes=[best.target_ids[:-1]])
+    assert again.text == best.text
+    # the word menu offers no alternatives for the emoji, and others keep it
+    assert translator.alternatives(t, max(rows)) == ()
+    quiet = next(k for k, p in enumerate(best.target_pieces) if p == "▁quiet")
+    offered = translator.alternatives(t, quiet)
+    assert offered and all(c.text.endswith(" 👍") for c in offered)
+    # the dropped-words check reads it: its text is the decode of its ids
+    (checked,) = translator.check_dropped([t])
+    assert checked.not_carried is not None
+
+
+def test_without_byte_pieces_the_emoji_go_in_the_text_alone():
+    # a tokenizer that cannot spell them (an imported model's): the ids stay the model's
+    _, _, runs = without_symbol_runs("👍 Super Sache")
+    cand = _cand(["Great", "thing"], [0, 1], 3)
+    out = with_runs(cand, runs, ((0, 7), (7, 13), (13, 13)), tokenizer=None)
+    assert out.text == "👍 Great thing" and out.target_ids == cand.target_ids
+    assert with_tail(cand, " 😀").text == "Great thing 😀"

@@ -21,6 +21,7 @@ from translator_app.core.engine.closing_stop import as_read, stop_added, without
 from translator_app.core.engine.search_types import output_limit
 from translator_app.core.engine.symbols import (
     Run,
+    symbol_rows,
     symbol_tail,
     tail_added,
     with_runs,
@@ -114,47 +115,63 @@ def alternatives(
     best = translation.best
     src = list(translation.source_ids)
     tail, runs = _symbols(translation.source) if "symbols" in steps else ("", ())
+    tokenizer = translator.tokenizer
     if (
         best is None
         or not 0 <= piece < len(best.target_ids)
         # at the end marker: CTranslate2 ends the process there (SIGFPE)
-        or best.target_ids[piece] == translator.tokenizer.eos_id
+        or best.target_ids[piece] == tokenizer.eos_id
         or not src
         or len(src) > translator.max_source_tokens
-        or tail_added(text_of(translator.tokenizer, best.target_ids), tail)
-        != without_inserted(best.text, runs)
+        or not _decodes_as_shown(tokenizer, best, tail, runs)
     ):
         return ()
-    prefix = best.target_ids[:piece]
+    # the model's own ids: the emoji the step "symbols" wrote in are read out, and put
+    # back in each alternative as in the translation (none is offered for an emoji)
+    symbols = symbol_rows(tokenizer, best.target_ids) if tail or runs else frozenset()
+    if piece in symbols:
+        return ()
+    prefix = tuple(i for k, i in enumerate(best.target_ids[:piece]) if k not in symbols)
+    at = len(prefix)  # ``piece`` in the model's ids
     options = translator.search_options(beam=1, nbest=1, all_layers=False)
     limit = max(
         output_limit(len(src), options.max_len_a, options.max_len_b, translator.max_positions),
-        piece + 2,
+        at + 2,
     )
     hyps = translator.backend.alternatives(src, prefix, k + 1, limit, options, ALTERNATIVE_MIN_PROB)
     made_up = _made_up_words(translator, translation.source)
-    out, seen = [], {best.target_ids[piece], translator.tokenizer.eos_id}
+    out, seen = [], {best.target_ids[piece], tokenizer.eos_id}
     texts = {best.text}
     stopped = stop_added(translation)
     for h in hyps:
-        if len(h.tokens) <= piece or h.tokens[:piece] != prefix:
+        if len(h.tokens) <= at or tuple(h.tokens[:at]) != prefix or h.tokens[at] in seen:
             continue
-        found = candidate(translator.tokenizer, h)
-        found = without_stop(translator.tokenizer, found) if stopped else found
+        found = candidate(tokenizer, h)
+        found = without_stop(tokenizer, found) if stopped else found
         # offered as the translation shows it (core/postedit/pipeline.py)
-        found = rewritten(translator.tokenizer, translation, found, steps)
-        found = with_tail(found, tail) if tail else found
-        found = with_runs(found, runs, translation.source_spans)
-        if (
-            len(found.target_ids) > piece
-            and found.target_ids[piece] not in seen
-            and found.text not in texts
-            and not made_up(found, piece)
-        ):
-            seen.add(found.target_ids[piece])
+        found = rewritten(tokenizer, translation, found, steps)
+        found = with_tail(found, tail, tokenizer) if tail else found
+        found = with_runs(found, runs, translation.source_spans, tokenizer)
+        if found.text not in texts and not made_up(found, _shown_piece(tokenizer, found, at)):
+            seen.add(h.tokens[at])
             texts.add(found.text)
             out.append(found)
     return tuple(out[:k])
+
+
+def _shown_piece(tokenizer, cand: Candidate, at: int) -> int:
+    """Where the model's piece ``at`` stands in ``cand``'s ids, the symbols written into
+    them counted."""
+    symbols = symbol_rows(tokenizer, cand.target_ids)
+    return [k for k in range(len(cand.target_ids)) if k not in symbols][at]
+
+
+def _decodes_as_shown(tokenizer, best: Candidate, tail: str, runs) -> bool:
+    """Whether ``best``'s text is the decode of its ids, the emoji the step "symbols"
+    wrote in them included, or (a tokenizer that cannot spell them) with them taken out
+    of the text."""
+    decoded = text_of(tokenizer, best.target_ids)
+    return decoded == best.text or tail_added(decoded, tail) == without_inserted(best.text, runs)
 
 
 def word_around(text: str, span: tuple[int, int]) -> str:

@@ -154,7 +154,8 @@ def _aligned_sources(doc: DocumentTranslation) -> list[tuple[int, int, int, bool
         att = np.asarray(cand.attention)
         n_src = max(len(t.source_spans) - 1, 1)  # not the EOS
         spans = cand.target_spans[: att.shape[0]]
-        words = [k for k, (start, end) in enumerate(spans) if end > start]
+        # the pieces of words; an emoji's look at the end alone (engine/symbols.py)
+        words = [k for k, (start, end) in enumerate(spans) if end > start and att[k, :n_src].any()]
         for k in words:
             src = _word_start(t, int(att[k, :n_src].argmax()))
             found.append((base + spans[k][0], base + spans[k][1], seg.start + src, False))

@@ -33,6 +33,7 @@ from translator_app.core.engine.search_types import (
 )
 from translator_app.core.engine.symbols import (
     Run,
+    model_ids,
     symbol_tail,
     with_runs,
     with_tail,
@@ -169,6 +170,8 @@ def _sentence(
     if decoder.follows_glossary:  # the user's text must not carry annotations
         clean = mask_markers(clean)
     cut = symbol_tail(clean) if reading.symbols else len(clean)
+    if reading.symbols and prefix:  # a shown English's beginning, as the model wrote it
+        prefix = model_ids(decoder.tokenizer, prefix)
     clean, tail = clean[:cut], clean[cut:]  # a prefix: spans stay valid in ``text``
     bare, origins, runs = without_symbol_runs(clean) if reading.symbols else (clean, None, ())
     # Typed without umlauts, in capitals or without any: read as German writes it.
@@ -256,10 +259,10 @@ def _assemble(tokenizer: Tokenizer, s: _Sentence, chunks: list[list[Hypothesis]]
     if s.stop:
         cands = tuple(without_stop(tokenizer, c) for c in cands)
     if s.tail:
-        cands = tuple(with_tail(c, s.tail) for c in cands)
+        cands = tuple(with_tail(c, s.tail, tokenizer) for c in cands)
     if s.runs and s.as_is is None:
         spans = enc.spans + ((len(text), len(text)),)
-        cands = tuple(with_runs(c, s.runs, spans) for c in cands)
+        cands = tuple(with_runs(c, s.runs, spans, tokenizer) for c in cands)
     translation = Translation(
         source=text,
         source_ids=enc.ids + (eos,),

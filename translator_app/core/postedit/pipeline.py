@@ -100,9 +100,9 @@ STEPS: tuple[Step, ...] = (
     Step(
         "symbols",
         READ,
-        "emoji and symbols are kept from the model and put back in the English: a closing "
-        "run at its end, one inside after the word aligned with the German before it "
-        "(engine/symbols.py)",
+        "emoji and symbols are kept from the model and put back in the English and its "
+        "ids: a closing run at its end, one inside after the word aligned with the German "
+        "before it (engine/symbols.py)",
     ),
     Step(
         "amounts",
