@@ -196,6 +196,17 @@ def _write_lines(
     return empty
 
 
+def _index_the_dictionary(translator) -> None:
+    """Where ``translator``'s steps look words up and the dictionary has no index yet
+    (the first run after installing: the steps of stage "words" wait about five seconds
+    for it), say so on stderr."""
+    from translator_app.core.postedit.pipeline import wants_dictionary
+
+    dictionary = translator.dictionary if wants_dictionary(translator.steps) else None
+    if dictionary is not None and not dictionary.index_path.is_file():
+        print("Indexing the dictionary (once after installing, a few seconds)…", file=sys.stderr)
+
+
 def _load(args):
     from translator_app.core import BundleError, Translator, bundled_model_dir
     from translator_app.core.engine.bundle import load_bundle
@@ -230,6 +241,7 @@ def _load(args):
         raise CliError(str(e)) from None
     for note in bundle.warnings:
         print(f"warning: {note}", file=sys.stderr)
+    _index_the_dictionary(translator)
     if translator.engine_repaired:
         print(f"repaired: {translator.engine_repaired}", file=sys.stderr)
     args.glossary_terms = None

@@ -351,3 +351,22 @@ def test_every_start_sets_passive_openmp_waits_before_the_libraries_load():
     env["OMP_WAIT_POLICY"] = "ACTIVE"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.stdout.split()[0] == "ACTIVE"
+
+
+def test_the_first_run_says_it_indexes_the_dictionary(tmp_path, capsys):
+    # the first run after installing waits for the dictionary's index: it says why
+    from types import SimpleNamespace
+
+    from translator_app.core.dictionary.lookup import Dictionary
+    from translator_app.core.postedit.pipeline import parse_steps
+
+    dictionary = Dictionary(tmp_path / "de-en.ding.txt.xz", tmp_path / "cache")
+    translator = SimpleNamespace(dictionary=dictionary, steps=parse_steps("all"))
+    cli._index_the_dictionary(translator)
+    assert "Indexing the dictionary" in capsys.readouterr().err
+    # not where no step looks words up, nor once the index is there
+    cli._index_the_dictionary(SimpleNamespace(dictionary=dictionary, steps=parse_steps("none")))
+    dictionary.index_path.parent.mkdir(parents=True)
+    dictionary.index_path.write_bytes(b"")
+    cli._index_the_dictionary(translator)
+    assert capsys.readouterr().err == ""

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from translator_app.core.dictionary.ding import WORD, forms, parse_line, phrase_words, plain
+from translator_app.core.dictionary.ding import WORD, german_words_of, parse_line, plain
 from translator_app.core.platform.checksums import sha256_file
 from translator_app.core.platform.paths import remove_dead_temporaries, temporary_name
 
@@ -49,11 +49,12 @@ def _rows(source: Path, english: set[str]) -> Iterator[tuple[int, str, list[tupl
                 keys: dict[tuple[str, int], int] = {}
                 for s, sub in enumerate(subs):
                     english.update(w.casefold() for w in WORD.findall(plain(sub.english)))
-                    for form in forms(sub.german):
+                    single, phrase = german_words_of(sub.german)
+                    for form in single:
                         kind = HEADWORD if s == 0 else FORM
                         key = (form.casefold(), s)
                         keys[key] = min(keys.get(key, kind), kind)
-                    for word in phrase_words(sub.german):
+                    for word in phrase:
                         keys.setdefault((word.casefold(), s), PHRASE)
                 if keys:
                     yield n, line.rstrip("\n"), [(f, s, k) for (f, s), k in keys.items()]
