@@ -220,6 +220,29 @@ def price_table() -> str:
     return "\n".join(rows)
 
 
+BEAM_PRICE = ROOT / "docs" / "figures" / "beam_price.json"
+
+
+def beam_price_table() -> str:
+    """docs/postedit.md's BLEU and latency of smaller beams, from bench/bench_beam_price.py."""
+    report = json.loads(BEAM_PRICE.read_text("utf-8"))
+    rows = [
+        f"`{report['command']}` on an {report['machine']['cpu']} ({report['cpu']}; "
+        f"{report['engine']}), the first {report['sentences']} sentences of each set, one "
+        f"per call, every step (the default beam is {report['default_beam']}):",
+        "",
+        "| set | beam | BLEU | chrF | p95 ms | p95 / greedy |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, s in report["sets"].items():
+        for beam, r in s["beams"].items():
+            rows.append(
+                f"| {name} | {beam} | {r['bleu']:.2f} | {r['chrf']:.2f} | {r['p95_ms']:.1f} "
+                f"| {r['p95_ratio_to_greedy']:.2f}x |"
+            )
+    return "\n".join(rows)
+
+
 def _sets_named(report: dict) -> str:
     """The test sets a bench drew from, with how many sentences each gave."""
     return ", ".join(f"{name.split('.deu-eng')[0]} {n}" for name, n in report["sets"].items())
@@ -365,6 +388,7 @@ TABLES = {
     "fact-set": (ROOT / "docs" / "postedit.md", fact_set_table),
     "how-often": (ROOT / "docs" / "postedit.md", how_often_table),
     "price": (ROOT / "docs" / "postedit.md", price_table),
+    "beam-price": (ROOT / "docs" / "postedit.md", beam_price_table),
     "weights": (ROOT / "docs" / "postedit.md", weights_table),
     "made-up-words": (ROOT / "docs" / "benchmarks.md", made_up_words_table),
     "teach": (ROOT / "docs" / "benchmarks.md", teach_table),
