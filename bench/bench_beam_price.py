@@ -29,16 +29,11 @@ SETS = {
 }
 
 import sacrebleu  # noqa: E402
+from bench_postedit_price import percentile  # noqa: E402  (p95 read as that bench reads it)
 
 from translator_app.core import Translator, bundled_model_dir  # noqa: E402
 from translator_app.core.data.corpus import read_pairs  # noqa: E402
 from translator_app.core.platform.hardware import describe_machine, facts  # noqa: E402
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The ``q`` quantile of ``values`` (nearest rank), as bench_postedit_price reads it."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:

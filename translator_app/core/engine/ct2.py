@@ -196,7 +196,7 @@ class Ct2Engine:
         )
         before = {  # the prefix's log-probability (not the end the scoring adds)
             i: float(sum(res.log_probs[: len(tokens)]))
-            for (i, tokens), res in zip(asked[: len(forced)], scored, strict=False)
+            for (i, tokens), res in zip(asked[: len(forced)], scored[: len(forced)], strict=True)
         }
         whole = {
             key: float(sum(res.log_probs))

@@ -153,18 +153,19 @@ def symbol_rows(tokenizer: Tokenizer, ids: Sequence[int]) -> frozenset[int]:
     """The positions of ``ids`` that write emoji and symbols (:func:`with_symbol_ids`):
     each run of byte pieces that spells symbols only, with the word mark before it."""
     rows: set[int] = set()
+    pieces = [tokenizer.piece(i) for i in ids]
     k = 0
-    while k < len(ids):
+    while k < len(pieces):
         j = k
-        while j < len(ids) and _BYTE_PIECE.fullmatch(tokenizer.piece(ids[j])):
+        raw = bytearray()
+        while j < len(pieces) and (byte := _BYTE_PIECE.fullmatch(pieces[j])):
+            raw.append(int(byte[1], 16))
             j += 1
-        if j > k:
-            raw = bytes(int(_BYTE_PIECE.fullmatch(tokenizer.piece(i))[1], 16) for i in ids[k:j])
-            written = raw.decode("utf-8", "replace")
-            if written and all(is_symbol(ch) for ch in written):
-                rows.update(range(k, j))
-                if k > 0 and tokenizer.piece(ids[k - 1]) == PIECE_MARK:
-                    rows.add(k - 1)
+        written = raw.decode("utf-8", "replace")
+        if written and all(is_symbol(ch) for ch in written):
+            rows.update(range(k, j))
+            if k > 0 and pieces[k - 1] == PIECE_MARK:
+                rows.add(k - 1)
         k = max(j, k + 1)
     return frozenset(rows)
 
@@ -254,7 +255,7 @@ def with_runs(
     aligned = [
         int(np.argmax(attention[r, :-1])) if attention[r, :-1].any() else -1 for r in range(rows)
     ]
-    inserts = []  # (offset in the English, text to insert, piece index, spaced)
+    inserts = []  # (offset in the English, text to insert, piece index, symbols)
     for run in runs:
         before = [
             (aligned[r], -r)
